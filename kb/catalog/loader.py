@@ -1,0 +1,136 @@
+"""Load `catalog/` into validated models, reporting every problem at once with file, line and field."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ValidationError
+
+from kb.catalog.yamlsafe import Document, Problem, dotted, read_yaml
+from kb.models import Card, Method, ReleasesFile, SourcesFile
+
+
+@dataclass
+class Catalog:
+    """The validated catalog. `files` maps each entity to the YAML file (relative to the catalog) it came from."""
+
+    root: Path
+    sources: SourcesFile
+    cards: dict[str, Card] = field(default_factory=dict)
+    releases: dict[str, ReleasesFile] = field(default_factory=dict)
+    methods: dict[str, Method] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
+    documents: dict[str, Document] = field(default_factory=dict)
+
+
+class CatalogError(Exception):
+    """The catalog cannot be used; `problems` says why, all at once."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__(f"{len(problems)} problem(s) in the catalog")
+        self.problems = problems
+
+
+#: (glob relative to the catalog root, model, key under which entities are stored)
+LAYOUT: list[tuple[str, type[BaseModel], str]] = [
+    ("sources.yaml", SourcesFile, "sources"),
+    ("cards/*.yaml", Card, "cards"),
+    ("releases/*.yaml", ReleasesFile, "releases"),
+    ("methods/*.yaml", Method, "methods"),
+]
+
+
+def _validation_problems(doc: Document, exc: ValidationError) -> list[Problem]:
+    problems = []
+    for err in exc.errors(include_url=False):
+        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and (p.startswith("function-") or p in {"str", "bool", "none", "date"})))
+        msg = err["msg"]
+        raw = doc.raw.get(loc)
+        value = err.get("input")
+        if isinstance(value, float) and raw is not None:
+            msg += f' — YAML read {raw} as the number {value}: write "{raw}" in quotes'
+        elif isinstance(value, (int, float)) and "string" in msg and raw is not None:
+            msg += f' — write "{raw}" in quotes'
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown field"
+            parent = loc[:-1]
+            model_fields = _fields_at(exc, parent)
+            if model_fields:
+                close = difflib.get_close_matches(str(loc[-1]), model_fields, n=1)
+                if close:
+                    msg += f"; did you mean {close[0]!r}?"
+        problems.append(Problem(doc.file, doc.line_of(loc), dotted(loc), msg))
+    return problems
+
+
+def _fields_at(exc: ValidationError, path: tuple) -> list[str]:
+    """Best effort: the known field names of the model at `path` (for 'did you mean')."""
+    model = _MODEL_BY_TITLE.get(exc.title)
+    for part in path:
+        if model is None:
+            return []
+        if isinstance(part, int):
+            continue
+        info = model.model_fields.get(part)
+        if info is None:
+            return []
+        model = _inner_model(info.annotation)
+    return list(model.model_fields) if model else []
+
+
+def _inner_model(annotation):
+    import typing
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _inner_model(arg)
+        if found:
+            return found
+    return None
+
+
+_MODEL_BY_TITLE = {m.__name__: m for _, m, _ in LAYOUT}
+
+
+def load_catalog(root: Path) -> Catalog:
+    """Read and validate every catalog file. Raises CatalogError listing every problem."""
+    problems: list[Problem] = []
+    parsed: dict[str, list] = {key: [] for _, _, key in LAYOUT}
+    documents: dict[str, Document] = {}
+    if not root.is_dir():
+        raise CatalogError([Problem(str(root), None, "", "catalog folder not found", kind="io")])
+    for pattern, model, key in LAYOUT:
+        paths = sorted(root.glob(pattern))
+        if pattern == "sources.yaml" and not paths:
+            problems.append(Problem(str(root / pattern), None, "", "missing: every catalog needs sources.yaml", kind="io"))
+        for path in paths:
+            rel = path.relative_to(root).as_posix()
+            doc, errs = read_yaml(path, display=f"catalog/{rel}")
+            problems += errs
+            if doc is None:
+                continue
+            documents[rel] = doc
+            try:
+                parsed[key].append((rel, model.model_validate(doc.data)))
+            except ValidationError as exc:
+                problems += _validation_problems(doc, exc)
+    if problems:
+        raise CatalogError(problems)
+    sources = parsed["sources"][0][1]
+    catalog = Catalog(root=root, sources=sources, documents=documents)
+    for key, attr in (("cards", "id"), ("releases", "component"), ("methods", "id")):
+        store = getattr(catalog, key)
+        for rel, entity in parsed[key]:
+            ident = getattr(entity, attr)
+            stem = Path(rel).stem
+            if stem != ident:
+                problems.append(Problem(f"catalog/{rel}", documents[rel].line_of((attr,)), attr,
+                                        f"{attr} {ident!r} must equal the file name {stem!r}"))
+            store[ident] = entity
+            catalog.files[f"{key}/{ident}"] = rel
+    if problems:
+        raise CatalogError(problems)
+    return catalog

@@ -1,0 +1,111 @@
+"""Safe YAML reading that keeps line numbers, rejects duplicate keys and remembers the raw text of scalars."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+Path_ = tuple  # a field path: ("mig", "profiles", 0, "name")
+
+
+@dataclass
+class Problem:
+    """One thing wrong with the input, located as precisely as we can."""
+
+    file: str
+    line: int | None
+    path: str
+    message: str
+    kind: str = "schema"
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.path + ': ' if self.path else ''}{self.message}"
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "line": self.line, "path": self.path, "kind": self.kind, "message": self.message}
+
+
+@dataclass
+class Document:
+    """A parsed YAML file: its data and, per field path, the line and raw text of its value."""
+
+    file: str
+    data: Any
+    lines: dict = field(default_factory=dict)
+    raw: dict = field(default_factory=dict)
+
+    def line_of(self, path: tuple) -> int | None:
+        """Line of a field path, or of its nearest parent that has one."""
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get((), 1)
+
+
+def dotted(path: tuple) -> str:
+    """("mig", "profiles", 0, "name") → "mig.profiles[0].name"."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+class _Builder:
+    def __init__(self, file: str):
+        self.doc = Document(file=file, data=None)
+        self.constructor = yaml.SafeLoader("")
+        self.problems: list[Problem] = []
+
+    def build(self, node: yaml.Node, path: tuple) -> Any:
+        self.doc.lines[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            out: dict = {}
+            for key_node, value_node in node.value:
+                key = self.constructor.construct_object(key_node, deep=True)
+                if not isinstance(key, (str, int)):
+                    key = str(key)
+                if key in out:
+                    first = self.doc.lines.get(path + (key,))
+                    self.problems.append(Problem(
+                        self.doc.file, key_node.start_mark.line + 1, dotted(path + (key,)),
+                        f"duplicate key {key!r} (first at line {first}); YAML would silently keep only the last",
+                        kind="yaml"))
+                    continue
+                out[key] = self.build(value_node, path + (key,))
+                self.doc.lines[path + (key,)] = key_node.start_mark.line + 1
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
+        self.doc.raw[path] = node.value
+        return self.constructor.construct_object(node, deep=True)
+
+
+def read_yaml(path: Path, display: str | None = None) -> tuple[Document | None, list[Problem]]:
+    """Parse one YAML file (one document). Returns the document, or None with the problems."""
+    name = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Problem(name, None, "", f"cannot read file: {exc}", kind="io")]
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        msg = getattr(exc, "problem", None) or str(exc)
+        return None, [Problem(name, line, "", f"not valid YAML: {msg}", kind="yaml")]
+    if node is None:
+        return None, [Problem(name, 1, "", "file is empty", kind="yaml")]
+    builder = _Builder(name)
+    try:
+        builder.doc.data = builder.build(node, ())
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return None, [Problem(name, mark.line + 1 if mark else None, "", f"not valid YAML: {exc}", kind="yaml")]
+    return builder.doc, builder.problems

@@ -1,0 +1,68 @@
+"""Output options shared by every command (like sqlite-utils' output-option decorators)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from kb.cli.exitcodes import Exit
+
+
+def output_options(fn):
+    """Adds --json and --lang de|en."""
+    fn = click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
+                      help="Language of the output / Sprache der Ausgabe.")(fn)
+    fn = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text / JSON ausgeben.")(fn)
+    return fn
+
+
+def print_json(data) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+class UsageProblem(click.ClickException):
+    """Unusable input: printed as 'Error: …' and exit code 2. Raised only at the CLI edge."""
+
+    exit_code = Exit.UNUSABLE
+
+
+def t(lang: str, en: str, de: str) -> str:
+    """Pick the text of the requested language."""
+    return de if lang == "de" else en
+
+
+def load_catalog_data():
+    """The compiled catalog, or a clear error (exit 2) listing what is wrong with the YAML."""
+    from kb.catalog.compiled import load_data
+    from kb.catalog.loader import CatalogError
+
+    try:
+        return load_data()
+    except CatalogError as exc:
+        lines = "\n".join(f"  {p}" for p in exc.problems[:20])
+        more = f"\n  … and {len(exc.problems) - 20} more" if len(exc.problems) > 20 else ""
+        raise UsageProblem(f"the catalog is not usable (run 'gpukb lint'):\n{lines}{more}") from None
+
+
+def resolve_card(data: dict, name: str, lang: str = "en") -> str:
+    """Card id for a user-typed name; unknown or ambiguous names exit 2 with the closest cards."""
+    from kb.catalog.names import NameError_, NameIndex
+
+    try:
+        return NameIndex(data["cards"]).resolve(name)
+    except NameError_ as exc:
+        names = [f"{data['cards'][c]['short_name']} ({c})" for c in exc.candidates]
+        if exc.ambiguous:
+            msg = t(lang, f"{name!r} fits several cards: ", f"{name!r} passt auf mehrere Karten: ") + "; ".join(names)
+        else:
+            msg = t(lang, f"unknown card {name!r}", f"unbekannte Karte {name!r}")
+            if names:
+                msg += t(lang, " — did you mean: ", " — meinten Sie: ") + "; ".join(names)
+            msg += t(lang, " (list all: gpukb cards)", " (alle anzeigen: gpukb cards)")
+        raise UsageProblem(msg) from None
+
+
+def stdout_is_tty() -> bool:
+    return sys.stdout.isatty()

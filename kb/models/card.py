@@ -1,0 +1,129 @@
+"""One GPU card (`catalog/cards/<id>.yaml`)."""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import Field
+
+from kb.models.common import Citation, Fact, Model, Slug, Text, Version
+
+MigStatus = Literal["documented", "datasheet-only", "announced", "not-listed"]
+MethodId = Literal["whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra"]
+
+
+class MigProfile(Model):
+    """A MIG instance profile of this card."""
+
+    name: str = Field(description="Profile name as NVIDIA writes it, e.g. '1g.24gb' or '1g.24gb+gfx'.")
+    memory_gb: int = Field(description="Memory of one instance in GB.")
+    max_count: int = Field(description="How many instances of this profile fit on one card.")
+    variant: Optional[Literal["+me", "-me", "+me.all", "+gfx"]] = Field(
+        None,
+        description=(
+            "Suffix of a variant profile: '+me' (with a media engine), '-me' (without media engines), "
+            "'+me.all' (all media engines), '+gfx' (graphics); absent for the plain profile."
+        ),
+    )
+    cite: list[Citation] = Field(min_length=1, description="Where the profile is documented.")
+
+
+class MigPrerequisites(Model):
+    """What must hold before MIG can be enabled on this card."""
+
+    min_driver: Optional[Fact[Version]] = Field(None, description="Lowest driver version with MIG on this card.")
+    min_vbios: Optional[Fact[str]] = Field(None, description="Lowest vBIOS version NVIDIA names for MIG.")
+    display_mode_switch: Optional[Fact[bool]] = Field(
+        None,
+        description=(
+            "True where NVIDIA's DisplayModeSelector must switch the card from graphics to compute "
+            "before MIG can be enabled (this turns off the display outputs); the GPU Operator does not do it."
+        ),
+    )
+    prerequisites_published: Fact[bool] = Field(
+        description="Whether NVIDIA publishes MIG prerequisites (driver, vBIOS, display mode) for this card."
+    )
+    written_confirmation: Optional[Fact[bool]] = Field(
+        None, description="True where we advise customers to get MIG support confirmed in writing."
+    )
+
+
+class Mig(Model):
+    """Multi-Instance GPU on this card."""
+
+    status: Fact[MigStatus] = Field(
+        description=(
+            "documented: on NVIDIA's MIG list with profiles; datasheet-only: only a datasheet mentions MIG; "
+            "announced: MIG announced for a card not yet listed; not-listed: not on NVIDIA's MIG list."
+        )
+    )
+    max_instances: Optional[Fact[int]] = Field(None, description="Most MIG instances on one card.")
+    smallest_profile: Optional[Fact[str]] = Field(None, description="The smallest profile, e.g. '1g.18gb'.")
+    profiles: list[MigProfile] = Field(default_factory=list, description="Profiles NVIDIA documents for the card.")
+    prerequisites: Optional[MigPrerequisites] = Field(
+        None, description="Prerequisites; absent where the card has no MIG."
+    )
+
+
+class DriverException(Model):
+    """A driver release on which a feature does not work for this card."""
+
+    driver: Version = Field(description="The driver release, e.g. '575.57.08'.")
+    feature: Literal["mig", "all"] = Field(description="What does not work on it.")
+    fact: Fact[str] = Field(description="NVIDIA's statement, value a short English summary.")
+
+
+class OperatorSupport(Model):
+    """The card on the GPU Operator's list of supported GPUs (platform support)."""
+
+    listed: Fact[bool] = Field(
+        description="True where the support list names the card; False means 'no entry found' there."
+    )
+    listed_as: Optional[str] = Field(None, description="The name the support list uses, where listed.")
+    since: Optional[Version] = Field(None, description="First GPU Operator release whose list names the card.")
+    min_driver: Optional[Fact[Version]] = Field(None, description="Lowest driver the list requires for the card.")
+    driver_exceptions: list[DriverException] = Field(
+        default_factory=list, description="Driver releases with a feature not supported on this card."
+    )
+
+
+class Vendor(Model):
+    """What our company ships ("Was wir liefern")."""
+
+    ships: Fact[bool] = Field(description="Whether we ship the card.")
+    methods: list[MethodId] = Field(
+        default_factory=list, description="The sharing methods we ship it for."
+    )
+    note: Optional[Text] = Field(None, description="What we tell customers about it.")
+
+
+class Card(Model):
+    """A GPU card with everything the catalog knows about it."""
+
+    id: Slug = Field(description="Stable id, also the file name.")
+    name: str = Field(description="Official product name exactly as NVIDIA writes it.")
+    short_name: str = Field(description="Short form used in tables, e.g. 'RTX PRO 6000 Workstation'.")
+    aliases: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Other names support staff type or tools print: short forms, nvidia-smi names and GPU Feature "
+            "Discovery product labels (nvidia.com/gpu.product) such as 'NVIDIA-H200-NVL'."
+        ),
+    )
+    plain_product: bool = Field(
+        False,
+        description=(
+            "True where this card is the plain, unqualified product of an ambiguous name "
+            "('RTX PRO 5000' is the 48 GB card)."
+        ),
+    )
+    architecture: Fact[str] = Field(description="GPU architecture, e.g. 'Blackwell'.")
+    memory_gb: Fact[int] = Field(description="Memory of the card in GB.")
+    form_factor: Fact[Literal["pcie-server", "pcie-workstation", "pcie-workstation-max-q", "sxm", "other"]] = Field(
+        description="Form factor / edition."
+    )
+    availability: Fact[Literal["available", "announced"]] = Field(description="Whether the card is on sale.")
+    mig: Mig = Field(description="MIG facts.")
+    operator_support: OperatorSupport = Field(description="GPU Operator support list facts.")
+    vendor: Vendor = Field(description="What we ship.")
+    note: Optional[Text] = Field(None, description="Anything else a reader must know about the card.")

@@ -1,0 +1,69 @@
+"""Software releases and their settings (`catalog/releases/<component>.yaml`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal, Optional, Union
+
+from pydantic import Field
+
+from kb.models.common import Citation, Fact, Model, Slug, Statement, Text, Version
+
+ComponentId = Literal["gpu-operator", "device-plugin", "mig-manager", "dra-driver", "container-toolkit", "driver", "dcgm-exporter", "gpu-feature-discovery", "node-feature-discovery"]
+
+
+class ComponentVersion(Model):
+    """A component a release ships, with its version."""
+
+    component: ComponentId = Field(description="Which component.")
+    version: Version = Field(description="Its version in this release.")
+    cite: list[Citation] = Field(min_length=1, description="Where the release notes list it.")
+
+
+class Release(Model):
+    """One release of the component."""
+
+    version: Version = Field(description="The release, e.g. '26.7.0'.")
+    date: Optional[Fact[dt.date]] = Field(None, description="Release date (git tag or release notes).")
+    components: list[ComponentVersion] = Field(
+        default_factory=list, description="Component versions the release ships (GPU Operator only)."
+    )
+    changes: list[Statement] = Field(
+        default_factory=list, description="What changed in this release that matters for GPU sharing."
+    )
+
+
+class Setting(Model):
+    """A configuration value (Helm value / ClusterPolicy field) and its default."""
+
+    key: str = Field(description="The key, e.g. 'mig.strategy' or 'devicePlugin.config.name'.")
+    default: Fact[Union[str, bool, None]] = Field(description="Default value; null where there is none.")
+    values: list[str] = Field(default_factory=list, description="Allowed values where they are a closed set.")
+    text: Text = Field(description="What the setting does.")
+    since: Optional[Version] = Field(None, description="First release with this default.")
+    until: Optional[Version] = Field(None, description="First release with another default.")
+
+
+class NodeLabel(Model):
+    """A node label that selects or reports configuration."""
+
+    key: str = Field(description="The label key, e.g. 'nvidia.com/mig.config'.")
+    set_by: Literal["user", "operator", "gpu-feature-discovery"] = Field(description="Who sets it.")
+    values: list[str] = Field(default_factory=list, description="Known values, where a closed set.")
+    text: Text = Field(description="What it means.")
+    cite: list[Citation] = Field(min_length=1, description="Where it is documented.")
+
+
+class ReleasesFile(Model):
+    """All known releases of one component, with version-ranged features and settings."""
+
+    component: ComponentId = Field(description="Which component this file describes.")
+    name: str = Field(description="Product name as NVIDIA writes it.")
+    source: Slug = Field(description="Id of the source that lists the releases (release notes / changelog).")
+    releases: list[Release] = Field(min_length=1, description="Known releases, newest first.")
+    features: list[Statement] = Field(
+        default_factory=list,
+        description="Behaviour that holds for a range of releases (since/until), e.g. CDI by default.",
+    )
+    settings: list[Setting] = Field(default_factory=list, description="Configuration values and defaults.")
+    labels: list[NodeLabel] = Field(default_factory=list, description="Node labels this component reads or sets.")

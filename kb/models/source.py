@@ -1,0 +1,53 @@
+"""The documents the catalog cites (`catalog/sources.yaml`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal, Optional
+
+from pydantic import Field
+
+from kb.models.common import Model, Slug, Text
+
+
+class Watch(Model):
+    """How the drift checker fetches and reads a document."""
+
+    url: str = Field(description="Raw upstream file to fetch (prefer the source file over rendered HTML).")
+    extractor: Slug = Field(description="Extractor module of kb.drift.extractors that reads this document kind.")
+
+
+class Source(Model):
+    """One cited document."""
+
+    id: Slug = Field(description="Stable id that citations use.")
+    title: str = Field(description="The document's title as its publisher writes it.")
+    publisher: str = Field(description="Who publishes it, e.g. NVIDIA.")
+    url: str = Field(description="Where a reader finds it.")
+    language: Literal["en", "de"] = Field(description="Language of the document (and of its quotes).")
+    kind: Literal["docs", "release-notes", "readme", "changelog", "config", "datasheet", "article"] = Field(
+        description="What sort of document it is."
+    )
+    document_date: Optional[dt.date] = Field(
+        None, description="The document's own date (last update or release), where known."
+    )
+    retrieved: dt.date = Field(description="When the catalog's authors last read it.")
+    snapshot: Optional[str] = Field(
+        None,
+        description=(
+            "File stem of local snapshots under ../shared/sources used to verify quotes, "
+            "e.g. 'cloud-native-docs/platform-support'. Absent for documents without a snapshot."
+        ),
+    )
+    watch: Optional[Watch] = Field(None, description="Set where the drift checker watches this document.")
+    note: Optional[Text] = Field(None, description="What a reader should know about this document.")
+
+
+class SourcesFile(Model):
+    """`catalog/sources.yaml`."""
+
+    data_version: str = Field(
+        description="Version of the catalog's data, raised on every content change, e.g. '2026.11.29'."
+    )
+    verified: dt.date = Field(description="Date the catalog was last checked against its sources.")
+    sources: list[Source] = Field(description="Every document the catalog cites.")
