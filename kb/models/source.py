@@ -35,8 +35,10 @@ class Source(Model):
     snapshot: Optional[str] = Field(
         None,
         description=(
-            "File stem of local snapshots under ../shared/sources used to verify quotes, "
-            "e.g. 'cloud-native-docs/platform-support'. Absent for documents without a snapshot."
+            "Local copy used to verify quotes, relative to ../shared: a stem such as "
+            "'sources/cloud-native-docs/platform-support' (matching platform-support@<date>.rst; the newest "
+            "date is used unless a citation pins `snapshot: <date>`), or one exact file such as "
+            "'seed/000_36cb64a2234e4a83.txt'. Absent for documents without a local copy."
         ),
     )
     watch: Optional[Watch] = Field(None, description="Set where the drift checker watches this document.")
