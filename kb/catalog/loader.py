@@ -105,10 +105,10 @@ def load_catalog(root: Path) -> Catalog:
     for pattern, model, key in LAYOUT:
         paths = sorted(root.glob(pattern))
         if pattern == "sources.yaml" and not paths:
-            problems.append(Problem(str(root / pattern), None, "", "missing: every catalog needs sources.yaml", kind="io"))
+            problems.append(Problem(f"{root.name}/{pattern}", None, "", "missing: every catalog needs sources.yaml", kind="io"))
         for path in paths:
             rel = path.relative_to(root).as_posix()
-            doc, errs = read_yaml(path, display=f"catalog/{rel}")
+            doc, errs = read_yaml(path, display=f"{root.name}/{rel}")
             problems += errs
             if doc is None:
                 continue
@@ -127,7 +127,7 @@ def load_catalog(root: Path) -> Catalog:
             ident = getattr(entity, attr)
             stem = Path(rel).stem
             if stem != ident:
-                problems.append(Problem(f"catalog/{rel}", documents[rel].line_of((attr,)), attr,
+                problems.append(Problem(f"{root.name}/{rel}", documents[rel].line_of((attr,)), attr,
                                         f"{attr} {ident!r} must equal the file name {stem!r}"))
             store[ident] = entity
             catalog.files[f"{key}/{ident}"] = rel

@@ -75,7 +75,7 @@ class _Builder:
                     self.problems.append(Problem(
                         self.doc.file, key_node.start_mark.line + 1, dotted(path + (key,)),
                         f"duplicate key {key!r} (first at line {first}); YAML would silently keep only the last",
-                        kind="yaml"))
+                        kind="duplicate"))
                     continue
                 out[key] = self.build(value_node, path + (key,))
                 self.doc.lines[path + (key,)] = key_node.start_mark.line + 1

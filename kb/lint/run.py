@@ -1,0 +1,44 @@
+"""Run every lint check over a catalog folder."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kb.catalog.loader import CatalogError, load_catalog
+from kb.catalog.yamlsafe import Problem
+from kb.lint.checks import CHECKS
+from kb.lint.context import LintContext, shared_dir
+
+
+@dataclass
+class LintResult:
+    problems: list[Problem] = field(default_factory=list)
+    unreadable: bool = False           # a file could not be read or parsed at all
+    checks: dict[str, str] = field(default_factory=dict)  # check id -> passed | failed | skipped: why
+
+
+def lint(root: Path, today: dt.date | None = None, shared: Path | None = None) -> LintResult:
+    result = LintResult()
+    try:
+        catalog = load_catalog(root)
+    except CatalogError as exc:
+        result.problems = exc.problems
+        result.unreadable = any(p.kind in {"io", "yaml"} for p in exc.problems)
+        result.checks["schema"] = "failed"
+        for name in CHECKS:
+            result.checks[name] = "skipped: the catalog does not load"
+        return result
+    result.checks["schema"] = "passed"
+    ctx = LintContext(catalog=catalog, shared=shared or shared_dir(), today=today or dt.date.today())
+    for name in CHECKS:
+        module = importlib.import_module(f"kb.lint.checks.{name}")
+        if name == "quotes" and not ctx.shared.is_dir():
+            result.checks[name] = f"skipped: {ctx.shared} not found"
+            continue
+        found = module.check(ctx)
+        result.problems += found
+        result.checks[name] = "failed" if found else "passed"
+    return result

@@ -1,0 +1,75 @@
+"""One card with every fact and its citations: as a JSON-ready dict and as footnoted text."""
+
+from __future__ import annotations
+
+from kb.catalog.facts import fact_ref, iter_facts
+from kb.render.labels import label, value_text
+
+
+def citation(data: dict, cit: dict) -> dict:
+    src = data["sources"].get(cit["source"], {})
+    out = {"source": cit["source"], "title": src.get("title"), "url": src.get("url"), "quote": cit["quote"]}
+    for key in ("section", "snapshot"):
+        if cit.get(key):
+            out[key] = cit[key]
+    return out
+
+
+def card_facts(data: dict, card_id: str) -> list[dict]:
+    """Every cited fact of a card, in file order."""
+    card = data["cards"][card_id]
+    out = []
+    for path, fact in iter_facts(card):
+        ref = fact_ref(path)
+        item = {"path": ref, "value": fact["value"], "citations": [citation(data, c) for c in fact["cite"]]}
+        if fact.get("note"):
+            item["note"] = fact["note"]
+        if fact.get("disputed_by"):
+            item["disputed_by"] = [{"value": c["value"], "note": c["note"],
+                                    "citations": [citation(data, x) for x in c["cite"]]} for c in fact["disputed_by"]]
+        out.append(item)
+    return out
+
+
+def card_json(data: dict, card_id: str) -> dict:
+    card = data["cards"][card_id]
+    return {
+        "id": card_id,
+        "name": card["name"],
+        "short_name": card["short_name"],
+        "aliases": card.get("aliases", []),
+        "file": f"catalog/{data['files'][f'cards/{card_id}']}",
+        "facts": card_facts(data, card_id),
+        "data_version": data["data_version"],
+    }
+
+
+def card_text(data: dict, card_id: str, lang: str) -> str:
+    doc = card_json(data, card_id)
+    notes: list[str] = []
+    index: dict[tuple, int] = {}
+
+    def mark(cit: dict) -> str:
+        key = (cit["source"], cit["quote"])
+        if key not in index:
+            index[key] = len(index) + 1
+            where = f", {cit['section']}" if cit.get("section") else ""
+            notes.append(f"[{index[key]}] {cit['title'] or cit['source']}{where}: “{cit['quote']}” {cit['url'] or ''}".rstrip())
+        return f"[{index[key]}]"
+
+    lines = [doc["name"], "=" * len(doc["name"])]
+    if doc["aliases"]:
+        lines.append(("Auch: " if lang == "de" else "Also: ") + ", ".join(doc["aliases"]))
+    lines.append("")
+    for fact in doc["facts"]:
+        marks = "".join(mark(c) for c in fact["citations"])
+        lines.append(f"{label(fact['path'], lang)}: {value_text(fact['value'], lang)} {marks}")
+        if fact.get("note"):
+            lines.append(f"    {fact['note'][lang]}")
+        for other in fact.get("disputed_by", []):
+            omarks = "".join(mark(c) for c in other["citations"])
+            lead = "Abweichend: " if lang == "de" else "Disputed: "
+            lines.append(f"    {lead}{value_text(other['value'], lang)} {omarks} — {other['note'][lang]}")
+    lines += ["", ("Quellen" if lang == "de" else "Sources") + ":"] + notes
+    lines.append(("Datenstand " if lang == "de" else "Data version ") + data["data_version"] + f" · {doc['file']}")
+    return "\n".join(lines)
