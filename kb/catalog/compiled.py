@@ -83,7 +83,7 @@ def write_cache(name: str, key: str, data: dict) -> None:
         for old in folder.glob(f"{name}-*.json"):
             old.unlink(missing_ok=True)
         tmp = folder / f".{name}-{key}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         tmp.replace(folder / f"{name}-{key}.json")
     except OSError:
         pass

@@ -23,6 +23,10 @@ def _summary(data: dict, cid: str) -> dict:
     }
 
 
+_MIG_SHORT = {"documented": ("yes", "ja"), "datasheet-only": ("datasheet only", "nur Datenblatt"),
+              "announced": ("announced", "angekündigt"), "not-listed": ("no", "nein")}
+
+
 @click.command()
 @output_options
 def cards(as_json, lang):
@@ -44,7 +48,7 @@ def cards(as_json, lang):
         return
     no_entry = t(lang, "no entry found", "kein Eintrag")
     table = [[r["short_name"],
-              value_text(r["mig_status"], lang).split(" ")[0] if r["mig_status"] != "not-listed" else t(lang, "no", "nein"),
+              _MIG_SHORT[r["mig_status"]][lang == "de"],
               str(r["mig_max_instances"] or "–"),
               t(lang, "listed", "gelistet") + (f" (≥ {r['operator_min_driver']})" if r["operator_min_driver"] else "")
               if r["operator_listed"] else no_entry,

@@ -70,7 +70,7 @@ class DriverException(Model):
 
     driver: Version = Field(description="The driver release, e.g. '575.57.08'.")
     feature: Literal["mig", "all"] = Field(description="What does not work on it.")
-    fact: Fact[str] = Field(description="NVIDIA's statement, value a short English summary.")
+    fact: Fact[Text] = Field(description="NVIDIA's statement; the value says it in our words (en/de).")
 
 
 class OperatorSupport(Model):

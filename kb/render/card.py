@@ -63,13 +63,13 @@ def card_text(data: dict, card_id: str, lang: str) -> str:
     lines.append("")
     for fact in doc["facts"]:
         marks = "".join(mark(c) for c in fact["citations"])
-        lines.append(f"{label(fact['path'], lang)}: {value_text(fact['value'], lang)} {marks}")
+        lines.append(f"{label(fact['path'], lang)}: {value_text(fact['value'], lang, fact['path'])} {marks}")
         if fact.get("note"):
             lines.append(f"    {fact['note'][lang]}")
         for other in fact.get("disputed_by", []):
             omarks = "".join(mark(c) for c in other["citations"])
             lead = "Abweichend: " if lang == "de" else "Disputed: "
-            lines.append(f"    {lead}{value_text(other['value'], lang)} {omarks} — {other['note'][lang]}")
+            lines.append(f"    {lead}{value_text(other['value'], lang, fact['path'])} {omarks} — {other['note'][lang]}")
     lines += ["", ("Quellen" if lang == "de" else "Sources") + ":"] + notes
     lines.append(("Datenstand " if lang == "de" else "Data version ") + data["data_version"] + f" · {doc['file']}")
     return "\n".join(lines)

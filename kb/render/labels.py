@@ -50,8 +50,18 @@ def label(path: str, lang: str) -> str:
     return de if lang == "de" else en
 
 
-def value_text(value, lang: str) -> str:
+#: values whose wording depends on the field
+PATH_VALUE_LABELS: dict[tuple[str, str], tuple[str, str]] = {
+    ("operator_support.listed", "True"): ("listed", "gelistet"),
+    ("operator_support.listed", "False"): ("no entry found", "kein Eintrag gefunden"),
+}
+
+
+def value_text(value, lang: str, path: str = "") -> str:
     """A fact value for people: booleans and enum values translated, profiles and texts summarised."""
+    pair = PATH_VALUE_LABELS.get((path, str(value)))
+    if pair:
+        return pair[1] if lang == "de" else pair[0]
     if isinstance(value, dict):
         if "en" in value and "de" in value:
             return value[lang]

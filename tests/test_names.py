@@ -1,0 +1,78 @@
+"""Name resolution: official names, aliases, spelling variants, ambiguity and the plain product."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.catalog.names import NameError_, NameIndex, normalise
+
+
+def card(cid, name, short, aliases=(), plain=False):
+    return cid, {"id": cid, "name": name, "short_name": short, "aliases": list(aliases), "plain_product": plain}
+
+
+CARDS = dict([
+    card("h200-nvl", "NVIDIA H200 NVL", "H200 NVL", ["NVIDIA-H200-NVL"]),
+    card("l4", "NVIDIA L4", "L4", ["NVIDIA-L4"]),
+    card("l40s", "NVIDIA L40S", "L40S", ["NVIDIA-L40S"]),
+    card("rtx-pro-6000-blackwell-workstation", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+         "RTX PRO 6000 Workstation"),
+    card("rtx-pro-6000-blackwell-max-q", "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition",
+         "RTX PRO 6000 Max-Q"),
+    card("rtx-pro-6000-blackwell-server", "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+         "RTX PRO 6000 Server Edition"),
+    card("rtx-pro-5000-blackwell", "NVIDIA RTX PRO 5000 Blackwell", "RTX PRO 5000", ["RTX PRO 5000 48GB"], plain=True),
+    card("rtx-pro-5000-blackwell-72gb", "NVIDIA RTX PRO 5000 72GB Blackwell", "RTX PRO 5000 72GB"),
+    card("rtx-pro-4500-blackwell", "NVIDIA RTX PRO 4500 Blackwell", "RTX PRO 4500", plain=True),
+    card("rtx-pro-4500-blackwell-server", "NVIDIA RTX PRO 4500 Blackwell Server Edition", "RTX PRO 4500 Server Edition"),
+])
+INDEX = NameIndex(CARDS)
+
+
+@pytest.mark.parametrize("typed, expected", [
+    ("H200 NVL", "h200-nvl"),
+    ("h200nvl", "h200-nvl"),
+    ("NVIDIA-H200-NVL", "h200-nvl"),
+    ("nvidia h200-nvl", "h200-nvl"),
+    ("L4", "l4"),
+    ("l40s", "l40s"),
+    ("rtx pro 6000 workstation", "rtx-pro-6000-blackwell-workstation"),
+    ("RTX PRO 6000 Max-Q", "rtx-pro-6000-blackwell-max-q"),
+    ("rtx pro 6000 server", "rtx-pro-6000-blackwell-server"),
+    ("RTX PRO 5000", "rtx-pro-5000-blackwell"),
+    ("rtx pro 5000 72gb", "rtx-pro-5000-blackwell-72gb"),
+    ("RTX PRO 4500", "rtx-pro-4500-blackwell"),
+    ("RTX Pro 4500 Blackwell Server Edition", "rtx-pro-4500-blackwell-server"),
+])
+def test_resolves(typed, expected):
+    assert INDEX.resolve(typed) == expected
+
+
+def test_ambiguous_lists_the_cards():
+    with pytest.raises(NameError_) as exc:
+        INDEX.resolve("RTX PRO 6000")
+    assert exc.value.ambiguous
+    assert exc.value.candidates == ["rtx-pro-6000-blackwell-max-q", "rtx-pro-6000-blackwell-server",
+                                    "rtx-pro-6000-blackwell-workstation"]
+
+
+def test_unknown_suggests_closest():
+    with pytest.raises(NameError_) as exc:
+        INDEX.resolve("H200 NLV")
+    assert not exc.value.ambiguous
+    assert exc.value.candidates[0] == "h200-nvl"
+
+
+def test_nonsense_has_no_suggestion():
+    with pytest.raises(NameError_) as exc:
+        INDEX.resolve("toaster")
+    assert exc.value.candidates == []
+
+
+def test_empty_name():
+    with pytest.raises(NameError_):
+        INDEX.resolve("  ")
+
+
+def test_normalise():
+    assert normalise("NVIDIA RTX-PRO_6000 (Blackwell)") == "rtxpro6000blackwell"
