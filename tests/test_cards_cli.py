@@ -1,0 +1,109 @@
+"""`gpukb cards` and `gpukb card`: exact output on the lint fixture catalog, name errors exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import FIXTURES
+from kb.cli.main import cli
+
+
+@pytest.fixture
+def run(monkeypatch):
+    monkeypatch.setenv("GPUKB_CATALOG", str(FIXTURES / "lint" / "good"))
+    return lambda *args: CliRunner().invoke(cli, list(args))
+
+
+def test_cards_table_en(run):
+    result = run("cards")
+    assert result.exit_code == 0
+    assert result.output == (
+        "Card       MIG  Instances  GPU Operator list     We ship\n"
+        "---------  ---  ---------  --------------------  -------\n"
+        "Alpha 100  yes  4          listed (≥ 575.57.08)  yes\n"
+        "Beta 10    no   –          no entry found        no\n"
+        "Data version 2026.01.02\n")
+
+
+def test_cards_table_de(run):
+    assert run("cards", "--lang", "de").output.splitlines()[3] == \
+        "Beta 10    nein  –          kein Eintrag               nein"
+
+
+def test_cards_json(run):
+    data = json.loads(run("cards", "--json").output)
+    assert data == {"data_version": "2026.01.02", "cards": [
+        {"id": "alpha-100", "name": "NVIDIA Alpha 100", "short_name": "Alpha 100", "mig_status": "documented",
+         "mig_max_instances": 4, "operator_listed": True, "operator_min_driver": "575.57.08", "vendor_ships": True},
+        {"id": "beta-10", "name": "NVIDIA Beta 10", "short_name": "Beta 10", "mig_status": "not-listed",
+         "mig_max_instances": None, "operator_listed": False, "operator_min_driver": None, "vendor_ships": False}]}
+
+
+def test_card_text_de(run):
+    result = run("card", "nvidia-beta-10", "--lang", "de")
+    assert result.exit_code == 0
+    assert result.output == """NVIDIA Beta 10
+==============
+Auch: NVIDIA-Beta-10
+
+Architektur: Demo [1]
+Speicher (GB): 24 [2]
+Bauform: PCIe, Server (passiv) [3]
+Verfügbarkeit: erhältlich [4]
+MIG-Status: nicht auf NVIDIAs MIG-Liste [5]
+Supportliste des GPU Operators: kein Eintrag gefunden [6]
+    2026 von der Liste gestrichen.
+Wir liefern sie: nein [7]
+
+Quellen:
+[1] Demo datasheet: “Demo” https://example.invalid/datasheet
+[2] Demo datasheet: “24 GB” https://example.invalid/datasheet
+[3] Demo datasheet: “passive” https://example.invalid/datasheet
+[4] Demo datasheet: “available” https://example.invalid/datasheet
+[5] Demo datasheet: “no MIG” https://example.invalid/datasheet
+[6] Demo support list: “NVIDIA Beta 10 was listed here.” https://example.invalid/support
+[7] Demo datasheet: “not shipped” https://example.invalid/datasheet
+Datenstand 2026.01.02 · catalog/cards/beta-10.yaml
+"""
+
+
+def test_card_json_carries_citations(run):
+    data = json.loads(run("card", "Alpha 100", "--json").output)
+    assert data["id"] == "alpha-100" and data["file"] == "catalog/cards/alpha-100.yaml"
+    facts = {f["path"]: f for f in data["facts"]}
+    assert facts["operator_support.min_driver"]["value"] == "575.57.08"
+    assert facts["operator_support.min_driver"]["citations"] == [{
+        "source": "demo-support", "title": "Demo support list", "url": "https://example.invalid/support",
+        "quote": "Driver versions 575.57.08 or later is required."}]
+    assert facts["mig.profiles[0]"]["value"] == {"name": "1g.24gb", "memory_gb": 24, "max_count": 4}
+    assert facts["operator_support.listed"]["citations"][0]["section"] == "Supported GPUs"
+
+
+def test_same_answer_from_cache(run):
+    first = run("card", "alpha", "--json").output
+    assert run("card", "alpha", "--json").output == first
+
+
+def test_unknown_card_exits_2_with_suggestion(run):
+    result = run("card", "Alpha 10O")
+    assert result.exit_code == 2
+    assert result.output == "Error: unknown card 'Alpha 10O' — did you mean: Alpha 100 (alpha-100) (list all: gpukb cards)\n"
+
+
+def test_unknown_card_german(run):
+    result = run("card", "Gamma", "--lang", "de")
+    assert result.exit_code == 2
+    assert result.output == "Error: unbekannte Karte 'Gamma' (alle anzeigen: gpukb cards)\n"
+
+
+def test_broken_catalog_is_a_clear_error(monkeypatch, tmp_path):
+    (tmp_path / "sources.yaml").write_text("data_version: [\n")
+    monkeypatch.setenv("GPUKB_CATALOG", str(tmp_path))
+    result = CliRunner().invoke(cli, ["cards"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert result.output.startswith("Error: the catalog is not usable (run 'gpukb lint'):\n  ")
+    assert "/sources.yaml:2: not valid YAML" in result.output
