@@ -62,6 +62,7 @@ def compile_catalog(root: Path) -> dict:
         "cards": {k: dump(v) for k, v in sorted(cat.cards.items())},
         "releases": {k: dump(v) for k, v in sorted(cat.releases.items())},
         "methods": {k: dump(v) for k, v in sorted(cat.methods.items())},
+        "platform": dump(cat.platform) if cat.platform else None,
         "files": dict(sorted(cat.files.items())),
     }
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from kb.catalog.yamlsafe import Document, Problem, dotted, read_yaml
 from kb.models import Card, Method, ReleasesFile, SourcesFile
+from kb.models.platform import PlatformSupportFile
 
 
 @dataclass
@@ -21,6 +22,7 @@ class Catalog:
     cards: dict[str, Card] = field(default_factory=dict)
     releases: dict[str, ReleasesFile] = field(default_factory=dict)
     methods: dict[str, Method] = field(default_factory=dict)
+    platform: PlatformSupportFile | None = None  # the operator's whole supported-GPU list (drift checker)
     files: dict[str, str] = field(default_factory=dict)
     documents: dict[str, Document] = field(default_factory=dict)
 
@@ -39,6 +41,7 @@ LAYOUT: list[tuple[str, type[BaseModel], str]] = [
     ("cards/*.yaml", Card, "cards"),
     ("releases/*.yaml", ReleasesFile, "releases"),
     ("methods/*.yaml", Method, "methods"),
+    ("platform-support.yaml", PlatformSupportFile, "platform"),
 ]
 
 
@@ -121,6 +124,8 @@ def load_catalog(root: Path) -> Catalog:
         raise CatalogError(problems)
     sources = parsed["sources"][0][1]
     catalog = Catalog(root=root, sources=sources, documents=documents)
+    if parsed["platform"]:
+        catalog.platform = parsed["platform"][0][1]
     for key, attr in (("cards", "id"), ("releases", "component"), ("methods", "id")):
         store = getattr(catalog, key)
         for rel, entity in parsed[key]:
