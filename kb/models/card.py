@@ -117,12 +117,18 @@ class Card(Model):
             "('RTX PRO 5000' is the 48 GB card)."
         ),
     )
-    architecture: Fact[str] = Field(description="GPU architecture, e.g. 'Blackwell'.")
-    memory_gb: Fact[int] = Field(description="Memory of the card in GB.")
-    form_factor: Fact[Literal["pcie-server", "pcie-workstation", "pcie-workstation-max-q", "sxm", "other"]] = Field(
-        description="Form factor / edition."
+    architecture: Optional[Fact[str]] = Field(
+        None, description="GPU architecture, e.g. 'Blackwell'; absent where no cited source states it."
     )
-    availability: Fact[Literal["available", "announced"]] = Field(description="Whether the card is on sale.")
+    memory_gb: Optional[Fact[int]] = Field(
+        None, description="Memory of the card in GB; absent where no cited source states it."
+    )
+    form_factor: Optional[
+        Fact[Literal["pcie-server", "pcie-workstation", "pcie-workstation-max-q", "sxm", "other"]]
+    ] = Field(None, description="Form factor / edition; absent where no cited source states it.")
+    availability: Optional[Fact[Literal["available", "announced"]]] = Field(
+        None, description="Whether the card is on sale; absent where no cited source states it."
+    )
     mig: Mig = Field(description="MIG facts.")
     operator_support: OperatorSupport = Field(description="GPU Operator support list facts.")
     vendor: Vendor = Field(description="What we ship.")

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal, Optional, Union
+from typing import Annotated, Literal, Optional, Union
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from kb.models.common import Citation, Fact, Model, Slug, Statement, Text, Version
+
+#: A component version as the release notes write it, without a leading "v"; DCGM Exporter versions
+#: pair the DCGM and exporter versions: "4.6.0-4.8.3".
+ComponentVersionString = Annotated[
+    str,
+    StringConstraints(pattern=r"^\d+(\.\d+){1,3}(-\d+(\.\d+){0,3})?$"),
+    Field(description='A version as the release notes write it, without "v": "0.20.0", "4.6.0-4.8.3".'),
+]
 
 ComponentId = Literal["gpu-operator", "device-plugin", "mig-manager", "dra-driver", "container-toolkit", "driver", "dcgm-exporter", "gpu-feature-discovery", "node-feature-discovery"]
 
@@ -16,7 +24,7 @@ class ComponentVersion(Model):
     """A component a release ships, with its version."""
 
     component: ComponentId = Field(description="Which component.")
-    version: Version = Field(description="Its version in this release.")
+    version: ComponentVersionString = Field(description="Its version in this release.")
     cite: list[Citation] = Field(min_length=1, description="Where the release notes list it.")
 
 
