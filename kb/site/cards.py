@@ -1,0 +1,139 @@
+"""Card pages: one page per card with all its facts, the card index and the MIG profiles page."""
+
+from __future__ import annotations
+
+from kb.site.md import code, esc, link, table
+from kb.site.page import Ctx, method_name
+
+GB = lambda v: f"{v} GB"  # noqa: E731
+
+
+def _rows(ctx: Ctx, entity: str, obj: dict, specs: list[tuple]) -> list[list[str]]:
+    """Table rows for the facts of `obj` that are present; specs: (field, de, en[, formatter])."""
+    rows = []
+    for spec in specs:
+        name, de, en = spec[:3]
+        fmt = spec[3] if len(spec) > 3 else None
+        prefix = entity.split(" ", 1)[1] + "." if " " in entity else ""
+        if obj.get(name) is None:
+            continue
+        rows.append([ctx.t(de, en), ctx.fact(entity.split(" ", 1)[0], prefix + name, fmt)])
+    return rows
+
+
+def profile_table(ctx: Ctx, card_id: str) -> str:
+    """MIG profiles of a card: memory, instances and the resource name under each strategy."""
+    card = ctx.data["cards"][card_id]
+    rows = []
+    for p in card["mig"]["profiles"]:
+        refs = ctx.notes.refs(p["cite"], f"cards/{card_id}", f"mig.profiles[{p['name']}]")
+        mixed = code(f"nvidia.com/mig-{p['name']}") if not p.get("variant") else ctx.t(
+            "eigene Ressource, Name nicht dokumentiert", "own resource, name not documented")
+        rows.append([code(p["name"]) + refs, GB(p["memory_gb"]), str(p["max_count"]), code("nvidia.com/gpu"), mixed])
+    headers = [ctx.t("Profil", "Profile"), ctx.t("Speicher je Instanz", "Memory per instance"),
+               ctx.t("Instanzen je Karte", "Instances per card"), ctx.t("Ressource bei `single`", "Resource with `single`"),
+               ctx.t("Ressource bei `mixed`", "Resource with `mixed`")]
+    return table(headers, rows)
+
+
+def card_page(ctx: Ctx, card_id: str) -> str:
+    """Everything the catalog knows about one card, with its citations."""
+    data = ctx.data
+    card = data["cards"][card_id]
+    e = f"cards/{card_id}"
+    prop = [ctx.t("Eigenschaft", "Property"), ctx.t("Wert", "Value")]
+    out = [f"# {esc(card['name'])}", "", ctx.header([data["files"][e]]), ""]
+
+    basics = _rows(ctx, e, card, [
+        ("architecture", "Architektur", "Architecture"),
+        ("memory_gb", "Speicher", "Memory", GB),
+        ("form_factor", "Bauform", "Form factor"),
+        ("availability", "Verfügbarkeit", "Availability"),
+    ])
+    names = [card["short_name"], *card.get("aliases", [])]
+    basics.append([ctx.t("Auch genannt", "Also called"), ", ".join(code(n) for n in names)])
+    out += [table(prop, basics), ""]
+
+    mig = card["mig"]
+    out += ["## MIG", ""]
+    rows = _rows(ctx, f"{e} mig", mig, [
+        ("status", "Status", "Status"),
+        ("max_instances", "Höchstzahl Instanzen", "Maximum instances"),
+        ("smallest_profile", "Kleinstes Profil", "Smallest profile", code),
+    ])
+    pre = mig.get("prerequisites") or {}
+    rows += _rows(ctx, f"{e} mig.prerequisites", pre, [
+        ("prerequisites_published", "Voraussetzungen von NVIDIA veröffentlicht", "Prerequisites published by NVIDIA"),
+        ("min_driver", "Mindesttreiber für MIG", "Minimum driver for MIG", code),
+        ("min_vbios", "Mindest-vBIOS", "Minimum vBIOS", code),
+        ("display_mode_switch", "Umschaltung des Anzeigemodus nötig", "Display mode switch needed"),
+        ("written_confirmation", "Schriftliche Bestätigung empfohlen", "Written confirmation advised"),
+    ])
+    out += [table(prop, rows), ""]
+    if mig["profiles"]:
+        out += [f"### {ctx.t('Profile', 'Profiles')}", "", profile_table(ctx, card_id), ""]
+
+    sup = card["operator_support"]
+    out += ["## GPU Operator", ""]
+    rows = _rows(ctx, f"{e} operator_support", sup, [
+        ("listed", "Auf der Supportliste", "On the support list"),
+        ("min_driver", "Mindesttreiber", "Minimum driver", code),
+    ])
+    if sup.get("listed_as"):
+        rows.append([ctx.t("Name in der Liste", "Name in the list"), esc(sup["listed_as"])])
+    if sup.get("since"):
+        rows.append([ctx.t("Gelistet seit Release", "Listed since release"), code(sup["since"])])
+    for ex in sup.get("driver_exceptions", []):
+        label = ctx.t(f"Ausnahme Treiber {ex['driver']}", f"Exception driver {ex['driver']}")
+        rows.append([esc(label), ctx.fact(e, f"operator_support.driver_exceptions[{ex['driver']}].fact")])
+    out += [table(prop, rows), ""]
+
+    vendor = card["vendor"]
+    out += [f"## {ctx.t('Was wir liefern', 'What we ship')}", ""]
+    rows = _rows(ctx, f"{e} vendor", vendor, [("ships", "Wir liefern die Karte", "We ship the card")])
+    if vendor.get("methods"):
+        rows.append([ctx.t("Für", "For"), ", ".join(method_name(data, m, ctx.lang) for m in vendor["methods"])])
+    if vendor.get("note"):
+        rows.append([ctx.t("Hinweis", "Note"), ctx.pick(vendor["note"])])
+    out += [table(prop, rows), ""]
+
+    if card.get("note"):
+        out += [f"## {ctx.t('Hinweis', 'Note')}", "", ctx.pick(card["note"]), ""]
+    return "\n".join(out).rstrip("\n") + ctx.footer()
+
+
+def card_index(ctx: Ctx, page_of) -> str:
+    """All cards in one table; `page_of(card_id)` gives the relative link to a card's page."""
+    data = ctx.data
+    rows = []
+    for cid, card in data["cards"].items():
+        e = f"cards/{cid}"
+        mig = card["mig"]
+        row = [link(esc(card["short_name"]), page_of(cid)), ctx.fact(e, "architecture"),
+               ctx.fact(e, "memory_gb", GB), ctx.fact(e, "mig.status")]
+        row.append(ctx.fact(e, "mig.max_instances") if mig.get("max_instances") else "—")
+        row.append(ctx.fact(e, "operator_support.listed"))
+        rows.append(row)
+    headers = [ctx.t("Karte", "Card"), ctx.t("Architektur", "Architecture"), ctx.t("Speicher", "Memory"),
+               ctx.t("MIG", "MIG"), ctx.t("MIG-Instanzen", "MIG instances"),
+               ctx.t("Supportliste GPU Operator", "GPU Operator support list")]
+    files = [data["files"][f"cards/{cid}"] for cid in data["cards"]]
+    out = [f"# {ctx.t('Karten', 'Cards')}", "", ctx.header(files), "", table(headers, rows)]
+    return "\n".join(out) + ctx.footer()
+
+
+def mig_profiles_page(ctx: Ctx, page_of) -> str:
+    """MIG profiles of every card that has them, with resource names under `single` and `mixed`."""
+    data = ctx.data
+    with_profiles = [cid for cid, c in data["cards"].items() if c["mig"]["profiles"]]
+    files = [data["files"][f"cards/{cid}"] for cid in with_profiles]
+    out = [f"# {ctx.t('MIG-Profile je Karte', 'MIG profiles per card')}", "", ctx.header(files), "",
+           ctx.t("Mit der Strategie `single` melden alle Instanzen den Namen `nvidia.com/gpu`; mit `mixed` wird "
+                 "jedes Profil eine eigene Ressource.",
+                 "With the `single` strategy every instance is advertised as `nvidia.com/gpu`; with `mixed` each "
+                 "profile becomes a resource of its own."), ""]
+    for cid in with_profiles:
+        card = data["cards"][cid]
+        out += [f"## {esc(card['short_name'])}", "", link(ctx.t("Alle Fakten zur Karte", "All facts about the card"), page_of(cid)),
+                "", profile_table(ctx, cid), ""]
+    return "\n".join(out).rstrip("\n") + ctx.footer()

@@ -1,0 +1,60 @@
+"""Markers in the hand-written guide pages, replaced with catalog facts and their footnotes at build time.
+
+    {{ cite: cards/h200-nvl mig.max_instances }}   footnote references to the fact's sources
+    {{ value: cards/h200-nvl mig.max_instances }}  the value in words, then the footnote references
+    {{ table: method-properties }}                 a generated table (its citations join the page's footnotes)
+
+Anything else between double braces is an error that names the page and line: the build fails.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.site.facts import FactError
+from kb.site.labels import value_label
+from kb.site.md import esc
+from kb.site.methods import dra_capabilities_table, properties_table, suitability_table
+from kb.site.page import Ctx
+
+MARKER = re.compile(r"\{\{(.*?)\}\}")
+TABLES = {
+    "method-properties": properties_table,
+    "method-suitability": suitability_table,
+    "dra-capabilities": dra_capabilities_table,
+}
+
+
+class MarkerError(ValueError):
+    """A marker that is unknown or names a fact the catalog does not have."""
+
+
+def _replace(ctx: Ctx, body: str) -> str:
+    kind, sep, arg = body.strip().partition(":")
+    arg = arg.strip()
+    if not sep or kind not in ("cite", "value", "table"):
+        raise MarkerError(f"unknown marker {{{{{body}}}}} (use cite:, value: or table:)")
+    if kind == "table":
+        if arg not in TABLES:
+            raise MarkerError(f"unknown table {arg!r} (known: {', '.join(sorted(TABLES))})")
+        return TABLES[arg](ctx)
+    entity, _, path = arg.partition(" ")
+    if not path.strip():
+        raise MarkerError(f"marker {{{{{body}}}}} needs an entity and a path, e.g. 'cards/l4 mig.status'")
+    node, refs = ctx.notes.fact_refs(entity, path.strip())
+    if kind == "cite":
+        return refs
+    return esc(value_label(node["value"], ctx.lang)) + refs
+
+
+def expand(markdown: str, ctx: Ctx) -> str:
+    """The page with every marker replaced and the citations appended as footnotes."""
+    lines = markdown.split("\n")
+    for i, line in enumerate(lines):
+        try:
+            lines[i] = MARKER.sub(lambda m: _replace(ctx, m.group(1)), line)
+        except (FactError, MarkerError) as exc:
+            raise MarkerError(f"line {i + 1}: {exc}") from None
+        if "{{" in lines[i] or "}}" in lines[i]:
+            raise MarkerError(f"line {i + 1}: unbalanced marker braces")
+    return "\n".join(lines).rstrip("\n") + ctx.footer()

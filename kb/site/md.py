@@ -1,0 +1,62 @@
+"""Markdown building blocks. Catalog text is always escaped: it is shown as text, never as HTML."""
+
+from __future__ import annotations
+
+import re
+
+# Characters that Markdown (or HTML inside Markdown) would interpret. `&`, `<`, `>` become entities;
+# the others get a backslash, which Python-Markdown turns back into the literal character.
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_BACKSLASHED = set("\\`*_[]{}|#!+")
+_WS = re.compile(r"\s+")
+
+
+def esc(text: object) -> str:
+    """Catalog text as inline Markdown that renders to exactly that text (one line)."""
+    out = []
+    for ch in _WS.sub(" ", str(text)).strip():
+        if ch in _ENTITIES:
+            out.append(_ENTITIES[ch])
+        elif ch in _BACKSLASHED:
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    text = "".join(out)
+    # never let the text start a block (list item, numbered list) where it begins a line
+    if text.startswith("-"):
+        text = "\\" + text
+    return re.sub(r"^(\d+)\.(\s)", r"\1\\.\2", text)
+
+
+def code(text: object) -> str:
+    """Inline code for identifiers (resource names, keys, versions). Backticks inside are impossible."""
+    s = _WS.sub(" ", str(text)).strip()
+    if "`" in s:
+        return esc(s)
+    return f"`{s}`"
+
+
+def pick(text: dict | None, lang: str) -> str:
+    """The `lang` side of a bilingual text ({en, de}); empty for None."""
+    if not text:
+        return ""
+    return text[lang]
+
+
+def link(label: str, url: str) -> str:
+    """A link whose label is already Markdown; `url` must not contain spaces or parentheses."""
+    if re.search(r"[\s()<>]", url):
+        raise ValueError(f"URL not usable in a Markdown link: {url!r}")
+    return f"[{label}]({url})"
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    """A pipe table; cells are Markdown already (escape catalog text with `esc`)."""
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def slug(text: str) -> str:
+    """An anchor id from an identifier: lower case, runs of other characters become '-'."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")

@@ -1,0 +1,125 @@
+"""Method pages: isolation properties of each sharing method, workload fit, and DRA capability maturity."""
+
+from __future__ import annotations
+
+from kb.site.facts import FactError
+from kb.site.labels import VALUE_LABELS
+from kb.site.md import code, esc, table
+from kb.site.page import Ctx
+
+METHOD_ORDER = ["whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra"]
+WORKLOADS = ["training", "large-model", "multi-tenant", "small-inference", "dev"]
+CAPABILITY = {
+    "whole-gpu": ("Ganze GPUs zuweisen", "Allocating whole GPUs"),
+    "static-mig": ("Bestehende MIG-Geräte zuweisen", "Allocating existing MIG devices"),
+    "dynamic-mig": ("MIG-Geräte bei Bedarf anlegen", "Creating MIG devices on demand"),
+    "mps": ("MPS", "MPS"),
+    "time-slicing": ("Eigene Time-Slicing-Einstellungen", "Custom time-slicing settings"),
+    "vfio": ("GPU-Passthrough (VFIO)", "GPU passthrough (VFIO)"),
+}
+
+
+def ordered(methods: dict) -> list[tuple[str, dict]]:
+    """Methods in the guide's order: whole GPUs, MIG, time-slicing, MPS, VMs, DRA."""
+    return sorted(methods.items(), key=lambda kv: METHOD_ORDER.index(kv[0]))
+
+
+def properties_table(ctx: Ctx) -> str:
+    """Memory, fault and compute isolation and neighbour risk of every method (also a snippet for the guide)."""
+    rows = []
+    for mid, m in ordered(ctx.data["methods"]):
+        e = f"methods/{mid}"
+        rows.append([ctx.pick(m["name"]), ctx.fact(e, "isolation.memory"), ctx.fact(e, "isolation.fault"),
+                     ctx.fact(e, "isolation.compute"), ctx.pick(m["unit"]), ctx.pick(m["neighbour_risk"])])
+    headers = [ctx.t("Methode", "Method"), ctx.t("Speicherisolierung", "Memory isolation"),
+               ctx.t("Fehlerisolierung", "Fault isolation"), ctx.t("Rechenleistung garantiert", "Compute guaranteed"),
+               ctx.t("Eine Einheit ist", "One unit is"), ctx.t("Was ein Pod den Nachbarn antun kann", "What a pod can do to its neighbours")]
+    return table(headers, rows)
+
+
+def suitability_table(ctx: Ctx) -> str:
+    """Workload × method: rank (1 = first choice) and why, cited."""
+    methods = {mid: m for mid, m in ordered(ctx.data["methods"]) if m.get("suited_for")}
+    rows = []
+    for w in WORKLOADS:
+        cells = []
+        for mid, m in methods.items():
+            fits = [s for s in m["suited_for"] if s["workload"] == w]
+            if not fits:
+                cells.append("—")
+                continue
+            s = fits[0]
+            refs = ctx.notes.refs(s["cite"], f"methods/{mid}", f"suited_for[{w}]")
+            cells.append(f"{s['rank']}. {ctx.t('Wahl', 'choice')}: {ctx.pick(s['text'])}{refs}")
+        de, en = VALUE_LABELS[w]
+        rows.append([ctx.t(de, en), *cells])
+    return table([ctx.t("Workload", "Workload"), *[ctx.pick(m["name"]) for m in methods.values()]], rows)
+
+
+def _method_section(ctx: Ctx, mid: str, m: dict) -> list[str]:
+    e = f"methods/{mid}"
+    out = [f"## {ctx.pick(m['name'])}", "", ctx.pick(m["summary"]), ""]
+    if m.get("resource_names"):
+        out += [f"**{ctx.t('Ressourcennamen', 'Resource names')}**", ""]
+        for r in m["resource_names"]:
+            refs = ctx.notes.refs(r["cite"], e, f"resource_names[{r['name']}]")
+            out.append(f"- {code(r['name'])}: {ctx.pick(r['when'])}{refs}")
+        out.append("")
+    if m.get("config_keys"):
+        out += [f"**{ctx.t('Einstellungen', 'Settings')}**", ""]
+        for k in m["config_keys"]:
+            refs = ctx.notes.refs(k["cite"], e, f"config_keys[{k['key']}]")
+            out.append(f"- {code(k['key'])}: {ctx.pick(k['text'])}{refs}")
+        out.append("")
+    if m.get("limits"):
+        out += [f"**{ctx.t('Grenzen und Vorbehalte', 'Limits and caveats')}**", ""]
+        for s in m["limits"]:
+            refs = ctx.notes.refs(s["cite"], e, f"limits[{s['id']}]")
+            out.append(f"- {ctx.pick(s['text'])}{refs}")
+        out.append("")
+    return out
+
+
+def methods_page(ctx: Ctx) -> str:
+    files = [ctx.data["files"][f"methods/{mid}"] for mid, _ in ordered(ctx.data["methods"])]
+    out = [f"# {ctx.t('Eigenschaften der Methoden', 'Properties of the methods')}", "", ctx.header(files), "",
+           properties_table(ctx), "", f"## {ctx.t('Wofür sich welche Methode eignet', 'Which method suits which workload')}",
+           "", ctx.t("1 ist die erste Wahl für den Workload.", "1 is the first choice for the workload."), "",
+           suitability_table(ctx), ""]
+    for mid, m in ordered(ctx.data["methods"]):
+        out += _method_section(ctx, mid, m)
+    return "\n".join(out).rstrip("\n") + ctx.footer()
+
+
+def dra_capabilities_table(ctx: Ctx) -> str:
+    """Capabilities of the DRA method with their maturity (also a table for the guide)."""
+    m = ctx.data["methods"].get("dra")
+    if not m or not m.get("capabilities"):
+        raise FactError("methods/dra capabilities: the catalog lists no DRA capabilities")
+    rows = []
+    for cap in m["capabilities"]:
+        de, en = CAPABILITY[cap["id"]]
+        rows.append([ctx.t(de, en), ctx.fact("methods/dra", f"capabilities[{cap['id']}].maturity"),
+                     code(cap["since"]) if cap.get("since") else "—"])
+    return table([ctx.t("Funktion", "Capability"), ctx.t("Reife", "Maturity"),
+                  ctx.t("Seit Treiber-Release", "Since driver release")], rows)
+
+
+def dra_page(ctx: Ctx) -> str:
+    """Maturity of each capability of the DRA driver, and its version requirements."""
+    m = ctx.data["methods"].get("dra")
+    if not m:
+        raise FactError("methods/dra: the catalog has no DRA method")
+    e = "methods/dra"
+    out = [f"# {ctx.t('Reife der DRA-Funktionen', 'DRA capability maturity')}", "",
+           ctx.header([ctx.data["files"][e]]), "", dra_capabilities_table(ctx), ""]
+    req = m.get("requirements") or {}
+    labels = [("min_kubernetes", "Kubernetes mindestens", "Kubernetes at least"),
+              ("min_driver", "NVIDIA-Treiber mindestens", "NVIDIA driver at least"),
+              ("min_operator", "GPU Operator mindestens", "GPU Operator at least"),
+              ("driver_version", "DRA-Treiber im neuesten GPU Operator", "DRA driver in the newest GPU Operator")]
+    rows = [[ctx.t(de, en), ctx.fact(e, f"requirements.{key}", code)] for key, de, en in labels if req.get(key)]
+    if rows:
+        out += [f"## {ctx.t('Voraussetzungen', 'Requirements')}", "",
+                table([ctx.t("Voraussetzung", "Requirement"), ctx.t("Version", "Version")], rows), ""]
+    return "\n".join(out).rstrip("\n") + ctx.footer()

@@ -1,0 +1,67 @@
+"""What every generated page shares: language, footnotes, and the header with data version and YAML links."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kb.site.facts import Footnotes
+from kb.site.labels import L, date, value_label
+from kb.site.md import esc, link, pick
+
+
+@dataclass
+class Ctx:
+    """One page being written in one language."""
+
+    data: dict
+    lang: str
+    repo_url: str
+    prefix: str = "c"
+    notes: Footnotes = field(init=False)
+
+    def __post_init__(self):
+        self.notes = Footnotes(self.data, self.lang, self.repo_url, prefix=self.prefix)
+
+    def t(self, de: str, en: str) -> str:
+        return de if self.lang == "de" else en
+
+    def pick(self, text: dict | None) -> str:
+        """Escaped catalog text in this page's language."""
+        return esc(pick(text, self.lang))
+
+    def yaml_link(self, file: str) -> str:
+        """Link to a catalog file (relative to catalog/) in the repository."""
+        return link(f"catalog/{esc(file)}", f"{self.repo_url}/blob/main/catalog/{file}")
+
+    def header(self, files: list[str]) -> str:
+        """The info box every generated page starts with."""
+        d = self.data
+        title = f"{L('data', self.lang)}: {L('data_version', self.lang)} {d['data_version']} · {L('verified', self.lang)} {date(d['verified'], self.lang)}"
+        lines = [f'!!! info "{title}"', ""]
+        text = self.t("Diese Seite wird aus dem Katalog erzeugt.", "This page is generated from the catalog.")
+        if files:
+            text += f" {L('yaml', self.lang)}: " + ", ".join(self.yaml_link(f) for f in files)
+        lines.append(f"    {text}")
+        return "\n".join(lines)
+
+    def fact(self, entity: str, path: str, fmt=None) -> str:
+        """A fact's value in words with its footnotes, its note and any source that disagrees."""
+        node, refs = self.notes.fact_refs(entity, path)
+        fmt = fmt or (lambda v: esc(value_label(v, self.lang)))
+        out = fmt(node["value"]) + refs
+        if node.get("note"):
+            out += f" ({self.pick(node['note'])})"
+        for i, claim in enumerate(node.get("disputed_by", [])):
+            claim_refs = self.notes.refs(claim["cite"], entity, f"{path}.disputed_by[{i}]")
+            out += f"; {L('disputed', self.lang)}: {fmt(claim['value'])}{claim_refs} ({self.pick(claim['note'])})"
+        return out
+
+    def footer(self) -> str:
+        notes = self.notes.render()
+        return f"\n\n{notes}\n" if notes else "\n"
+
+
+def method_name(data: dict, method_id: str, lang: str) -> str:
+    """A method's display name, escaped (the id where the catalog has no file for it)."""
+    method = data["methods"].get(method_id)
+    return esc(pick(method["name"], lang)) if method else esc(method_id)

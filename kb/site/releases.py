@@ -1,0 +1,52 @@
+"""What changed in each release of the GPU Operator, the device plugin, the DRA driver and the other components."""
+
+from __future__ import annotations
+
+from kb.site.labels import date
+from kb.site.md import code, esc, table
+from kb.site.page import Ctx
+
+ORDER = ["gpu-operator", "device-plugin", "mig-manager", "dra-driver", "container-toolkit", "driver",
+         "dcgm-exporter", "gpu-feature-discovery", "node-feature-discovery"]
+
+
+def _release(ctx: Ctx, comp: str, rel: dict, names: dict) -> list[str]:
+    e = f"releases/{comp}"
+    base = f"releases[{rel['version']}]"
+    head = f"### {rel['version']}"
+    if rel.get("date"):
+        refs = ctx.notes.refs(rel["date"]["cite"], e, f"{base}.date")
+        head += f" ({date(rel['date']['value'], ctx.lang)}{refs})"
+    out = [head, ""]
+    for ch in rel.get("changes", []):
+        refs = ctx.notes.refs(ch["cite"], e, f"{base}.changes[{ch['id']}]")
+        out.append(f"- {ctx.pick(ch['text'])}{refs}")
+    if rel.get("components"):
+        parts = [(esc(names[c["component"]]) if c["component"] in names else code(c["component"])) + " " + code(c["version"])
+                 + ctx.notes.refs(c["cite"], e, f"{base}.components[{c['component']}]") for c in rel["components"]]
+        out.append(f"- {ctx.t('Enthält', 'Ships')}: " + ", ".join(parts))
+    if len(out) == 2:
+        out.append(ctx.t("- Keine Änderung im Katalog, die das Teilen von GPUs betrifft.",
+                         "- No change in the catalog that concerns GPU sharing."))
+    return out + [""]
+
+
+def releases_page(ctx: Ctx) -> str:
+    data = ctx.data
+    comps = sorted(data["releases"], key=lambda c: ORDER.index(c))
+    names = {c: data["releases"][c]["name"] for c in comps}
+    files = [data["files"][f"releases/{c}"] for c in comps]
+    out = [f"# {ctx.t('Was sich in welchem Release geändert hat', 'What changed in each release')}", "",
+           ctx.header(files), ""]
+    for comp in comps:
+        rf = data["releases"][comp]
+        out += [f"## {esc(rf['name'])}", ""]
+        if rf.get("features"):
+            rows = [[ctx.pick(f["text"]) + ctx.notes.refs(f["cite"], f"releases/{comp}", f"features[{f['id']}]"),
+                     code(f["since"]) if f.get("since") else "—", code(f["until"]) if f.get("until") else "—"]
+                    for f in rf["features"]]
+            out += [table([ctx.t("Verhalten", "Behaviour"), ctx.t("ab Release", "from release"),
+                           ctx.t("bis vor Release", "until before release")], rows), ""]
+        for rel in rf["releases"]:
+            out += _release(ctx, comp, rel, names)
+    return "\n".join(out).rstrip("\n") + ctx.footer()
