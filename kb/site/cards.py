@@ -109,8 +109,10 @@ def card_index(ctx: Ctx, page_of) -> str:
     for cid, card in data["cards"].items():
         e = f"cards/{cid}"
         mig = card["mig"]
-        row = [link(esc(card["short_name"]), page_of(cid)), ctx.fact(e, "architecture"),
-               ctx.fact(e, "memory_gb", GB), ctx.fact(e, "mig.status")]
+        row = [link(esc(card["short_name"]), page_of(cid))]
+        row.append(ctx.fact(e, "architecture") if card.get("architecture") else "—")
+        row.append(ctx.fact(e, "memory_gb", GB) if card.get("memory_gb") else "—")
+        row.append(ctx.fact(e, "mig.status"))
         row.append(ctx.fact(e, "mig.max_instances") if mig.get("max_instances") else "—")
         row.append(ctx.fact(e, "operator_support.listed"))
         rows.append(row)

@@ -1,0 +1,223 @@
+"""The site generators on the small fixture catalog: exact Markdown, escaping, errors that fail the build.
+
+The expected pages live in tests/fixtures/site-expected/ (one file per generated page). After an
+intended change of the output, rewrite them with GPUKB_UPDATE_GOLDEN=1 and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+import markdown
+import pytest
+
+from kb.catalog.compiled import compile_catalog
+from kb.site.cliref import cli_page, command_help
+from kb.site.facts import FactError, parse_path, resolve
+from kb.site.markers import MarkerError, expand
+from kb.site.md import esc, table
+from kb.site.page import Ctx
+from kb.site.pages import catalog_pages
+
+HERE = Path(__file__).parent
+CATALOG = HERE / "fixtures" / "site-catalog"
+EXPECTED = HERE / "fixtures" / "site-expected"
+REPO = "https://example.org/gpukb"
+EXTENSIONS = ["abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "tables", "toc"]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    os.environ.setdefault("GPUKB_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    return compile_catalog(CATALOG)
+
+
+# --- escaping -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, expected", [
+    ("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"),
+    ("a | b *c* _d_ [e](f) {g} #h !i +j `k` \\l & m",
+     "a \\| b \\*c\\* \\_d\\_ \\[e\\](f) \\{g\\} \\#h \\!i \\+j \\`k\\` \\\\l &amp; m"),
+    ("- not a list", "\\- not a list"),
+    ("12. not a list", "12\\. not a list"),
+    ("version 26.7.0", "version 26.7.0"),
+    ("two\nlines  here", "two lines here"),
+])
+def test_esc(raw, expected):
+    assert esc(raw) == expected
+
+
+@pytest.mark.parametrize("raw", ["<script>x</script> | *a*", "- a", "1. b", "[^c1]", "<img src=x onerror=y>", "a & b"])
+def test_escaped_text_renders_to_exactly_the_text(raw):
+    html = markdown.markdown(esc(raw), extensions=EXTENSIONS)
+    import html as h
+    assert html.startswith("<p>") and html.endswith("</p>")
+    assert h.unescape(html[3:-4]) == raw
+    assert "<script" not in html and "<img" not in html
+
+
+def test_table():
+    assert table(["A", "B"], [["1", "2"]]) == "| A | B |\n|---|---|\n| 1 | 2 |"
+
+
+# --- facts ----------------------------------------------------------------------------------------
+
+def test_parse_path():
+    assert parse_path("releases[26.7.0].changes[dra-managed]") == ["releases", "[26.7.0]", "changes", "[dra-managed]"]
+    assert parse_path("mig.max_instances") == ["mig", "max_instances"]
+
+
+def test_resolve(data):
+    assert resolve(data, "cards/h200-nvl", "mig.max_instances")["value"] == 7
+    assert resolve(data, "releases/gpu-operator", "releases[26.7.0].changes[dra-managed]")["id"] == "dra-managed"
+    assert resolve(data, "methods/dra", "capabilities[dynamic-mig].maturity")["value"] == "alpha"
+
+
+@pytest.mark.parametrize("entity, path, message", [
+    ("cards/h100", "mig.status", "no card 'h100' in the catalog (cards/h100)"),
+    ("gpus/h200-nvl", "mig.status", "unknown entity kind 'gpus' in 'gpus/h200-nvl' (use one of cards, releases, methods)"),
+    ("cards/h200-nvl", "mig.colour", "cards/h200-nvl mig.colour: no field 'colour'"),
+    ("cards/h200-nvl", "mig", "cards/h200-nvl mig: not a cited fact"),
+    ("cards/h200-nvl", "mig.profiles[9g.99gb]", "cards/h200-nvl mig.profiles[9g.99gb]: 0 items match [9g.99gb]"),
+    ("cards/h200-nvl", "mig..status", "cannot read path 'mig..status' at '.status'"),
+])
+def test_resolve_errors(data, entity, path, message):
+    with pytest.raises(FactError) as exc:
+        resolve(data, entity, path)
+    assert str(exc.value) == message
+
+
+# --- markers --------------------------------------------------------------------------------------
+
+def test_markers_expand_to_values_and_footnotes(data):
+    page = "# MIG\n\nDie H200 NVL hat bis zu {{ value: cards/h200-nvl mig.max_instances }} Instanzen{{ cite: cards/h200-nvl mig.status }}.\n"
+    assert expand(page, Ctx(data, "de", REPO)) == (
+        "# MIG\n\nDie H200 NVL hat bis zu 7[^c1] Instanzen[^c2].\n\n"
+        "[^c1]: [NVIDIA Multi-Instance GPU User Guide](https://docs.nvidia.com/datacenter/tesla/mig-user-guide/), H200: "
+        "„7 instances“ (Stand des Dokuments 11.09.2026, abgerufen 20.09.2026). Katalog: "
+        "[cards/h200-nvl.yaml](https://example.org/gpukb/blob/main/catalog/cards/h200-nvl.yaml) › `mig.max_instances`\n"
+        "[^c2]: [NVIDIA Multi-Instance GPU User Guide](https://docs.nvidia.com/datacenter/tesla/mig-user-guide/), "
+        "Supported GPUs: „H200 NVL“ (Stand des Dokuments 11.09.2026, abgerufen 20.09.2026). Katalog: "
+        "[cards/h200-nvl.yaml](https://example.org/gpukb/blob/main/catalog/cards/h200-nvl.yaml) › `mig.status`\n"
+    )
+
+
+def test_page_without_markers_is_unchanged(data):
+    assert expand("# Start\n\nText.\n", Ctx(data, "en", REPO)) == "# Start\n\nText.\n"
+
+
+@pytest.mark.parametrize("page, message", [
+    ("ok\n{{ quote: cards/l4 mig.status }}", "line 2: unknown marker {{ quote: cards/l4 mig.status }} (use cite:, value: or table:)"),
+    ("{{ table: nope }}", "line 1: unknown table 'nope' (known: dra-capabilities, method-properties, method-suitability)"),
+    ("{{ cite: cards/l4 mig.max_instances }}", "line 1: cards/l4 mig.max_instances: no field 'max_instances'"),
+    ("{{ cite: cards/l4 }}", "line 1: marker {{ cite: cards/l4 }} needs an entity and a path, e.g. 'cards/l4 mig.status'"),
+    ("text {{ cite: cards/l4 mig.status", "line 1: unbalanced marker braces"),
+])
+def test_bad_markers_fail(data, page, message):
+    with pytest.raises(MarkerError) as exc:
+        expand(page, Ctx(data, "de", REPO))
+    assert str(exc.value) == message
+
+
+# --- whole pages ----------------------------------------------------------------------------------
+
+def test_generated_pages_match_the_expected_markdown(data):
+    pages = catalog_pages(data, REPO)
+    if os.environ.get("GPUKB_UPDATE_GOLDEN") == "1":
+        for rel, text in pages.items():
+            (EXPECTED / rel).parent.mkdir(parents=True, exist_ok=True)
+            (EXPECTED / rel).write_text(text, encoding="utf-8")
+    expected = {p.relative_to(EXPECTED).as_posix(): p.read_text(encoding="utf-8")
+                for p in EXPECTED.rglob("*.md") if not p.name.startswith("cli.")}
+    assert sorted(pages) == sorted(expected)
+    for rel, text in pages.items():
+        assert text == expected[rel], rel
+
+
+def test_catalog_html_in_card_text_is_shown_as_text(data):
+    for lang in ("de", "en"):
+        page = catalog_pages(data, REPO)[f"cards/l4.{lang}.md"]
+        html = markdown.markdown(page, extensions=EXTENSIONS)
+        assert "&lt;script&gt;window.__gpukb_pwned = 1&lt;/script&gt;" in html
+        assert "<script" not in html
+        assert "&lt;b&gt;" in html  # a quote with markup, in a footnote
+
+
+def test_every_page_shows_data_version_verified_date_and_yaml_link(data):
+    for rel, text in catalog_pages(data, REPO).items():
+        de = rel.endswith(".de.md")
+        assert ("Datenversion 2026.11.01 · geprüft am 02.11.2026" if de else
+                "data version 2026.11.01 · verified as of 2026-11-02") in text, rel
+        assert f"]({REPO}/blob/main/catalog/" in text, rel
+
+
+def test_missing_fact_fails_the_generator(data):
+    broken = {**data, "methods": {k: v for k, v in data["methods"].items() if k != "dra"}}
+    with pytest.raises(FactError, match="methods/dra: the catalog has no DRA method"):
+        catalog_pages(broken, REPO)
+
+
+# --- CLI reference --------------------------------------------------------------------------------
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def demo():
+    """Demo tool.
+
+    \b
+    Example:
+      demo hello --name x
+    """
+
+
+@demo.command()
+@click.option("--name", default="world", help="Whom to greet.")
+def hello(name):
+    """Say hello."""
+
+
+def test_cli_reference_lists_every_command_with_its_help():
+    assert cli_page(command_help(demo, prog="demo"), "en", "9.9") == """# CLI reference
+
+This page is generated from the help of `gpukb` 9.9; `gpukb <command> --help` prints the same.
+
+## `demo`
+
+```text
+Usage: demo [OPTIONS] COMMAND [ARGS]...
+
+  Demo tool.
+
+  Example:
+    demo hello --name x
+
+Options:
+  -h, --help  Show this message and exit.
+
+Commands:
+  hello  Say hello.
+```
+
+## `demo hello`
+
+```text
+Usage: demo hello [OPTIONS]
+
+  Say hello.
+
+Options:
+  --name TEXT  Whom to greet.
+  -h, --help   Show this message and exit.
+```
+"""
+
+
+def test_cli_reference_of_gpukb_covers_every_registered_command():
+    from kb.cli.main import cli
+
+    names = [name for name, _ in command_help(cli)]
+    top = click.Context(cli)
+    assert names[0] == "gpukb"
+    for command in cli.list_commands(top):
+        assert f"gpukb {command}" in names
