@@ -1,0 +1,153 @@
+"""Turn parsed documents into the objects the checks understand; everything else is listed as ignored.
+
+One module per object kind. `kind: List` (and `…List` kinds, as `kubectl get -o yaml` prints them)
+is unpacked item by item; documents without `kind` are read as device-plugin configurations,
+MIG Manager configurations or the operator's Helm values, by their keys (see `helmvalues`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from kb.check.documents import Doc, parse_text
+from kb.check.readers import clusterpolicy, deviceplugin, gpucluster, helmvalues, migparted, node, workload
+from kb.check.readers.clusterpolicy import ClusterPolicy
+from kb.check.readers.deviceplugin import DevicePluginConfig
+from kb.check.readers.gpucluster import GPUCluster
+from kb.check.readers.migparted import MigPartedConfig
+from kb.check.readers.node import Node
+from kb.check.readers.workload import Workload
+
+
+@dataclass
+class Ignored:
+    kind: str
+    name: str
+    where: dict
+    reason: str
+
+
+@dataclass
+class Inventory:
+    """Everything read from the input, by kind."""
+
+    policies: list[ClusterPolicy] = field(default_factory=list)
+    gpu_clusters: list[GPUCluster] = field(default_factory=list)
+    dp_configs: list[DevicePluginConfig] = field(default_factory=list)
+    mig_configs: list[MigPartedConfig] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)
+    workloads: list[Workload] = field(default_factory=list)
+    configmaps: dict = field(default_factory=dict)  # name → list of data keys (every ConfigMap read)
+    ignored: list[Ignored] = field(default_factory=list)
+
+    def add(self, obj) -> None:
+        store = {ClusterPolicy: self.policies, GPUCluster: self.gpu_clusters, DevicePluginConfig: self.dp_configs,
+                 MigPartedConfig: self.mig_configs, Node: self.nodes, Workload: self.workloads,
+                 Ignored: self.ignored}
+        store[type(obj)].append(obj)
+
+    @property
+    def checked(self) -> int:
+        return (len(self.policies) + len(self.gpu_clusters) + len(self.dp_configs) + len(self.mig_configs)
+                + len(self.nodes) + len(self.workloads))
+
+
+def _group(api_version) -> str:
+    return api_version.rsplit("/", 1)[0] if isinstance(api_version, str) and "/" in api_version else ""
+
+
+def _objects(doc: Doc):
+    """The document, or the items of a List, each seen as its own sub-document."""
+    data = doc.data
+    if isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
+            and isinstance(data.get("items"), list):
+        for i in range(len(data["items"])):
+            yield doc.sub(("items", i))
+    else:
+        yield doc
+
+
+def _name(doc: Doc) -> str:
+    name = doc.get("metadata", "name")
+    return str(name) if name is not None else ""
+
+
+def _kind_of_value(doc: Doc, value) -> str | None:
+    """'dp' or 'mig' where a ConfigMap value is a device-plugin or MIG Manager configuration."""
+    if not isinstance(value, str):
+        return None
+    docs, errors = parse_text(value, doc.file)
+    if errors or not docs:
+        return None
+    if deviceplugin.looks_like_config(docs[0].data):
+        return "dp"
+    return "mig" if migparted.looks_like_config(docs[0].data) else None
+
+
+def _read_configmap(doc: Doc, inv: Inventory, dp_names: set, mig_names: set) -> None:
+    """A ConfigMap named by the ClusterPolicy, or holding such configurations; other ConfigMaps are ignored.
+
+    In a device-plugin ConfigMap every key is a configuration a node may select, so every key is read.
+    """
+    name = _name(doc)
+    data = doc.get("data")
+    data = data if isinstance(data, dict) else {}
+    inv.configmaps[name] = [str(k) for k in data]
+    kinds = {k: _kind_of_value(doc, v) for k, v in data.items()}
+    if name in dp_names or "dp" in kinds.values():
+        for k, v in data.items():
+            inv.add(deviceplugin.from_configmap_value(doc, ("data", k), v, "ConfigMap", name))
+    elif name in mig_names or "mig" in kinds.values():
+        for k, v in data.items():
+            if name in mig_names or kinds[k] == "mig":
+                inv.add(migparted.from_configmap_value(doc, ("data", k), v, "ConfigMap", name))
+    else:
+        inv.add(Ignored("ConfigMap", name, doc.where(("kind",)), "holds no device-plugin or MIG configuration"))
+
+
+def _read_plain(doc: Doc, inv: Inventory) -> None:
+    """A document without kind: a device-plugin config, a MIG Manager config or the chart's values."""
+    data = doc.data
+    stem = PurePath(doc.file).name
+    if deviceplugin.looks_like_config(data):
+        inv.add(deviceplugin.from_doc(doc, "file", None, stem, doc.where()))
+    elif migparted.looks_like_config(data):
+        inv.add(migparted.from_doc(doc, "file", None, stem, doc.where()))
+    elif helmvalues.looks_like_values(data):
+        for obj in helmvalues.read(doc):
+            inv.add(obj)
+    else:
+        inv.add(Ignored("(no kind)", "", doc.where(),
+                        "not a Kubernetes object, device-plugin or MIG configuration, or GPU Operator Helm values"))
+
+
+def read_objects(docs: list[Doc]) -> Inventory:
+    inv = Inventory()
+    objects = [o for d in docs for o in _objects(d)]
+    configmaps = []
+    for doc in objects:
+        data = doc.data
+        kind = data.get("kind") if isinstance(data, dict) else None
+        group = _group(data.get("apiVersion")) if isinstance(data, dict) else ""
+        if not isinstance(data, dict):
+            inv.add(Ignored("(no kind)", "", doc.where(), "not a Kubernetes object (a mapping was expected)"))
+        elif kind is None and "apiVersion" not in data:
+            _read_plain(doc, inv)
+        elif kind == "ClusterPolicy" and group in ("nvidia.com", ""):
+            inv.add(clusterpolicy.read(doc))
+        elif kind == "GPUCluster" and group in ("nvidia.com", ""):
+            inv.add(gpucluster.read(doc))
+        elif kind == "ConfigMap" and group == "":
+            configmaps.append(doc)
+        elif kind == "Node" and group == "":
+            inv.add(node.read(doc))
+        elif kind in workload.POD_SPEC:
+            inv.add(workload.read(doc, kind))
+        else:
+            inv.add(Ignored(str(kind), _name(doc), doc.where(("kind",)), "kind not checked"))
+    dp_names = {str(p.value("devicePlugin.config.name")) for p in inv.policies if p.value("devicePlugin.config.name")}
+    mig_names = {str(p.value("migManager.config.name")) for p in inv.policies if p.value("migManager.config.name")}
+    for doc in configmaps:
+        _read_configmap(doc, inv, dp_names, mig_names)
+    return inv

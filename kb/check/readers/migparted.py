@@ -1,0 +1,78 @@
+"""MIG Manager (mig-parted) configurations: named layouts under `mig-configs`, each a list of device entries.
+
+They come as the `config.yaml` value of a ConfigMap (custom or the per-node generated one), as raw
+files, or from the Helm values (`migManager.config.data`). A node selects a layout with `nvidia.com/mig.config`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kb.check.documents import Doc, parse_embedded
+
+
+@dataclass
+class LayoutEntry:
+    """One entry of a layout: which devices, MIG on or off, and the instances per profile."""
+
+    devices: object
+    mig_enabled: object
+    mig_devices: dict
+    where: dict
+
+
+@dataclass
+class Layout:
+    name: str
+    where: dict
+    entries: list[LayoutEntry] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass
+class MigPartedConfig:
+    origin: str
+    configmap: str | None
+    key: str
+    where: dict
+    error: str | None = None
+    layouts: dict = field(default_factory=dict)  # name → Layout
+
+
+def looks_like_config(data) -> bool:
+    return isinstance(data, dict) and "mig-configs" in data
+
+
+def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: dict) -> MigPartedConfig:
+    cfg = MigPartedConfig(origin, configmap, key, where)
+    configs = doc.get("mig-configs")
+    if not isinstance(configs, dict):
+        cfg.error = "mig-configs must be a mapping of layout names to device entries"
+        return cfg
+    for name, entries in configs.items():
+        layout = Layout(str(name), doc.where(("mig-configs", name)))
+        if not isinstance(entries, list):
+            layout.error = "a layout must be a list of device entries"
+        else:
+            for i, entry in enumerate(entries):
+                path = ("mig-configs", name, i)
+                if not isinstance(entry, dict):
+                    layout.error = "each device entry must be a mapping"
+                    continue
+                devices = entry.get("mig-devices")
+                layout.entries.append(LayoutEntry(entry.get("devices", "all"), entry.get("mig-enabled"),
+                                                  devices if isinstance(devices, dict) else {},
+                                                  doc.where(path)))
+        cfg.layouts[layout.name] = layout
+    return cfg
+
+
+def from_configmap_value(outer: Doc, path: tuple, text, origin: str, configmap: str | None) -> MigPartedConfig:
+    key = str(path[-1])
+    where = outer.where(path)
+    if not isinstance(text, str):
+        return MigPartedConfig(origin, configmap, key, where, error="a ConfigMap value must be a string")
+    inner, error = parse_embedded(outer, path, text)
+    if inner is None:
+        return MigPartedConfig(origin, configmap, key, where, error=error)
+    return from_doc(inner, origin, configmap, key, where)

@@ -1,0 +1,65 @@
+"""`Node` objects: the GPU Feature Discovery and operator labels, advertised GPU resources, kubelet version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kb.check.documents import Doc
+
+#: Labels the checks read (set by GPU Feature Discovery, the operator, MIG Manager or the user).
+LABELS = (
+    "nvidia.com/gpu.product",
+    "nvidia.com/gpu.count",
+    "nvidia.com/gpu.mode",
+    "nvidia.com/mig.capable",
+    "nvidia.com/mig.config",
+    "nvidia.com/mig.config.state",
+    "nvidia.com/mig.strategy",
+    "nvidia.com/device-plugin.config",
+    "nvidia.com/gpu.workload.config",
+    "nvidia.com/gpu.sharing-strategy",
+    "nvidia.com/cuda.driver-version.full",
+    "nvidia.com/cuda.driver.major",
+    "nvidia.com/cuda.driver.minor",
+    "nvidia.com/cuda.driver.rev",
+)
+
+
+@dataclass
+class Label:
+    value: str
+    where: dict
+
+
+@dataclass
+class Node:
+    name: str
+    doc: Doc
+    where: dict
+    labels: dict = field(default_factory=dict)  # key → Label (only LABELS that are present)
+    resources: dict = field(default_factory=dict)  # advertised GPU resource → count as written
+    kubelet_version: Label | None = None
+
+    def label(self, key: str) -> str | None:
+        lab = self.labels.get(key)
+        return lab.value if lab else None
+
+
+def read(doc: Doc) -> Node:
+    name = doc.get("metadata", "name")
+    node = Node(name=str(name) if name is not None else "", doc=doc, where=doc.where(("metadata", "name")))
+    labels = doc.get("metadata", "labels")
+    if isinstance(labels, dict):
+        for key in LABELS:
+            if key in labels and labels[key] is not None:
+                node.labels[key] = Label(str(labels[key]), doc.where(("metadata", "labels", key)))
+    for section in ("capacity", "allocatable"):
+        res = doc.get("status", section)
+        if isinstance(res, dict):
+            for k, v in res.items():
+                if isinstance(k, str) and k.startswith("nvidia.com/"):
+                    node.resources.setdefault(k, v)
+    kv = doc.get("status", "nodeInfo", "kubeletVersion")
+    if isinstance(kv, str):
+        node.kubelet_version = Label(kv, doc.where(("status", "nodeInfo", "kubeletVersion")))
+    return node
