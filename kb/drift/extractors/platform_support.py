@@ -1,0 +1,159 @@
+"""GPU Operator platform support (`gpu-operator/platform-support.rst`): every supported GPU.
+
+Reads the tabs of "Supported NVIDIA Data Center GPUs and Systems" (one a list-table, the others grid
+tables; names wrap over rows, several products share a cell as line blocks) and the table of
+"Supported ARM Based Platforms". Notes are the Notes column plus the `.. note::` and footnote sentences
+that name a product; a note block led by "<product> notes:" belongs to that product. From the notes come
+the driver minimum ("… 575.57.08 or later …") and driver exceptions ("MIG is not supported on the
+575.57.08 driver release").
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.catalog.names import normalise as name_key
+from kb.drift.extractors import ExtractError
+from kb.drift.extractors import rst
+from kb.lint.snapshots import normalise as plain
+
+ID = "platform-support"
+
+X86_SECTION = "Supported NVIDIA Data Center GPUs and Systems"
+ARM_SECTION = "Supported ARM Based Platforms"
+
+_MIN_DRIVER = re.compile(r"(?i)driver\b[^.]*?\b(\d{3}\.\d+(?:\.\d+)?) or later")
+_EXCEPTION = re.compile(r"(?i)^(.*?) (?:is|are) not supported on the (\d{3}\.\d+(?:\.\d+)?) driver")
+
+
+def extract(text: str) -> dict:
+    lines = text.splitlines()
+    products: list[dict] = []
+    start, body = rst.section(lines, X86_SECTION)
+    tabs = rst.directives(body, "tab-item")
+    if not tabs:
+        raise ExtractError(f"section {X86_SECTION!r} has no tab-item")
+    for idx, title in tabs:
+        tab_lines = rst.block(body, idx)
+        products += _read_part(tab_lines, start + idx + 1, title)
+    arm_start, arm_body = rst.section(lines, ARM_SECTION)
+    products += _read_part(arm_body, arm_start, ARM_SECTION)
+    if not products:
+        raise ExtractError("no products found in the supported-GPU tables")
+    for p in products:
+        _derive(p)
+    return {"tabs": [t for _, t in tabs] + [ARM_SECTION], "products": products}
+
+
+def _read_part(part: list[str], offset: int, tab: str) -> list[dict]:
+    """Products and notes of one tab (or of the ARM section); part[0] is line `offset` (0-based) of the page."""
+    found: list[dict] = []
+    for idx, _arg in rst.directives(part, "list-table"):
+        found += _products(rst.parse_list_table(part, idx), tab, offset)
+    for _at, table in rst.grid_tables(part):
+        found += _products(table, tab, offset)
+    _attach_notes(part, found)
+    return found
+
+
+def _products(table: rst.Table, tab: str, offset: int) -> list[dict]:
+    columns = [c.lower() for c in table.columns()]
+    if "product" not in columns:
+        return []  # not a product table (e.g. deployment options)
+    if "architecture" not in columns:
+        raise ExtractError(f"line {offset + table.rows[0].line + 1}: product table without an Architecture column")
+    pc, ac = columns.index("product"), columns.index("architecture")
+    nc = columns.index("notes") if "notes" in columns else None
+    out = []
+    for row in table.body():
+        arch = " ".join(x.strip() for x in row.cells[ac] if x.strip())
+        note = plain(" ".join(row.cells[nc])) if nc is not None and nc < len(row.cells) else ""
+        for name, k in rst.cell_items([rst.drop_substitutions(x) for x in row.cells[pc]]):
+            name = re.sub(r"\s+", " ", name).rstrip(",").strip()
+            # the quote: what the row's line shows (every column of a grid row), as the normalised page reads it
+            cells = row.cells if table.kind == "grid" else [row.cells[pc]]
+            quote = plain(" ".join(rst.drop_substitutions(c[k]) if k < len(c) else "" for c in cells))
+            out.append({
+                "name": name,
+                "normalised": name_key(name),
+                "architecture": arch,
+                "tab": tab,
+                "notes": [note] if note else [],
+                "quote": quote,
+                "line": offset + row.line + k + 1,
+            })
+    return out
+
+
+def _attach_notes(part: list[str], products: list[dict]) -> None:
+    """Give every note sentence to the products it names (a '<product> notes:' lead names them for all)."""
+    for idx, _arg in rst.directives(part, "note"):
+        lead: list[dict] = []
+        for kind, text in _items(rst.block(part, idx)):
+            named = _named(text, products)
+            if kind == "para" and text.endswith(":") and named:
+                lead = named
+                continue
+            for p in (named or (lead if kind == "bullet" else [])):
+                p["notes"].append(text)
+    for k, line in enumerate(part):
+        if line.strip().startswith(":sup:"):
+            para = [line.strip().split("`", 2)[-1]]
+            for nxt in part[k + 1:]:
+                if not nxt.strip():
+                    break
+                para.append(nxt.strip())
+            text = plain(" ".join(para))
+            for p in _named(text, products):
+                p["notes"].append(text)
+
+
+def _items(body: list[str]) -> list[tuple[str, str]]:
+    """A note body as ('bullet' | 'para', text) items, markup removed."""
+    items: list[tuple[str, list[str]]] = []
+    base = min((rst.indent(b) for b in body if b.strip()), default=0)
+    fresh = True
+    for line in body:
+        s = line.strip()
+        if not s:
+            fresh = True
+            continue
+        if rst.indent(line) == base and s[:2] in ("* ", "- "):
+            items.append(("bullet", [s[2:]]))
+        elif fresh and rst.indent(line) == base:
+            items.append(("para", [s]))
+        elif items:
+            items[-1][1].append(s)
+        fresh = False
+    return [(kind, plain(" ".join(words))) for kind, words in items]
+
+
+def _named(text: str, products: list[dict]) -> list[dict]:
+    """Products the text names (with or without 'NVIDIA'); a name inside a longer named one does not count."""
+    spans = []
+    for p in products:
+        for form in {p["name"], re.sub(r"^NVIDIA\s+", "", p["name"])}:
+            pat = r"(?<![\w-])" + r"\s+".join(map(re.escape, form.split())) + r"(?![\w-])"
+            spans += [(m.start(), m.end(), id(p), p) for m in re.finditer(pat, text, re.IGNORECASE)]
+    keep = [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and (o[1] - o[0]) > (s[1] - s[0]) for o in spans)]
+    out: list[dict] = []
+    for *_x, p in keep:
+        if all(p is not q for q in out):
+            out.append(p)
+    return out
+
+
+def _derive(product: dict) -> None:
+    """Driver minimum and driver exceptions from the product's notes."""
+    exceptions = []
+    for note in product["notes"]:
+        m = _EXCEPTION.search(note)
+        if m:
+            feature = "mig" if re.search(r"\bMIG\b", m.group(1)) else "all"
+            exceptions.append({"driver": m.group(2), "feature": feature})
+            continue
+        m = _MIN_DRIVER.search(note)
+        if m and "min_driver" not in product:
+            product["min_driver"] = m.group(1)
+    if exceptions:
+        product["driver_exceptions"] = exceptions
