@@ -1,0 +1,135 @@
+"""One drift run: read every watched source (fetched, or the newest snapshot in an offline folder), extract,
+compare with the catalog. A source that cannot be read or parsed is "unreachable"/"unparseable" — never
+"ok" and never "drift"."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from kb.drift import extractors
+from kb.drift.compare import Change, compare
+from kb.drift.fetch import FetchError, fetch
+from kb.lint.snapshots import pick, snapshot_files
+
+STATUSES = ("ok", "drift", "unreachable", "unparseable")
+
+
+@dataclass
+class SourceResult:
+    source: str
+    extractor: str
+    origin: str  # URL or file read
+    status: str  # ok | drift | unreachable | unparseable
+    read: str = ""  # fetched | not-modified | file
+    error: str | None = None
+    changes: list[Change] = field(default_factory=list)
+    extracted: dict | None = None
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        out = asdict(self)
+        out["changes"] = [c.as_dict() for c in self.changes]
+        return out
+
+
+def watched(data: dict) -> list[dict]:
+    """The sources with a `watch`, in catalog order."""
+    return [s for s in data["sources"].values() if s.get("watch")]
+
+
+def offline_file(folder: Path, snapshot: str | None) -> Path | None:
+    """The newest `<stem>@<date>.<ext>` for a snapshot stem in a folder laid out like ../shared/sources
+    (the stem's leading 'sources/' may be part of the folder) or like ../shared."""
+    if not snapshot:
+        return None
+    stems = [snapshot]
+    if snapshot.startswith("sources/"):
+        stems.insert(0, snapshot[len("sources/"):])
+    for stem in stems:
+        path = pick(snapshot_files(folder, stem), None)
+        if path is not None:
+            return path
+    return None
+
+
+def check_text(source: dict, text: str, data: dict, origin: str, read: str) -> SourceResult:
+    """Extract and compare one document's text."""
+    result = SourceResult(source["id"], source["watch"]["extractor"], origin, "ok", read)
+    try:
+        extracted = extractors.get(result.extractor).extract(text)
+    except extractors.ExtractError as exc:
+        result.status, result.error = "unparseable", f"{origin}: {exc}"
+        return result
+    result.extracted = extracted
+    result.changes = compare(source, extracted, text, data)
+    result.status = "drift" if result.changes else "ok"
+    return result
+
+
+def check_file(source: dict, path: Path, data: dict) -> SourceResult:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return SourceResult(source["id"], source["watch"]["extractor"], str(path), "unreachable", "file",
+                            error=f"cannot read {path}: {exc}")
+    return check_text(source, text, data, str(path), "file")
+
+
+def check_source(source: dict, data: dict, *, offline: Path | None, cache: Path, **fetch_options) -> SourceResult:
+    start = time.perf_counter()
+    if offline is not None:
+        path = offline_file(offline, source.get("snapshot"))
+        if path is None:
+            result = SourceResult(source["id"], source["watch"]["extractor"], str(offline), "unreachable", "file",
+                                  error=f"no snapshot of {source.get('snapshot') or source['id']} in {offline}")
+        else:
+            result = check_file(source, path, data)
+    else:
+        url = source["watch"]["url"]
+        try:
+            got = fetch(url, cache, **fetch_options)
+        except FetchError as exc:
+            result = SourceResult(source["id"], source["watch"]["extractor"], url, "unreachable",
+                                  error=f"{exc.reason}: {exc}")
+        else:
+            result = check_text(source, got.text, data, url, got.status)
+    result.seconds = round(time.perf_counter() - start, 3)
+    return result
+
+
+def run(data: dict, *, offline: Path | None, cache: Path, only: list[str] | None = None,
+        **fetch_options) -> list[SourceResult]:
+    """Check every watched source (or those in `only`), and remember when each was checked."""
+    results = [check_source(s, data, offline=offline, cache=cache, **fetch_options)
+               for s in watched(data) if not only or s["id"] in only]
+    remember(cache, results)
+    return results
+
+
+def state_path(cache: Path) -> Path:
+    return cache / "drift" / "state.json"
+
+
+def remember(cache: Path, results: list[SourceResult]) -> None:
+    """Record per source when it was last checked and with what outcome (for `gpukb sources list`)."""
+    path = state_path(cache)
+    state = last_checked(cache)
+    now = dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
+    for r in results:
+        state[r.source] = {"checked": now, "status": r.status, "origin": r.origin}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(state, indent=1, sort_keys=True), encoding="utf-8")
+    except OSError:
+        pass
+
+
+def last_checked(cache: Path) -> dict:
+    try:
+        return json.loads(state_path(cache).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}

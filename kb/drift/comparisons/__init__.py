@@ -1,0 +1,1 @@
+"""One comparison per document kind: `compare(source, extracted, data) -> list[Change]` (plain catalog data)."""

@@ -1,0 +1,136 @@
+"""Platform support against catalog/platform-support.yaml (every product) and the cards' operator_support.
+
+Products are compared by normalised name: gone, new, another architecture, another tab, other notes. A
+card that is `listed` must still be found under its `listed_as` name, one that is not listed must not
+appear; a card's driver minimum and driver exceptions, where they cite this source, must equal what the
+product's notes say.
+"""
+
+from __future__ import annotations
+
+from kb.catalog.names import normalise
+from kb.drift.compare import Change, cites, say
+
+
+def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
+    sid = source["id"]
+    now: dict[str, list[dict]] = {}
+    for p in extracted["products"]:
+        now.setdefault(p["normalised"], []).append(p)
+    out: list[Change] = []
+    platform = data.get("platform")
+    gone: dict[str, Change] = {}
+    if platform and platform.get("source") == sid:
+        out += _products(sid, platform["products"], now, gone)
+    out += _cards(sid, data.get("cards", {}), now, gone)
+    return out
+
+
+def _products(sid: str, products: list[dict], now: dict, gone: dict) -> list[Change]:
+    before: dict[str, list[tuple[int, dict]]] = {}
+    for i, p in enumerate(products):
+        before.setdefault(p["normalised"], []).append((i, p))
+    out = []
+    for key, rows in before.items():
+        i, p = rows[0]
+        ref = f"platform-support products[{i}]"
+        if key not in now:
+            change = Change(sid, "product-removed", say(
+                f"platform support no longer lists {p['name']}",
+                f"Die Plattform-Unterstützung nennt {p['name']} nicht mehr"), touches=[ref])
+            gone[key] = change
+            out.append(change)
+            continue
+        theirs = now[key]
+        for field, en, de in (("architecture", "the architecture", "die Architektur"), ("tab", "the tab", "den Reiter")):
+            old = sorted({r[field] for _, r in rows})
+            new = sorted({r[field] for r in theirs})
+            if old != new:
+                out.append(Change(sid, f"product-{field}", say(
+                    f"platform support gives {p['name']} {en} {' / '.join(new)} (catalog: {' / '.join(old)})",
+                    f"Die Plattform-Unterstützung gibt {p['name']} {de} {' / '.join(new)} (Katalog: {' / '.join(old)})"),
+                    touches=[ref]))
+        old_notes = sorted({n for _, r in rows for n in r.get("notes", [])})
+        new_notes = sorted({n for r in theirs for n in r["notes"]})
+        if old_notes != new_notes:
+            added = [n for n in new_notes if n not in old_notes]
+            dropped = [n for n in old_notes if n not in new_notes]
+            en = "; ".join([f"new: “{n}”" for n in added] + [f"gone: “{n}”" for n in dropped])
+            de = "; ".join([f"neu: „{n}“" for n in added] + [f"entfallen: „{n}“" for n in dropped])
+            out.append(Change(sid, "product-notes", say(
+                f"platform support notes on {p['name']} changed — {en}",
+                f"Die Hinweise der Plattform-Unterstützung zu {p['name']} haben sich geändert — {de}"),
+                touches=[ref]))
+    for key, rows in now.items():
+        if key not in before:
+            p = rows[0]
+            out.append(Change(sid, "product-added", say(
+                f"platform support now lists {p['name']} ({p['tab']})",
+                f"Die Plattform-Unterstützung nennt jetzt {p['name']} ({p['tab']})"),
+                touches=["platform-support products"]))
+    return out
+
+
+def _cards(sid: str, cards: dict, now: dict, gone: dict) -> list[Change]:
+    out = []
+    for cid, card in sorted(cards.items()):
+        support = card.get("operator_support", {})
+        listed = support.get("listed", {})
+        entity = f"cards/{cid}"
+        if listed.get("value"):
+            key = normalise(support.get("listed_as") or card["name"])
+            ref = f"{entity} operator_support.listed"
+            patch = {"entity": entity, "path": ["operator_support", "listed", "value"], "value": False}
+            if key in gone:
+                gone[key].touches.append(ref)
+                gone[key].patch.append(patch)
+            elif key not in now:
+                shown = support.get("listed_as") or card["name"]
+                out.append(Change(sid, "card-unlisted", say(
+                    f"platform support no longer lists {shown} (card {card['short_name']})",
+                    f"Die Plattform-Unterstützung nennt {shown} nicht mehr (Karte {card['short_name']})"),
+                    touches=[ref], patch=[patch]))
+            else:
+                out += _driver_facts(sid, entity, card, support, now[key][0])
+        elif listed:
+            names = {normalise(n) for n in [card["name"], card["short_name"], *card.get("aliases", [])]}
+            hit = next((now[k][0] for k in sorted(names) if k in now), None)
+            if hit:
+                out.append(Change(sid, "card-listed", say(
+                    f"platform support now lists {hit['name']}; the catalog says card {card['short_name']} is not listed",
+                    f"Die Plattform-Unterstützung nennt jetzt {hit['name']}; laut Katalog ist Karte "
+                    f"{card['short_name']} nicht gelistet"),
+                    touches=[f"{entity} operator_support.listed"],
+                    patch=[{"entity": entity, "path": ["operator_support", "listed", "value"], "value": True}]))
+    return out
+
+
+def _driver_facts(sid: str, entity: str, card: dict, support: dict, product: dict) -> list[Change]:
+    """The card's driver minimum and exceptions that cite this source, against the product's notes."""
+    out = []
+    fact = support.get("min_driver")
+    theirs = product.get("min_driver")
+    if fact and cites(fact, sid) and fact["value"] != theirs:
+        en = f"requires driver {theirs} or later" if theirs else "no longer states a driver minimum"
+        de = f"verlangt Treiber {theirs} oder neuer" if theirs else "nennt keinen Mindesttreiber mehr"
+        out.append(Change(sid, "min-driver", say(
+            f"platform support {en} for {product['name']} (catalog: {fact['value']})",
+            f"Die Plattform-Unterstützung {de} für {product['name']} (Katalog: {fact['value']})"),
+            touches=[f"{entity} operator_support.min_driver"],
+            patch=[{"entity": entity, "path": ["operator_support", "min_driver", "value"], "value": theirs}] if theirs else []))
+    ours = {(e["driver"], e["feature"]) for e in support.get("driver_exceptions", []) if cites(e.get("fact"), sid)}
+    doc = {(e["driver"], e["feature"]) for e in product.get("driver_exceptions", [])}
+    if (ours or _cited_anywhere(support, sid)) and ours != doc:
+        fmt = lambda s: ", ".join(f"{f} on {d}" for d, f in sorted(s)) or "none"  # noqa: E731
+        fmt_de = lambda s: ", ".join(f"{f} auf {d}" for d, f in sorted(s)) or "keine"  # noqa: E731
+        out.append(Change(sid, "driver-exceptions", say(
+            f"platform support names these driver exceptions for {product['name']}: {fmt(doc)} (catalog: {fmt(ours)})",
+            f"Die Plattform-Unterstützung nennt diese Treiber-Ausnahmen für {product['name']}: {fmt_de(doc)} "
+            f"(Katalog: {fmt_de(ours)})"),
+            touches=[f"{entity} operator_support.driver_exceptions"]))
+    return out
+
+
+def _cited_anywhere(support: dict, sid: str) -> bool:
+    """Whether the card's support facts rely on this source at all (then new exceptions concern it)."""
+    return cites(support.get("listed"), sid) or cites(support.get("min_driver"), sid)

@@ -1,0 +1,75 @@
+"""Release lists (GPU Operator release notes, CHANGELOGs) against the releases file that names the source.
+
+A release newer than the catalog's newest is drift, and so is a catalog release the document does not
+list. For releases in both, the component versions the document lists (release notes only) must equal
+the catalog's `components` of that release.
+"""
+
+from __future__ import annotations
+
+from kb.drift.compare import Change, say
+from kb.models.common import version_key
+
+
+def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
+    out: list[Change] = []
+    for component, rfile in sorted(data.get("releases", {}).items()):
+        if rfile.get("source") == source["id"]:
+            out += _compare_file(source["id"], f"releases/{component}", rfile, extracted)
+    return out
+
+
+def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict) -> list[Change]:
+    listed = {r["version"]: r for r in extracted["releases"] if not r.get("prerelease")}
+    ours = {r["version"]: (i, r) for i, r in enumerate(rfile["releases"])}
+    newest = max(ours, key=version_key)
+    name = rfile.get("name", entity)
+    out = []
+    for version in sorted(listed, key=version_key, reverse=True):
+        if version_key(version) > version_key(newest):
+            out.append(Change(sid, "release-newer", say(
+                f"{sid} lists {name} {version}, newer than the catalog's newest ({newest})",
+                f"{sid} nennt {name} {version}, neuer als das neueste im Katalog ({newest})"),
+                touches=[f"{entity} releases"]))
+    for version, (i, _rel) in sorted(ours.items(), key=lambda kv: version_key(kv[0]), reverse=True):
+        if version not in listed:
+            out.append(Change(sid, "release-missing", say(
+                f"{sid} does not list {name} {version}, which the catalog has "
+                f"(newest there: {extracted['newest']})",
+                f"{sid} nennt {name} {version} nicht, der Katalog aber schon "
+                f"(neuestes dort: {extracted['newest']})"),
+                touches=[f"{entity} releases[{i}]"]))
+    for version, (i, rel) in ours.items():
+        if version in listed and "components" in listed[version]:
+            out += _components(sid, entity, i, rel, listed[version]["components"])
+    return out
+
+
+def _components(sid: str, entity: str, i: int, rel: dict, theirs: list[dict]) -> list[Change]:
+    """Component versions of one release: the document's list against the catalog's."""
+    doc = {c["component"]: c for c in theirs if c["component"]}
+    ours = {c["component"]: (k, c) for k, c in enumerate(rel.get("components", []))}
+    version = rel["version"]
+    out = []
+    for comp in sorted(set(doc) | set(ours)):
+        if comp in doc and comp in ours:
+            k, mine = ours[comp]
+            if mine["version"] != doc[comp]["version"]:
+                out.append(Change(sid, "component-changed", say(
+                    f"{sid} lists {comp} {doc[comp]['version']} for {version} (catalog: {mine['version']})",
+                    f"{sid} nennt {comp} {doc[comp]['version']} für {version} (Katalog: {mine['version']})"),
+                    touches=[f"{entity} releases[{i}].components[{k}]"],
+                    patch=[{"entity": entity, "path": ["releases", i, "components", k, "version"],
+                            "value": doc[comp]["version"]}]))
+        elif comp in doc:
+            out.append(Change(sid, "component-added", say(
+                f"{sid} lists {comp} {doc[comp]['version']} for {version}; the catalog's {version} does not",
+                f"{sid} nennt {comp} {doc[comp]['version']} für {version}; {version} im Katalog nicht"),
+                touches=[f"{entity} releases[{i}].components"]))
+        else:
+            k, mine = ours[comp]
+            out.append(Change(sid, "component-removed", say(
+                f"{sid} no longer lists {comp} {mine['version']} for {version}",
+                f"{sid} nennt {comp} {mine['version']} für {version} nicht mehr"),
+                touches=[f"{entity} releases[{i}].components[{k}]"]))
+    return out
