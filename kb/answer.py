@@ -1,0 +1,143 @@
+"""The answer contract's two outputs: JSON for one language, and short text with numbered footnotes.
+
+An answer (kb.questions.answer) keeps every text in both languages ({en, de}); `localise` picks one
+language for `gpukb ask --json --lang …`, `render_text` writes the human answer (`--explain` adds the
+rules that fired and the facts they read).
+"""
+
+from __future__ import annotations
+
+import json
+
+QUESTION_TITLE = {
+    "mig": {"en": "MIG", "de": "MIG"},
+    "methods": {"en": "Sharing methods", "de": "Sharing-Methoden"},
+    "resource": {"en": "Resource request", "de": "Ressourcenanforderung"},
+    "strategy": {"en": "MIG strategy", "de": "MIG-Strategie"},
+    "dra": {"en": "DRA", "de": "DRA"},
+    "recommend": {"en": "Recommendation", "de": "Empfehlung"},
+}
+VERDICT = {
+    "yes": {"en": "yes", "de": "ja"}, "conditional": {"en": "conditional", "de": "bedingt"},
+    "unconfirmed": {"en": "unconfirmed", "de": "unbestätigt"}, "no": {"en": "no", "de": "nein"},
+}
+LABELS = {
+    "why": {"en": "Why", "de": "Warum"}, "conditions": {"en": "Conditions", "de": "Bedingungen"},
+    "details": {"en": "Details", "de": "Details"}, "sources": {"en": "Sources", "de": "Quellen"},
+    "rules": {"en": "Rules fired", "de": "Ausgelöste Regeln"}, "read": {"en": "read", "de": "liest"},
+    "data": {"en": "Data version", "de": "Datenstand"}, "none": {"en": "none", "de": "keine"},
+}
+INPUT_LABELS = {
+    "card": {"en": "card", "de": "Karte"}, "operator": {"en": "GPU Operator", "de": "GPU Operator"},
+    "driver": {"en": "driver", "de": "Treiber"}, "k8s": {"en": "Kubernetes", "de": "Kubernetes"},
+}
+
+
+def _is_text(value) -> bool:
+    return isinstance(value, dict) and set(value) == {"en", "de"}
+
+
+def pick(value, lang: str):
+    """Every {en, de} inside `value` replaced by the text of `lang`."""
+    if _is_text(value):
+        return value[lang]
+    if isinstance(value, dict):
+        return {k: pick(v, lang) for k, v in value.items()}
+    if isinstance(value, list):
+        return [pick(v, lang) for v in value]
+    return value
+
+
+def localise(answer: dict, lang: str) -> dict:
+    """The answer with texts in one language (what `gpukb ask --json` prints)."""
+    out = pick(answer, lang)
+    out["lang"] = lang
+    return out
+
+
+def _footnotes(answer: dict):
+    """Number each distinct citation once, in order of appearance."""
+    numbers: dict[str, int] = {}
+    notes: list[dict] = []
+    for reason in answer["reasons"]:
+        for cite in reason["citations"]:
+            key = json.dumps(cite, sort_keys=True)
+            if key not in numbers:
+                numbers[key] = len(notes) + 1
+                notes.append(cite)
+    return numbers, notes
+
+
+def _marks(reason: dict, numbers: dict) -> str:
+    return "".join(f"[{numbers[json.dumps(c, sort_keys=True)]}]" for c in reason["citations"])
+
+
+def _detail_lines(value, lang: str, indent: str) -> list[str]:
+    value = pick(value, lang)
+    lines = []
+    for key, item in value.items():
+        if item in (None, [], {}, ""):
+            continue
+        label = key.replace("_", " ")
+        if isinstance(item, dict):
+            lines.append(f"{indent}{label}:")
+            lines += _detail_lines(item, lang, indent + "  ")
+        elif isinstance(item, list) and item and isinstance(item[0], dict):
+            lines.append(f"{indent}{label}:")
+            for entry in item:
+                lines.append(f"{indent}  - " + "; ".join(f"{k.replace('_', ' ')}: {_show(v)}" for k, v in entry.items()
+                                                         if v not in (None, [], {}, "")))
+        else:
+            lines.append(f"{indent}{label}: {_show(item)}")
+    return lines
+
+
+def _show(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(_show(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_show(v)}" for k, v in value.items())
+    return str(value)
+
+
+def _fact_line(fact: dict) -> str:
+    rest = ", ".join(f"{k}={_show(v)}" for k, v in fact.items() if k != "kind")
+    return f"{fact['kind']}({rest})"
+
+
+def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
+    """The short human answer: heading, summary, reasons with footnotes, conditions, details, sources."""
+    t = lambda key: LABELS[key][lang]  # noqa: E731
+    inputs = ", ".join(f"{INPUT_LABELS.get(k, {}).get(lang, k.replace('_', ' '))} {_show(v)}"
+                       for k, v in answer["inputs"].items() if v not in (None, False, [], ""))
+    title = QUESTION_TITLE.get(answer["question"], {}).get(lang, answer["question"])
+    lines = [f"{title} ({inputs}): {VERDICT[answer['verdict']][lang]}", answer["summary"][lang], ""]
+    numbers, notes = _footnotes(answer)
+    if answer["reasons"]:
+        lines.append(f"{t('why')}:")
+        for reason in answer["reasons"]:
+            lines.append(f"  - {reason['text'][lang]} {_marks(reason, numbers)}".rstrip())
+    if answer["conditions"]:
+        lines.append(f"{t('conditions')}:")
+        lines += [f"  - {c['text'][lang]}" for c in answer["conditions"]]
+    details = _detail_lines(answer["details"], lang, "  ")
+    if details:
+        lines += [f"{t('details')}:", *details]
+    if explain:
+        lines.append(f"{t('rules')}:")
+        if not answer["reasons"]:
+            lines.append(f"  {t('none')}")
+        for reason in answer["reasons"]:
+            verdict = VERDICT.get(reason.get("verdict"), {}).get(lang, reason.get("verdict"))
+            lines.append(f"  {reason['rule']} {reason['title'][lang]} → {verdict}")
+            lines += [f"    {t('read')}: {_fact_line(f)}" for f in reason["facts"]]
+    if notes:
+        lines.append(f"{t('sources')}:")
+        for i, cite in enumerate(notes, 1):
+            where = f", {cite['section']}" if cite.get("section") else ""
+            url = f" {cite['url']}" if cite.get("url") else ""
+            lines.append(f"  [{i}] {cite['title']}{where}: “{cite['quote']}”{url}")
+    lines.append(f"{t('data')}: {answer['data_version']}")
+    return "\n".join(lines)

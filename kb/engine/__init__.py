@@ -1,0 +1,95 @@
+"""The rule engine: runs the rule files of one question on facts and returns the fired conclusions.
+
+    evaluate(question, facts, engine="durable")        -> [conclusion, …]   (one query)
+    evaluate_many(question, [facts, …], engine=…)      -> [[conclusion, …], …]
+    fire(question, [facts, …], engine=…)               -> [[(rule id, matched facts), …], …]
+
+durable-rules is imported only by kb.engine.adapter, and only when engine="durable" runs;
+engine="reference" uses the plain-Python evaluator (kb.engine.reference), the test oracle.
+"""
+
+from __future__ import annotations
+
+import json
+
+from kb.engine.conclude import conclude
+from kb.engine.errors import EngineError
+
+ENGINES = ("durable", "reference")
+_DURABLE = None
+
+
+def _backend(engine: str):
+    global _DURABLE
+    if engine == "reference":
+        from kb.engine import reference
+
+        return lambda question, rules, fact_lists: reference.fire(rules, fact_lists)
+    if engine == "durable":
+        if _DURABLE is None:
+            from kb.engine.adapter import DurableEngine
+
+            _DURABLE = DurableEngine()
+        return _DURABLE.fire
+    raise EngineError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+
+
+def rules_for(question: str, rules=None) -> list[dict]:
+    """The compiled rules of `question` (from `rules`, {question: [...]}, or the rule base in use)."""
+    from kb.engine.rules import load_rules
+
+    every = rules if rules is not None else load_rules()
+    if question not in every:
+        raise EngineError(f"no rules for question {question!r}; known: {', '.join(sorted(every))}")
+    return every[question]
+
+
+def check_facts(facts: list[dict]) -> list[dict]:
+    """Facts are flat dicts with a `kind`; values text, number or true/false. Identical facts count once."""
+    out, seen = [], set()
+    for fact in facts:
+        if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
+            raise EngineError(f"a fact must be a mapping with a 'kind': {fact!r}")
+        for key, value in fact.items():
+            if key in ("q", "sid", "id"):
+                raise EngineError(f"fact property {key!r} is reserved for the engine: {fact!r}")
+            if not isinstance(value, (str, int, float, bool)):
+                raise EngineError(f"fact property {key!r} must be text, a number or true/false: {fact!r}")
+        key = json.dumps(fact, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(fact)
+    return out
+
+
+def fire(question: str, fact_lists: list[list[dict]], *, engine: str = "durable", rules=None) -> list[list[tuple]]:
+    """Raw firings per query, sorted: [(rule id, (matched fact, …)), …]."""
+    compiled = rules_for(question, rules)
+    lists = [check_facts(facts) for facts in fact_lists]
+    results = _backend(engine)(question, compiled, lists)
+    return [sorted(r, key=lambda f: (f[0], json.dumps(f[1], sort_keys=True))) for r in results]
+
+
+def evaluate_many(question: str, fact_lists: list[list[dict]], *, engine: str = "durable",
+                  data: dict | None = None, rules=None) -> list[list[dict]]:
+    """Conclusions for many queries of one question (one engine session per chunk of queries)."""
+    if data is None:
+        from kb.catalog.compiled import load_data
+
+        data = load_data()
+    by_id = {r["id"]: r for r in rules_for(question, rules)}
+    return [[conclude(by_id[rid], facts, data) for rid, facts in fired]
+            for fired in fire(question, fact_lists, engine=engine, rules=rules)]
+
+
+def evaluate(question: str, facts: list[dict], *, engine: str = "durable", data: dict | None = None,
+             rules=None) -> list[dict]:
+    """Run the rules of `question` on `facts` in one fresh session; the fired conclusions, sorted by rule.
+
+    Each conclusion: rule, verdict or severity, text {en, de}, condition {en, de} or None, details,
+    cites (resolved citation dicts {source, title, url, section, quote}), facts (the matched facts).
+    """
+    return evaluate_many(question, [facts], engine=engine, data=data, rules=rules)[0]
+
+
+__all__ = ["ENGINES", "EngineError", "evaluate", "evaluate_many", "fire", "rules_for", "check_facts"]

@@ -1,0 +1,106 @@
+"""Turn a firing (rule + matched facts) into a conclusion: fill placeholders, resolve citations."""
+
+from __future__ import annotations
+
+import re
+
+from kb.engine.errors import EngineError
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}")
+_SEGMENT = re.compile(r"\[([^\]]+)\]|([^.\[\]]+)")
+#: fields that name an item of a list, in the order they are tried
+_ITEM_KEYS = ("id", "version", "name", "key", "workload", "component", "driver")
+
+
+def _lookup(rule: dict, facts: tuple, name: str):
+    aliases = [alias for alias, _ in rule["when"]]
+    if "." in name:
+        alias, prop = name.split(".", 1)
+        if alias in aliases and prop in facts[aliases.index(alias)]:
+            return facts[aliases.index(alias)][prop]
+    else:
+        for fact in facts:
+            if name in fact:
+                return fact[name]
+    raise EngineError(f"{rule['file']}: placeholder {{{name}}} is not a property of the matched facts "
+                      f"({', '.join(sorted({k for f in facts for k in f}))})")
+
+
+def _show(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def fill(rule: dict, facts: tuple, text: str) -> str:
+    """Replace every {placeholder} of `text` by the value from the matched facts."""
+    return _PLACEHOLDER.sub(lambda m: _show(_lookup(rule, facts, m.group(1))), text)
+
+
+def _fill_value(rule: dict, facts: tuple, value):
+    if isinstance(value, str):
+        whole = _PLACEHOLDER.fullmatch(value)
+        return _lookup(rule, facts, whole.group(1)) if whole else fill(rule, facts, value)
+    if isinstance(value, dict):
+        return {k: _fill_value(rule, facts, v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill_value(rule, facts, v) for v in value]
+    return value
+
+
+def resolve_cite(data: dict, ref: str) -> list[dict] | None:
+    """`cards/h200-nvl#mig.status` → its citations as {source, title, url, section, quote}; None if absent."""
+    entity, _, path = ref.partition("#")
+    kind, _, ident = entity.partition("/")
+    node = data.get(kind, {}).get(ident)
+    for m in _SEGMENT.finditer(path):
+        key = m.group(1) or m.group(2)
+        if isinstance(node, dict):
+            node = node.get(key)
+        elif isinstance(node, list):
+            node = next((item for item in node if isinstance(item, dict)
+                         and any(str(item.get(k)) == key for k in _ITEM_KEYS if k in item)), None)
+        else:
+            node = None
+        if node is None:
+            return None
+    items = node if isinstance(node, list) else [node]
+    cites = [c for item in items if isinstance(item, dict) for c in item.get("cite", [])]
+    if not cites:
+        return None
+    out = []
+    for c in cites:
+        source = data["sources"].get(c["source"], {})
+        cite = {"source": c["source"], "title": source.get("title", c["source"]), "url": source.get("url"),
+                "section": c.get("section"), "quote": c["quote"]}
+        if cite not in out:
+            out.append(cite)
+    return out
+
+
+def conclude(rule: dict, facts: tuple, data: dict) -> dict:
+    then = rule["then"]
+    cites = []
+    for ref in rule["cites"]:
+        optional = ref.endswith("?")
+        filled = fill(rule, facts, ref.rstrip("?"))
+        found = resolve_cite(data, filled)
+        if found is None:
+            if optional:
+                continue
+            raise EngineError(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog")
+        cites += [c for c in found if c not in cites]
+    out = {"rule": rule["id"], "title": rule["title"]}
+    if "verdict" in then:
+        out["verdict"] = then["verdict"]
+    else:
+        out["severity"] = then["severity"]
+    out["text"] = {lang: fill(rule, facts, t) for lang, t in then["text"].items()}
+    out["condition"] = ({lang: fill(rule, facts, t) for lang, t in then["condition"].items()}
+                        if "condition" in then else None)
+    out["details"] = _fill_value(rule, facts, then.get("details", {}))
+    out["cites"] = cites
+    out["facts"] = [dict(f) for f in facts]
+    return out

@@ -1,0 +1,89 @@
+"""The questions `gpukb ask` answers; one module per question.
+
+    answer(question, **inputs) -> answer dict (see CONTRIBUTING.md, "Engine API")
+    export_all()               -> {"data_version", "verified", "hash", "answers": [...]}
+
+Each question module has resolve(index, **raw) -> inputs, defaults(index) -> [inputs, …] (the
+precomputed matrix), facts(asker, inputs) -> [fact, …] and fold(asker, inputs, conclusions) -> answer.
+Answers of the matrix are cached on disk by the hash of catalog/ and rules/ (kb.questions.cache);
+other inputs go to the live engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from kb.questions.base import InputError
+
+QUESTIONS = ("mig",)
+
+
+def module(question: str):
+    if question not in QUESTIONS:
+        raise InputError(f"unknown question {question!r}; known: {', '.join(QUESTIONS)}",
+                         f"unbekannte Frage {question!r}; bekannt: {', '.join(QUESTIONS)}", list(QUESTIONS))
+    return importlib.import_module(f"kb.questions.{question}")
+
+
+class Asker:
+    """Answers questions on one compiled catalog with one engine; remembers answers it gave."""
+
+    def __init__(self, data: dict, *, engine: str = "durable", rules=None):
+        from kb.questions.base import make_index
+
+        self.data = data
+        self.engine = engine
+        self.rules = rules
+        self.index = make_index(data)
+        self._memo: dict = {}
+
+    @staticmethod
+    def _key(question: str, inputs: dict):
+        return question, tuple(sorted((k, repr(v)) for k, v in inputs.items()))
+
+    def answer(self, question: str, inputs: dict) -> dict:
+        return self.answer_many(question, [inputs])[0]
+
+    def answer_many(self, question: str, inputs_list: list[dict]) -> list[dict]:
+        from kb.engine import evaluate_many
+
+        mod = module(question)
+        todo = [i for i in inputs_list if self._key(question, i) not in self._memo]
+        if todo:
+            fact_lists = [mod.facts(self, inputs) for inputs in todo]
+            results = evaluate_many(question, fact_lists, engine=self.engine, data=self.data, rules=self.rules)
+            for inputs, conclusions in zip(todo, results):
+                self._memo[self._key(question, inputs)] = mod.fold(self, inputs, conclusions)
+        return [self._memo[self._key(question, i)] for i in inputs_list]
+
+
+def resolve(question: str, index: dict, **raw) -> dict:
+    """Normalised inputs (resolved card ids, known versions); InputError for unusable input."""
+    return module(question).resolve(index, **raw)
+
+
+def answer(question: str, *, engine: str = "durable", **raw) -> dict:
+    """The answer to one question; from the precomputed cache when the inputs are in the matrix."""
+    from kb.questions import cache
+
+    return cache.answer(question, raw, engine=engine)
+
+
+def export_all(*, engine: str = "durable") -> dict:
+    """Every answer of the matrix (card × known operator release × question, default inputs)."""
+    from kb.questions import cache
+
+    return cache.export(engine=engine)
+
+
+def compute_all(data: dict, *, engine: str = "durable", rules=None) -> list[dict]:
+    """Compute the whole matrix without any cache (dependencies first: methods reuse mig answers)."""
+    asker = Asker(data, engine=engine, rules=rules)
+    out = []
+    for question in QUESTIONS:
+        mod = module(question)
+        out += asker.answer_many(question, mod.defaults(asker.index))
+    return out
+
+
+__all__ = ["QUESTIONS", "InputError", "Asker", "answer", "export_all", "compute_all", "resolve", "module"]

@@ -1,0 +1,139 @@
+"""What every question shares: input errors, the name/version index, verdict folding, the answer shape."""
+
+from __future__ import annotations
+
+from kb import versions
+
+#: most restrictive last: folding keeps the most restrictive verdict that fired
+RANK = {"yes": 0, "conditional": 1, "unconfirmed": 2, "no": 3}
+
+
+class InputError(ValueError):
+    """Unusable input (unknown card/version/profile, bad combination): a message in both languages."""
+
+    def __init__(self, en: str, de: str, suggestions: list[str] | None = None):
+        super().__init__(en)
+        self.text = {"en": en, "de": de}
+        self.suggestions = suggestions or []
+
+
+def make_index(data: dict) -> dict:
+    """The small part of the catalog needed to resolve inputs (kept beside the cached answers)."""
+    cards = {}
+    for cid, card in data["cards"].items():
+        cards[cid] = {
+            "id": cid, "name": card["name"], "short_name": card["short_name"],
+            "aliases": card.get("aliases", []), "plain_product": card.get("plain_product", False),
+            "profiles": [p["name"] for p in card["mig"].get("profiles", [])],
+        }
+    operator = data["releases"].get("gpu-operator", {}).get("releases", [])
+    dra = data["methods"].get("dra", {})
+    return {
+        "data_version": data["data_version"], "verified": data["verified"], "cards": cards,
+        "operator_releases": sorted((r["version"] for r in operator), key=versions.key, reverse=True),
+        "dra_features": [c["id"] for c in dra.get("capabilities", [])],
+        "workloads": sorted({s["workload"] for m in data["methods"].values() for s in m.get("suited_for", [])}),
+    }
+
+
+def card_id(index: dict, name: str) -> str:
+    """Resolve a typed card name; InputError with the closest cards."""
+    from kb.catalog.names import NameError_, NameIndex
+
+    try:
+        return NameIndex(index["cards"]).resolve(name)
+    except NameError_ as exc:
+        names = [f"{index['cards'][c]['short_name']} ({c})" for c in exc.candidates]
+        listed = "; ".join(names)
+        if exc.ambiguous:
+            raise InputError(f"{name!r} fits several cards: {listed}",
+                             f"{name!r} passt auf mehrere Karten: {listed}", exc.candidates) from None
+        en, de = f"unknown card {name!r}", f"unbekannte Karte {name!r}"
+        if names:
+            en, de = en + f" — did you mean: {listed}", de + f" — meinten Sie: {listed}"
+        raise InputError(en + " (list all: gpukb cards)", de + " (alle anzeigen: gpukb cards)", exc.candidates) from None
+
+
+def operator_version(index: dict, value: str | None) -> str:
+    """A known GPU Operator release; the newest when none is given."""
+    known = index["operator_releases"]
+    if not known:
+        raise InputError("the catalog knows no GPU Operator release", "der Katalog kennt kein GPU-Operator-Release")
+    if value is None:
+        return known[0]
+    try:
+        return versions.operator(value, known)
+    except versions.VersionError as exc:
+        shown = ", ".join(known)
+        raise InputError(f"{exc}", f"GPU Operator {value!r} ist kein Release, das der Katalog kennt; bekannt: {shown}",
+                         known) from None
+
+
+def driver_version(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return versions.driver(value)
+    except versions.VersionError as exc:
+        raise InputError(str(exc), f"{value!r} ist keine Treiberversion (z. B. 575.57.08)") from None
+
+
+def kubernetes_version(value: str) -> str:
+    try:
+        return versions.kubernetes(value)
+    except versions.VersionError as exc:
+        raise InputError(str(exc), f"{value!r} ist keine Kubernetes-Version (z. B. 1.34.2)") from None
+
+
+def fold_verdict(conclusions: list[dict]) -> str:
+    """The most restrictive verdict that fired; 'unconfirmed' where no rule concluded anything."""
+    verdicts = [c["verdict"] for c in conclusions if "verdict" in c]
+    return max(verdicts, key=RANK.__getitem__) if verdicts else "unconfirmed"
+
+
+def reasons(conclusions: list[dict]) -> list[dict]:
+    """Every fired conclusion as a reason, the most restrictive first."""
+    ordered = sorted(conclusions, key=lambda c: (-RANK.get(c.get("verdict"), 0), c["rule"]))
+    out = []
+    for c in ordered:
+        reason = {"rule": c["rule"], "title": c["title"], "verdict": c.get("verdict"), "text": c["text"],
+                  "citations": c["cites"],
+                  "facts": c["facts"]}
+        if reason not in out:
+            out.append(reason)
+    return out
+
+
+def conditions(conclusions: list[dict], verdict: str) -> list[dict]:
+    """What must hold for a conditional (or still unconfirmed) yes; nothing for a plain no."""
+    if verdict == "no":
+        return []
+    out, seen = [], set()
+    for c in sorted(conclusions, key=lambda c: c["rule"]):
+        if c.get("condition") and c["condition"]["en"] not in seen:
+            seen.add(c["condition"]["en"])
+            out.append({"rule": c["rule"], "text": c["condition"]})
+    return out
+
+
+def build(question: str, inputs: dict, conclusions: list[dict], *, verdict: str, summary: dict,
+          details: dict, data: dict) -> dict:
+    """The answer contract (see CONTRIBUTING.md, 'Engine API')."""
+    return {
+        "question": question,
+        "inputs": inputs,
+        "verdict": verdict,
+        "summary": summary,
+        "conditions": conditions(conclusions, verdict),
+        "reasons": reasons(conclusions),
+        "details": details,
+        "data_version": data["data_version"],
+    }
+
+
+VERDICT_WORD = {
+    "yes": {"en": "Yes", "de": "Ja"},
+    "conditional": {"en": "Conditional", "de": "Bedingt"},
+    "unconfirmed": {"en": "Unconfirmed", "de": "Unbestätigt"},
+    "no": {"en": "No", "de": "Nein"},
+}

@@ -1,0 +1,108 @@
+"""`ask mig CARD [--operator V] [--driver V]`: can the card run MIG here."""
+
+from __future__ import annotations
+
+from kb import versions
+from kb.questions import base
+
+
+def resolve(index: dict, card: str, operator: str | None = None, driver: str | None = None) -> dict:
+    return {"card": base.card_id(index, card), "operator": base.operator_version(index, operator),
+            "driver": base.driver_version(driver)}
+
+
+def defaults(index: dict) -> list[dict]:
+    return [{"card": c, "operator": op, "driver": None} for c in index["cards"] for op in index["operator_releases"]]
+
+
+def _value(node: dict | None, *path):
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node.get("value") if isinstance(node, dict) else node
+
+
+def listed_at(card: dict, operator: str) -> bool:
+    """Is the card on the operator's support list of this release (the list entry holds `since` on)?"""
+    support = card["operator_support"]
+    return bool(support["listed"]["value"]) and versions.in_range(operator, support.get("since"))
+
+
+def card_facts(card: dict, operator: str) -> list[dict]:
+    """The card fact and its driver exceptions, as of the operator release (shared with other questions)."""
+    mig, support = card["mig"], card["operator_support"]
+    fact = {
+        "kind": "card", "card": card["id"], "name": card["short_name"],
+        "mig_status": mig["status"]["value"], "availability": card["availability"]["value"],
+        "operator_listed": listed_at(card, operator),
+        "prerequisites_published": bool(_value(mig, "prerequisites", "prerequisites_published")),
+        "display_mode_switch": bool(_value(mig, "prerequisites", "display_mode_switch")),
+        "written_confirmation": bool(_value(mig, "prerequisites", "written_confirmation")),
+    }
+    for key, value in (("mig_min_driver", _value(mig, "prerequisites", "min_driver")),
+                       ("op_min_driver", _value(support, "min_driver"))):
+        if value:
+            fact[key], fact[key + "_text"] = versions.as_int(value), value
+    if _value(mig, "max_instances"):
+        fact["max_instances"] = mig["max_instances"]["value"]
+    out = [fact]
+    for exc in support.get("driver_exceptions", []):
+        if exc["feature"] in ("mig", "all"):
+            out.append({"kind": "driver_exception", "card": card["id"], "feature": exc["feature"],
+                        "driver": exc["driver"], "version": versions.as_int(exc["driver"]),
+                        "text_en": exc["fact"]["value"]["en"], "text_de": exc["fact"]["value"]["de"]})
+    return out
+
+
+def driver_fact(driver: str | None) -> dict:
+    if driver is None:
+        return {"kind": "driver", "given": False}
+    return {"kind": "driver", "given": True, "version": versions.as_int(driver), "text": driver}
+
+
+def operator_fact(operator: str) -> dict:
+    return {"kind": "operator", "version": versions.as_int(operator), "text": operator}
+
+
+def facts(asker, inputs: dict) -> list[dict]:
+    card = asker.data["cards"][inputs["card"]]
+    return [*card_facts(card, inputs["operator"]), driver_fact(inputs["driver"]), operator_fact(inputs["operator"])]
+
+
+_SUMMARY = {
+    "yes": ("Yes: {name} can run MIG with GPU Operator {op}{drv}.",
+            "Ja: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nutzen."),
+    "conditional": ("Conditional: {name} can run MIG with GPU Operator {op}{drv} only if the conditions below hold.",
+                    "Bedingt: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nur nutzen, wenn die Bedingungen unten erfüllt sind."),
+    "unconfirmed": ("Unconfirmed: NVIDIA does not document MIG on {name} well enough to say yes.",
+                    "Unbestätigt: NVIDIA dokumentiert MIG auf der {name} nicht ausreichend für ein Ja."),
+    "no": ("No: {name} cannot run MIG with GPU Operator {op}{drv}.",
+           "Nein: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nicht nutzen."),
+}
+
+
+def details(card: dict, inputs: dict) -> dict:
+    mig, support = card["mig"], card["operator_support"]
+    prereq = {k: v["value"] for k, v in (mig.get("prerequisites") or {}).items() if isinstance(v, dict)}
+    return {
+        "mig_status": mig["status"]["value"],
+        "max_instances": _value(mig, "max_instances"),
+        "smallest_profile": _value(mig, "smallest_profile"),
+        "profiles": [p["name"] for p in mig.get("profiles", [])],
+        "prerequisites": prereq,
+        "operator_listed": listed_at(card, inputs["operator"]),
+        "operator_min_driver": _value(support, "min_driver"),
+    }
+
+
+def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
+    card = asker.data["cards"][inputs["card"]]
+    verdict = base.fold_verdict(conclusions)
+    drv = inputs["driver"]
+    en, de = _SUMMARY[verdict]
+    fill = {"name": card["short_name"], "op": inputs["operator"],
+            "drv": f" and driver {drv}" if drv else "", "drv_de": f" und Treiber {drv}" if drv else ""}
+    return base.build("mig", inputs, conclusions, verdict=verdict,
+                      summary={"en": en.format(**fill), "de": de.format(**fill)},
+                      details=details(card, inputs), data=asker.data)
