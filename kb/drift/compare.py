@@ -36,6 +36,8 @@ class Change:
     text: dict  # {"en": …, "de": …}
     touches: list[str] = field(default_factory=list)  # catalog facts: "cards/<id> operator_support.listed"
     patch: list[dict] = field(default_factory=list)  # [{"entity": "cards/<id>", "path": [...], "value": …}]
+    details: dict = field(default_factory=dict)  # e.g. {"quote": the catalog's quote as written}
+    answers: list[dict] = field(default_factory=list)  # set by kb.drift.impact: answers it changes / relies on
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -97,5 +99,5 @@ def quotes_gone(source: dict, text: str, data: dict) -> list[Change]:
                     source["id"], "quote-gone",
                     say(f"quote “{short}” of {ref} is gone from {source['id']}",
                         f"Zitat „{short}“ von {ref} fehlt jetzt in {source['id']}"),
-                    touches=[ref]))
+                    touches=[ref], details={"quote": cit["quote"]}))
     return out

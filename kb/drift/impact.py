@@ -1,0 +1,74 @@
+"""Which answers a change touches, through the same engine the CLI and the site use (kb.questions).
+
+A change with a `patch` (a mechanical catalog edit: a card no longer listed, another driver minimum, …)
+is applied to a copy of the catalog data and the answers of the affected cards are computed before and
+after; those whose verdict differs are reported ("before → after"). A change without a patch (a quote
+gone) lists the current answers whose reasons cite that quote: they need a look.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from kb.drift.compare import Change
+
+
+def attach(data: dict, changes: list[Change], *, engine: str = "durable") -> None:
+    """Set `change.answers` on every change: [{question, inputs, before, after?, summary}]."""
+    if not changes or not data.get("cards"):
+        return
+    from kb.questions import QUESTIONS, Asker, module
+
+    before = Asker(data, engine=engine)
+    current = {q: before.answer_many(q, module(q).defaults(before.index)) for q in QUESTIONS}
+    for change in changes:
+        if change.patch:
+            change.answers = _diff(data, change, current, engine)
+        elif change.details.get("quote"):
+            change.answers = _relying(change, current)
+
+
+def _affected(change: Change, inputs: dict) -> bool:
+    cards = {p["entity"].split("/", 1)[1] for p in change.patch if p["entity"].startswith("cards/")}
+    others = [p for p in change.patch if not p["entity"].startswith("cards/")]
+    return bool(others) or inputs.get("card") in cards
+
+
+def _diff(data: dict, change: Change, current: dict, engine: str) -> list[dict]:
+    from kb.questions import Asker
+
+    patched = apply(data, change.patch)
+    after = Asker(patched, engine=engine)
+    out = []
+    for question, answers in current.items():
+        todo = [a for a in answers if _affected(change, a["inputs"])]
+        for old, new in zip(todo, after.answer_many(question, [a["inputs"] for a in todo])):
+            if old["verdict"] != new["verdict"]:
+                out.append({"question": question, "inputs": old["inputs"], "before": old["verdict"],
+                            "after": new["verdict"], "summary": new["summary"]})
+    return out
+
+
+def _relying(change: Change, current: dict) -> list[dict]:
+    """Current answers whose reasons cite the quote that is gone."""
+    quote = change.details["quote"]
+    out = []
+    for question, answers in current.items():
+        for a in answers:
+            cited = [c for r in a["reasons"] for c in r["citations"]]
+            if any(c["source"] == change.source and c["quote"] == quote for c in cited):
+                out.append({"question": question, "inputs": a["inputs"], "before": a["verdict"],
+                            "summary": a["summary"]})
+    return out
+
+
+def apply(data: dict, patch: list[dict]) -> dict:
+    """A deep copy of the catalog data with the patch's values set."""
+    out = copy.deepcopy(data)
+    for edit in patch:
+        kind, ident = edit["entity"].split("/", 1)
+        node = out[kind][ident]
+        for key in edit["path"][:-1]:
+            node = node[key]
+        node[edit["path"][-1]] = edit["value"]
+    return out
