@@ -48,7 +48,30 @@ def generate(repo_url: str) -> dict[str, str | bytes]:
     except FactError as exc:
         raise PluginError(f"gpukb: a generated page needs a fact the catalog does not have: {exc}") from None
     files.update(cli_pages(command_help(cli), __version__))
+    files.update(_engine_pages(data, repo_url))
     return files
+
+
+def _engine_pages(data: dict, repo_url: str) -> dict[str, str]:
+    """The matrices, rule reference and ask page: the same engine `gpukb ask` uses."""
+    from kb.engine.rules import RuleError, load_rules
+    from kb.questions import Asker, export_all
+    from kb.site.pages import engine_pages, known_drivers
+
+    try:
+        rules = load_rules()
+        export = export_all()
+    except RuleError as exc:
+        raise PluginError(f"gpukb: the rules are not usable:\n{exc}") from None
+    if export["data_version"] != data["data_version"]:
+        raise PluginError("gpukb: the engine answered for another catalog than the site shows")
+    mig = [a for a in export["answers"] if a["question"] == "mig"]
+    asker = Asker(data)
+    with_driver = [{**a["inputs"], "driver": d} for a in mig for d in known_drivers(data)]
+    try:
+        return engine_pages(data, export, rules, mig + asker.answer_many("mig", with_driver), repo_url)
+    except KeyError as exc:
+        raise PluginError(f"gpukb: {exc.args[0]}") from None
 
 
 def write_tree(folder: Path, files: dict[str, str | bytes]) -> None:

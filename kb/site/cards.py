@@ -102,14 +102,14 @@ def card_page(ctx: Ctx, card_id: str) -> str:
     return "\n".join(out).rstrip("\n") + ctx.footer()
 
 
-def card_index(ctx: Ctx, page_of) -> str:
-    """All cards in one table; `page_of(card_id)` gives the relative link to a card's page."""
+def card_table(ctx: Ctx, page_of=None) -> str:
+    """All cards with architecture, memory, MIG status and operator support; linked where `page_of` is given."""
     data = ctx.data
     rows = []
     for cid, card in data["cards"].items():
         e = f"cards/{cid}"
         mig = card["mig"]
-        row = [link(esc(card["short_name"]), page_of(cid))]
+        row = [link(esc(card["short_name"]), page_of(cid)) if page_of else esc(card["short_name"])]
         row.append(ctx.fact(e, "architecture") if card.get("architecture") else "—")
         row.append(ctx.fact(e, "memory_gb", GB) if card.get("memory_gb") else "—")
         row.append(ctx.fact(e, "mig.status"))
@@ -119,8 +119,13 @@ def card_index(ctx: Ctx, page_of) -> str:
     headers = [ctx.t("Karte", "Card"), ctx.t("Architektur", "Architecture"), ctx.t("Speicher", "Memory"),
                ctx.t("MIG", "MIG"), ctx.t("MIG-Instanzen", "MIG instances"),
                ctx.t("Supportliste GPU Operator", "GPU Operator support list")]
-    files = [data["files"][f"cards/{cid}"] for cid in data["cards"]]
-    out = [f"# {ctx.t('Karten', 'Cards')}", "", ctx.header(files), "", table(headers, rows)]
+    return table(headers, rows)
+
+
+def card_index(ctx: Ctx, page_of) -> str:
+    """All cards in one table; `page_of(card_id)` gives the relative link to a card's page."""
+    files = [ctx.data["files"][f"cards/{cid}"] for cid in ctx.data["cards"]]
+    out = [f"# {ctx.t('Karten', 'Cards')}", "", ctx.header(files), "", card_table(ctx, page_of)]
     return "\n".join(out) + ctx.footer()
 
 

@@ -14,11 +14,15 @@ import re
 from kb.site.facts import FactError
 from kb.site.labels import value_label
 from kb.site.md import esc
+from kb.site.cards import card_table
 from kb.site.methods import dra_capabilities_table, properties_table, suitability_table
+from kb.site.releases import operator_components_table
 from kb.site.page import Ctx
 
 MARKER = re.compile(r"\{\{(.*?)\}\}")
 TABLES = {
+    "cards": card_table,
+    "operator-components": operator_components_table,
     "method-properties": properties_table,
     "method-suitability": suitability_table,
     "dra-capabilities": dra_capabilities_table,

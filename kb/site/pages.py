@@ -32,3 +32,40 @@ def catalog_pages(data: dict, repo_url: str) -> dict[str, str]:
 
 def cli_pages(helps: list[tuple[str, str]], version: str) -> dict[str, str]:
     return {f"cli.{lang}.md": cli_page(helps, lang, version) for lang in LANGS}
+
+
+def known_drivers(data: dict) -> list[str]:
+    """Driver versions the catalog names for MIG (minimums, disputed minimums, exceptions): the choices of
+    the ask page, each answered by the engine at build time."""
+    from kb import versions
+
+    found: set[str] = set()
+    for card in data["cards"].values():
+        pre = (card["mig"].get("prerequisites") or {}).get("min_driver")
+        sup = card["operator_support"]
+        for fact in (pre, sup.get("min_driver")):
+            if fact:
+                found.add(fact["value"])
+                found.update(c["value"] for c in fact.get("disputed_by", []))
+        found.update(e["driver"] for e in sup.get("driver_exceptions", []))
+    return sorted(found, key=versions.key)
+
+
+def engine_pages(data: dict, export: dict, rules: dict, ask_answers: list[dict], repo_url: str) -> dict[str, str]:
+    """Pages made of engine answers: MIG matrix, rule reference, the ask page and its JSON."""
+    import json
+
+    from kb.site.ask import JSON_NAME, ask_page, payload
+    from kb.site.matrices import mig_matrix_page
+    from kb.site.rulesref import rules_page
+
+    out: dict[str, str] = {}
+    for lang in LANGS:
+        out[f"mig-matrix.{lang}.md"] = mig_matrix_page(Ctx(data, lang, repo_url), export,
+                                                       lambda cid: f"cards/{cid}.md", "rules.md")
+        out[f"rules.{lang}.md"] = rules_page(Ctx(data, lang, repo_url), rules)
+        out[f"ask.{lang}.md"] = ask_page(Ctx(data, lang, repo_url))
+        # one file per language: mkdocs-static-i18n serves `ask-answers.<lang>.json` as ask-answers.json
+        stem, ext = JSON_NAME.rsplit(".", 1)
+        out[f"{stem}.{lang}.{ext}"] = json.dumps(payload(data, ask_answers, lang), ensure_ascii=False, sort_keys=True) + "\n"
+    return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kb.site.facts import FactError
 from kb.site.labels import date
 from kb.site.md import code, esc, table
 from kb.site.page import Ctx
@@ -50,3 +51,20 @@ def releases_page(ctx: Ctx) -> str:
         for rel in rf["releases"]:
             out += _release(ctx, comp, rel, names)
     return "\n".join(out).rstrip("\n") + ctx.footer()
+
+
+def operator_components_table(ctx: Ctx) -> str:
+    """What the newest GPU Operator release installs, with versions (a table for the guide)."""
+    rf = ctx.data["releases"].get("gpu-operator")
+    if not rf:
+        raise FactError("releases/gpu-operator: the catalog has no GPU Operator releases")
+    rel = rf["releases"][0]
+    if not rel.get("components"):
+        raise FactError(f"releases/gpu-operator releases[{rel['version']}].components: none listed")
+    names = {c: f["name"] for c, f in ctx.data["releases"].items()}
+    rows = []
+    for c in rel["components"]:
+        refs = ctx.notes.refs(c["cite"], "releases/gpu-operator", f"releases[{rel['version']}].components[{c['component']}]")
+        rows.append([esc(names[c["component"]]) if c["component"] in names else code(c["component"]), code(c["version"]) + refs])
+    return table([ctx.t(f"Komponente in GPU Operator {rel['version']}", f"Component in GPU Operator {rel['version']}"),
+                  ctx.t("Version", "Version")], rows)

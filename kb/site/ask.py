@@ -1,0 +1,74 @@
+"""The "ask" page: a form over answers the engine computed at build time, shipped as a static JSON file."""
+
+from __future__ import annotations
+
+from kb import versions
+from kb.site.page import Ctx
+
+JSON_NAME = "ask-answers.json"
+
+
+def _key(card: str, operator: str, driver: str | None) -> str:
+    return f"{card}|{operator}|{driver or ''}"
+
+
+def _text(value, lang: str):
+    return value[lang] if isinstance(value, dict) and set(value) == {"en", "de"} else value
+
+
+def payload(data: dict, answers: list[dict], lang: str) -> dict:
+    """What the page's script reads: the choices and, per card|operator|driver, the answer to show.
+
+    `answers` are engine answers to the MIG question; their text stays text (the script never parses
+    it as HTML). Citations get the source's title from the catalog.
+    """
+    out: dict = {"data_version": data["data_version"], "verified": data["verified"], "answers": {}}
+    cards, operators, drivers = set(), set(), set()
+    for a in answers:
+        inputs = a["inputs"]
+        card, operator, driver = inputs["card"], inputs["operator"], inputs.get("driver")
+        cards.add(card)
+        operators.add(operator)
+        if driver:
+            drivers.add(driver)
+        out["answers"][_key(card, operator, driver)] = {
+            "verdict": a["verdict"],
+            "summary": _text(a["summary"], lang),
+            "conditions": [_text(c["text"], lang) for c in a.get("conditions", [])],
+            "reasons": [{"rule": r["rule"], "text": _text(r["text"], lang),
+                         "citations": [{**c, "title": data["sources"].get(c["source"], {}).get("title", c["source"])}
+                                       for c in r.get("citations", [])]}
+                        for r in a.get("reasons", [])],
+        }
+    out["cards"] = [{"id": cid, "name": data["cards"][cid]["short_name"]} for cid in data["cards"] if cid in cards]
+    out["operators"] = sorted(operators, key=versions.key, reverse=True)
+    out["drivers"] = sorted(drivers, key=versions.key)
+    return out
+
+
+def ask_page(ctx: Ctx) -> str:
+    """The form; ask.js fills it from the JSON linked as #gpukb-ask-data."""
+    t = ctx.t
+    files = ["sources.yaml", *(ctx.data["files"][f"cards/{cid}"] for cid in ctx.data["cards"])]
+    return "\n".join([
+        f"# {t('Fragen: MIG auf einer Karte', 'Ask: MIG on a card')}",
+        "",
+        ctx.header(files),
+        "",
+        t("Wählen Sie Karte, Release des GPU Operators und, wenn Sie ihn kennen, den Treiber. Die Antwort hat "
+          "die Regel-Engine beim Bau dieser Seite berechnet, dieselbe, die `gpukb ask mig` verwendet.",
+          "Pick a card, a GPU Operator release and, where you know it, the driver. The answer was computed "
+          "when this site was built, by the same rule engine `gpukb ask mig` uses."),
+        "",
+        '<div id="gpukb-ask" markdown="0">',
+        '<div class="gpukb-ask-form">',
+        f'<label for="gpukb-ask-card">{t("Karte", "Card")} <select id="gpukb-ask-card"></select></label>',
+        f'<label for="gpukb-ask-operator">{t("GPU Operator", "GPU Operator")} <select id="gpukb-ask-operator"></select></label>',
+        f'<label for="gpukb-ask-driver">{t("Treiber", "Driver")} <select id="gpukb-ask-driver"></select></label>',
+        "</div>",
+        '<div id="gpukb-ask-answer" aria-live="polite"></div>',
+        '<p id="gpukb-ask-stamp"></p>',
+        "</div>",
+        "",
+        f"[{t('Alle Antworten als JSON', 'All answers as JSON')}]({JSON_NAME}){{ #gpukb-ask-data }}",
+    ]) + ctx.footer()

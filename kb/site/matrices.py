@@ -1,0 +1,100 @@
+"""Tables of engine answers: the card × GPU Operator release MIG matrix with numbered condition notes,
+and the card × method matrix. Verdicts come from the engine's export, never from this module."""
+
+from __future__ import annotations
+
+from kb import versions
+from kb.site.md import code, esc, link, table
+from kb.site.page import Ctx
+
+VERDICT_WORD = {
+    "yes": ("Ja", "Yes"), "conditional": ("Bedingt", "Conditional"),
+    "unconfirmed": ("Unbestätigt", "Unconfirmed"), "no": ("Nein", "No"),
+}
+
+
+def verdict_badge(ctx: Ctx, verdict: str, cell: str) -> str:
+    """The verdict as a coloured word; `data-cell` names the answer (card|column) for tests and readers."""
+    de, en = VERDICT_WORD[verdict]
+    return (f'<span class="gpukb-verdict gpukb-v-{verdict}" data-verdict="{verdict}" '
+            f'data-cell="{esc(cell)}">{ctx.t(de, en)}</span>')
+
+
+class Notes:
+    """Numbered notes under a matrix: each distinct condition once, with the rule and its sources."""
+
+    def __init__(self, ctx: Ctx, rules_page: str):
+        self.ctx = ctx
+        self.rules_page = rules_page
+        self.items: list[tuple[str, str]] = []  # (key, markdown)
+
+    def number(self, answer: dict, condition: dict) -> int:
+        text = condition["text"][self.ctx.lang]
+        key = f"{condition['rule']}|{text}"
+        for i, (k, _) in enumerate(self.items, 1):
+            if k == key:
+                return i
+        reason = next((r for r in answer["reasons"] if r["rule"] == condition["rule"]), None)
+        rule = condition["rule"]
+        rule_link = link(self.ctx.t("Regel", "Rule") + " " + rule, f"{self.rules_page}#{rule.lower()}")
+        md = f"{esc(text)} ({rule_link})"
+        if reason:
+            md += self._sources(reason.get("citations", []))
+        self.items.append((key, md))
+        return len(self.items)
+
+    def _sources(self, cites: list[dict]) -> str:
+        seen, parts = set(), []
+        for c in cites:
+            k = (c["source"], c["quote"])
+            if k in seen:
+                continue
+            seen.add(k)
+            title = self.ctx.data["sources"].get(c["source"], {}).get("title", c["source"])
+            q = f"„{esc(c['quote'])}“" if self.ctx.lang == "de" else f"“{esc(c['quote'])}”"
+            parts.append(f"{link(esc(title), c['url'])}: {q}")
+        return (" — " + "; ".join(parts)) if parts else ""
+
+    def render(self) -> str:
+        return "\n".join(f"{i}. {md}" for i, (_, md) in enumerate(self.items, 1))
+
+
+def _by_question(export: dict, question: str) -> list[dict]:
+    return [a for a in export["answers"] if a["question"] == question]
+
+
+def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
+    """Card × GPU Operator release: the MIG verdict without a driver given, conditions as numbered notes."""
+    data = ctx.data
+    answers = {(a["inputs"]["card"], a["inputs"]["operator"]): a
+               for a in _by_question(export, "mig") if not a["inputs"].get("driver")}
+    operators = sorted({op for _, op in answers}, key=versions.key, reverse=True)
+    notes = Notes(ctx, rules_page)
+    rows = []
+    for cid, card in data["cards"].items():
+        row = [link(esc(card["short_name"]), card_page(cid))]
+        for op in operators:
+            a = answers.get((cid, op))
+            if a is None:
+                raise KeyError(f"the engine exported no MIG answer for {cid} with GPU Operator {op}")
+            cell = verdict_badge(ctx, a["verdict"], f"{cid}|{op}")
+            nums = [notes.number(a, c) for c in a.get("conditions", [])]
+            if nums:
+                cell += " <sup>" + ", ".join(str(n) for n in nums) + "</sup>"
+            row.append(cell)
+        rows.append(row)
+    files = [data["files"][f"cards/{cid}"] for cid in data["cards"]]
+    if "releases/gpu-operator" in data["files"]:
+        files.append(data["files"]["releases/gpu-operator"])
+    out = [f"# {ctx.t('MIG je Karte und GPU-Operator-Release', 'MIG per card and GPU Operator release')}", "",
+           ctx.header(files), "",
+           ctx.t("Die Antwort der Regel-Engine auf „Kann die Karte MIG mit diesem Release nutzen?“, ohne Angabe "
+                 "des Treibers (`gpukb ask mig KARTE --operator RELEASE`). Hochgestellte Zahlen verweisen auf "
+                 "die Bedingungen unter der Tabelle.",
+                 "The rule engine's answer to “can the card run MIG with this release?”, without a driver given "
+                 "(`gpukb ask mig CARD --operator RELEASE`). Superscript numbers refer to the conditions below "
+                 "the table."), "",
+           table([ctx.t("Karte", "Card"), *(f"GPU Operator {code(op)}" for op in operators)], rows), ""]
+    if notes.items:
+        out += [f"## {ctx.t('Bedingungen', 'Conditions')}", "", notes.render(), ""]
+    return "\n".join(out).rstrip("\n") + ctx.footer()
