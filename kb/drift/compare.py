@@ -53,8 +53,15 @@ def compare(source: dict, extracted: dict, text: str, data: dict) -> list[Change
     changes = []
     if module:
         changes += importlib.import_module(f"kb.drift.comparisons.{module}").compare(source, extracted, data)
-    changes += quotes_gone(source, text, data)
+    touched = {ref for c in changes for ref in c.touches}
+    # a quote of a fact the kind's comparison already reports (profile gone, release gone) adds nothing
+    changes += [c for c in quotes_gone(source, text, data) if not _within(c.touches[0], touched)]
     return changes
+
+
+def _within(ref: str, touched: set[str]) -> bool:
+    """Whether a fact reference is, or lies inside, one of the touched ones."""
+    return any(ref == t or ref.startswith((t + ".", t + "[")) for t in touched)
 
 
 def entities(data: dict) -> Iterator[tuple[str, dict]]:

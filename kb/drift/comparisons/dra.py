@@ -6,6 +6,7 @@ else the value of a disputing claim that cites it (sources disagree, e.g. the up
 
 from __future__ import annotations
 
+from kb import versions
 from kb.drift.compare import Change, cites, say
 
 WHAT = {"min_kubernetes": ("Kubernetes", "Kubernetes"), "min_driver": ("the NVIDIA driver", "den NVIDIA-Treiber")}
@@ -21,7 +22,7 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
                 continue
             theirs = extracted.get(key)
             for path, item in [((), fact)] + [(("disputed_by", j), c) for j, c in enumerate(fact.get("disputed_by", []))]:
-                if not cites(item, sid) or item["value"] == theirs:
+                if not cites(item, sid) or same(item["value"], theirs):
                     continue
                 ref = f"methods/{mid} requirements.{key}" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
                 if theirs:
@@ -34,3 +35,13 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
                 out.append(Change(sid, "requirement-changed", text, touches=[ref],
                                   patch=patch if theirs and not path else []))
     return out
+
+
+def same(ours: str, theirs: str | None) -> bool:
+    """Equal versions, missing parts counting as 0 (the catalog writes "580.0" where a page says "580")."""
+    if theirs is None:
+        return False
+    try:
+        return versions.key(ours) == versions.key(theirs)
+    except versions.VersionError:
+        return ours == theirs
