@@ -27,7 +27,7 @@ def extract(text: str) -> dict:
     tables = rst.directives(body, "flat-table")
     if not tables:
         raise ExtractError(f"section {SECTION!r} has no flat-table")
-    table = rst.parse_list_table(body, tables[0][0])
+    table = rst.parse_list_table(body, tables[0][0], start)
     heads = [r for r in table.rows if r.header]
     releases = [m.group(1) for r in heads[1:] for c in r.cells if (m := _VERSION.fullmatch(plain(" ".join(c))))]
     if len(releases) != 1:
@@ -35,7 +35,7 @@ def extract(text: str) -> dict:
     components = []
     for row in table.body():
         if len(row.cells) < 2:
-            raise ExtractError(f"line {start + row.line + 1}: matrix row without a version cell")
+            raise ExtractError(f"line {row.line + 1}: matrix row without a version cell")
         name = " ".join(t for t, _ in rst.cell_items(row.cells[0]))
         name = plain(rst.drop_substitutions(name))
         versions, default = [], None

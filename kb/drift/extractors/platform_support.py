@@ -49,19 +49,19 @@ def _read_part(part: list[str], offset: int, tab: str) -> list[dict]:
     """Products and notes of one tab (or of the ARM section); part[0] is line `offset` (0-based) of the page."""
     found: list[dict] = []
     for idx, _arg in rst.directives(part, "list-table"):
-        found += _products(rst.parse_list_table(part, idx), tab, offset)
-    for _at, table in rst.grid_tables(part):
-        found += _products(table, tab, offset)
+        found += _products(rst.parse_list_table(part, idx, offset), tab)
+    for _at, table in rst.grid_tables(part, offset):
+        found += _products(table, tab)
     _attach_notes(part, found)
     return found
 
 
-def _products(table: rst.Table, tab: str, offset: int) -> list[dict]:
+def _products(table: rst.Table, tab: str) -> list[dict]:
     columns = [c.lower() for c in table.columns()]
     if "product" not in columns:
         return []  # not a product table (e.g. deployment options)
     if "architecture" not in columns:
-        raise ExtractError(f"line {offset + table.rows[0].line + 1}: product table without an Architecture column")
+        raise ExtractError(f"line {table.rows[0].line + 1}: product table without an Architecture column")
     pc, ac = columns.index("product"), columns.index("architecture")
     nc = columns.index("notes") if "notes" in columns else None
     out = []
@@ -80,7 +80,7 @@ def _products(table: rst.Table, tab: str, offset: int) -> list[dict]:
                 "tab": tab,
                 "notes": [note] if note else [],
                 "quote": quote,
-                "line": offset + row.line + k + 1,
+                "line": row.line + k + 1,
             })
     return out
 

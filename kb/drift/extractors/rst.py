@@ -151,8 +151,9 @@ def parse_grid(lines: list[str], offset: int = 0) -> Table:
     return table
 
 
-def parse_list_table(lines: list[str], start: int) -> Table:
-    """The `.. list-table::` directive at lines[start] (header rows from :header-rows:)."""
+def parse_list_table(lines: list[str], start: int, offset: int = 0) -> Table:
+    """The `.. list-table::` directive at lines[start] (header rows from :header-rows:); row lines are
+    indices into lines plus `offset`."""
     body = block(lines, start)
     m = next((re.match(r"^\s*:header-rows:\s*(\d+)", b) for b in body if b.strip().startswith(":header-rows:")), None)
     header_rows = int(m.group(1)) if m else 0
@@ -162,7 +163,7 @@ def parse_list_table(lines: list[str], start: int) -> Table:
         line, stripped = body[k], body[k].strip()
         if stripped.startswith("* -"):
             cell_indent = indent(line) + 2
-            table.rows.append(Row([[stripped[3:].strip()]], start + 1 + k))
+            table.rows.append(Row([[stripped[3:].strip()]], offset + start + 1 + k))
         elif table.rows and stripped.startswith("-") and indent(line) == cell_indent:
             table.rows[-1].cells.append([stripped[1:].strip()])
         elif table.rows and stripped:
