@@ -54,11 +54,15 @@ def _replace(ctx: Ctx, body: str) -> str:
 def expand(markdown: str, ctx: Ctx) -> str:
     """The page with every marker replaced and the citations appended as footnotes."""
     lines = markdown.split("\n")
+    problems = []
     for i, line in enumerate(lines):
         try:
             lines[i] = MARKER.sub(lambda m: _replace(ctx, m.group(1)), line)
         except (FactError, MarkerError) as exc:
-            raise MarkerError(f"line {i + 1}: {exc}") from None
+            problems.append(f"line {i + 1}: {exc}")
+            continue
         if "{{" in lines[i] or "}}" in lines[i]:
-            raise MarkerError(f"line {i + 1}: unbalanced marker braces")
+            problems.append(f"line {i + 1}: unbalanced marker braces")
+    if problems:
+        raise MarkerError("; ".join(problems))
     return "\n".join(lines).rstrip("\n") + ctx.footer()
