@@ -20,9 +20,6 @@ from kb.check.readers import Inventory
 from kb.check.readers.deviceplugin import MISSING, DevicePluginConfig
 from kb.check.versions import clean, version_number
 
-#: DRA driver feature gate → catalog capability id (methods/dra#capabilities[<id>])
-GATE_CAPABILITY = {"DynamicMIG": "dynamic-mig", "MPSSupport": "mps", "TimeSlicingSettings": "time-slicing",
-                   "PassthroughSupport": "vfio"}
 #: layouts MIG Manager knows by name (mig-parted config-default; generated per node since v26.3.0)
 #: node fact property → the label it is read from
 NODE_LABELS = {"product": "nvidia.com/gpu.product", "mig_config": "nvidia.com/mig.config",
@@ -106,14 +103,27 @@ class _Builder:
 
     def setting_default(self, key: str):
         """The catalog's default of an operator setting for the given release (None where unknown)."""
-        op = version_number(self.operator() or "")
+        op = version_number(self.operator())
         if op is None:
             return None
         for s in self.data.get("releases", {}).get("gpu-operator", {}).get("settings", []):
             if s.get("key") != key:
                 continue
-            since, until = version_number(s.get("since") or "0"), version_number(s.get("until") or "999")
-            if since <= op < until:
+            since, until = version_number(s.get("since")), version_number(s.get("until"))
+            if (since is None or since <= op) and (until is None or op < until):
+                return s["default"]["value"]
+        return None
+
+    def plugin_default(self, key: str):
+        """The device plugin's default of a configuration key, for the plugin version the ClusterPolicy
+        names (else the newest); None where the catalog does not say."""
+        version = version_number(self.policy.value("devicePlugin.version")) if self.policy else None
+        for s in self.data.get("releases", {}).get("device-plugin", {}).get("settings", []):
+            if s.get("key") != key:
+                continue
+            since, until = version_number(s.get("since")), version_number(s.get("until"))
+            if version is None and until is None or version is not None and \
+                    (since is None or since <= version) and (until is None or version < until):
                 return s["default"]["value"]
         return None
 
@@ -139,7 +149,7 @@ class _Builder:
             return self.env.driver, None
         if self.policy is not None and self.policy.value("driver.enabled") is not False:
             v = self.policy.value("driver.version")
-            if isinstance(v, str) and version_number(v) is not None:
+            if clean(v):
                 return clean(v), self.policy.where("driver.version")
         return None, None
 
@@ -147,7 +157,7 @@ class _Builder:
         if self.env.k8s:
             return self.env.k8s
         known = [clean(n.kubelet_version.value) for n in self.inv.nodes
-                 if n.kubelet_version and version_number(n.kubelet_version.value) is not None]
+                 if n.kubelet_version and clean(n.kubelet_version.value)]
         return min(known, key=version_number) if known else None
 
     def mig_strategy(self) -> str | None:
@@ -165,6 +175,9 @@ class _Builder:
         node_configs = self.nodes(layouts)
         for cfg in self.inv.dp_configs:
             self.dp_config_facts(cfg, node_configs)
+        for name in dict.fromkeys(c.configmap for c in self.inv.dp_configs if c.configmap):
+            cfgs = [c for c in self.inv.dp_configs if c.configmap == name]
+            self.out.add("dp_configmap", cfgs[0].where, name=name, origin=cfgs[0].origin, keys=len(cfgs))
         for cfg_key, (layout, entry_where) in layouts.items():
             self.layout_fact(cfg_key, layout, entry_where)
         self.workloads()
@@ -179,8 +192,8 @@ class _Builder:
         cdi = self.policy_value("cdi.enabled")
         toolkit = self.policy_value("toolkit.enabled")
         self.out.add("cluster", first, policies=len(self.inv.policies), gpu_clusters=len(self.inv.gpu_clusters),
-                     nodes=len(self.inv.nodes), operator=op, operator_v=version_number(op or ""),
-                     k8s=k8s, k8s_v=version_number(k8s or ""), driver=driver, driver_v=version_number(driver or ""),
+                     nodes=len(self.inv.nodes), operator=op, operator_v=version_number(op),
+                     k8s=k8s, k8s_v=version_number(k8s), driver=driver, driver_v=version_number(driver),
                      mig_strategy=self.mig_strategy(), cdi_enabled=_bool(cdi), toolkit_enabled=_bool(toolkit))
 
     def policy_fact(self, p) -> None:
@@ -200,17 +213,21 @@ class _Builder:
             dp_configmap_read=(keys is not None) if name else None,
             dp_default_in_configmap=(default in keys) if (keys is not None and default) else None,
             mig_manager_enabled=_bool(p.value("migManager.enabled")),
-            sandbox_enabled=_bool(p.value("sandboxWorkloads.enabled")),
+            sandbox_enabled=_bool(self.policy_value("sandboxWorkloads.enabled") if p is self.policy
+                                  else p.value("sandboxWorkloads.enabled")),
         )
 
     def gpu_cluster_facts(self, g) -> None:
-        self.out.add("gpu_cluster", g.where, name=g.name, origin=g.origin)
-        caps = {c.get("id"): c for c in self.data.get("methods", {}).get("dra", {}).get("capabilities", [])}
+        dra = self.data.get("methods", {}).get("dra", {})
+        req = dra.get("requirements") or {}
+        min_k8s = (req.get("min_kubernetes") or {}).get("value")
+        min_driver = (req.get("min_driver") or {}).get("value")
+        self.out.add("gpu_cluster", g.where, name=g.name, origin=g.origin,
+                     min_k8s=min_k8s, min_k8s_v=version_number(min_k8s),
+                     min_driver=min_driver, min_driver_v=version_number(min_driver))
         for gate in g.gates:
-            cap = GATE_CAPABILITY.get(gate.name)
-            maturity = caps.get(cap, {}).get("maturity", {}).get("value") if cap else None
-            self.out.add("dra_gate", gate.where, gate=gate.name, enabled=_bool(gate.enabled),
-                         enabled_text=_text(gate.enabled), capability=cap or "", maturity=maturity or "unknown")
+            self.out.add("dra_gate", gate.where, gate=gate.name, cluster=g.name, enabled=_bool(gate.enabled),
+                         enabled_text=_text(gate.enabled))
 
     # ------------------------------------------------------------ MIG layouts
     def layouts(self) -> dict:
@@ -272,7 +289,7 @@ class _Builder:
             "card_mig_profiles": ", ".join(p["name"] for p in mig.get("profiles", [])),
             "card_display_switch": _bool((prereq.get("display_mode_switch") or {}).get("value")),
             "card_listed": _bool(support.get("listed", {}).get("value")),
-            "card_listed_since": since, "card_listed_since_v": version_number(since or ""),
+            "card_listed_since": since, "card_listed_since_v": version_number(since),
             "_exceptions": support.get("driver_exceptions", []),
             "_profiles": [p["name"] for p in mig.get("profiles", [])],
         }
@@ -317,10 +334,11 @@ class _Builder:
             if drv is None and node.label("nvidia.com/cuda.driver.major"):
                 drv = ".".join(x for x in (node.label("nvidia.com/cuda.driver.major"), node.label("nvidia.com/cuda.driver.minor"),
                                            node.label("nvidia.com/cuda.driver.rev")) if x)
-            drv = self.env.driver or (clean(drv) if drv and version_number(drv) is not None else None) or cluster_driver
-            props.update(driver=drv, driver_v=version_number(drv or ""))
+            drv = self.env.driver or clean(drv) or cluster_driver
+            props.update(driver=drv, driver_v=version_number(drv))
             if drv and exceptions:
-                hit = [e for e in exceptions if e.get("driver") == drv and e.get("feature") in ("mig", "all")]
+                hit = [e for e in exceptions if version_number(e.get("driver")) == version_number(drv)
+                       and e.get("feature") in ("mig", "all")]
                 props["driver_mig_exception"] = bool(hit)
                 if hit:
                     props["exception_driver"] = hit[0]["driver"]
@@ -402,7 +420,10 @@ class _Builder:
             renamed = set()
             for sh in cfg.sharing.values():
                 rename = sh.rename_by_default.value is True
-                fail = sh.fail_requests_greater_than_one.value is True
+                fail = sh.fail_requests_greater_than_one.value
+                if fail is MISSING:
+                    fail = self.plugin_default(f"sharing.{sh.kind}.failRequestsGreaterThanOne")
+                fail = fail is True
                 for item in sh.items:
                     if isinstance(item.name.value, str):
                         adv = item.name.value + (".shared" if rename else "")

@@ -1,28 +1,31 @@
-"""Versions as integers the rules can compare: 26.7.0 → 26007000, v1.34.2 → 1034002, 575.57.08 → 575057008.
+"""Versions read from manifests, as the integers the rules compare (kb.versions.as_int: 26.7.0 → 26_007_000_000).
 
-Each of the first three parts takes three decimal digits (major·10⁶ + minor·10³ + patch); a missing part
-counts as 0, a fourth part is ignored. A Kubernetes version may carry a vendor suffix (v1.34.2-eks-1).
+Manifests write versions loosely: a kubelet reports 'v1.34.2-eks-1', images are tagged 'v0.20.0'.
+The vendor suffix is dropped; anything else that is not a version is left unknown (None).
 """
 
 from __future__ import annotations
 
 import re
 
-_VERSION = re.compile(r"^\s*v?(\d{1,3})(?:\.(\d{1,3}))?(?:\.(\d{1,3}))?(?:\.\d+)?(?:[-+][0-9A-Za-z.\-+]*)?\s*$")
+from kb import versions
+
+_SUFFIX = re.compile(r"^\s*(v?\d+(?:\.\d+){0,3})(?:[-+][0-9A-Za-z.\-+]*)?\s*$")
+
+
+def clean(text) -> str | None:
+    """'v1.34.2-eks-1' → '1.34.2'; None where the text is not a version."""
+    m = _SUFFIX.match(text) if isinstance(text, str) else None
+    if not m:
+        return None
+    try:
+        versions.parse(m.group(1))
+    except versions.VersionError:
+        return None
+    return m.group(1).lstrip("vV")
 
 
 def version_number(text) -> int | None:
-    """The comparable integer of a version text, or None where it is not a version."""
-    if not isinstance(text, str):
-        return None
-    m = _VERSION.match(text)
-    if not m:
-        return None
-    major, minor, patch = (int(p) if p else 0 for p in m.groups())
-    return major * 1_000_000 + minor * 1_000 + patch
-
-
-def clean(text: str) -> str:
-    """'v1.34.2-eks-1' → '1.34.2'; the text unchanged where it is not a version."""
-    m = _VERSION.match(text) if isinstance(text, str) else None
-    return ".".join(p for p in m.groups() if p) if m else text
+    """The comparable integer of a version text, or None where it is not one."""
+    c = clean(text)
+    return versions.as_int(c) if c is not None else None

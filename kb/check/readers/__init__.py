@@ -20,12 +20,24 @@ from kb.check.readers.node import Node
 from kb.check.readers.workload import Workload
 
 
+#: why an object is not checked, by code
+REASONS = {
+    "kind": {"en": "kind not checked", "de": "Art wird nicht geprüft"},
+    "not-object": {"en": "not a Kubernetes object (a mapping was expected)",
+                   "de": "kein Kubernetes-Objekt (erwartet war eine Zuordnung)"},
+    "configmap": {"en": "holds no device-plugin or MIG configuration",
+                  "de": "enthält keine Device-Plugin- oder MIG-Konfiguration"},
+    "no-kind": {"en": "not a Kubernetes object, device-plugin or MIG configuration, or GPU Operator Helm values",
+                "de": "weder Kubernetes-Objekt noch Device-Plugin- oder MIG-Konfiguration noch Helm-Werte des GPU Operators"},
+}
+
+
 @dataclass
 class Ignored:
     kind: str
     name: str
     where: dict
-    reason: str
+    reason: str  # a key of REASONS
 
 
 @dataclass
@@ -103,7 +115,7 @@ def _read_configmap(doc: Doc, inv: Inventory, dp_names: set, mig_names: set) -> 
             if name in mig_names or kinds[k] == "mig":
                 inv.add(migparted.from_configmap_value(doc, ("data", k), v, "ConfigMap", name))
     else:
-        inv.add(Ignored("ConfigMap", name, doc.where(("kind",)), "holds no device-plugin or MIG configuration"))
+        inv.add(Ignored("ConfigMap", name, doc.where(("kind",)), "configmap"))
 
 
 def _read_plain(doc: Doc, inv: Inventory) -> None:
@@ -118,8 +130,7 @@ def _read_plain(doc: Doc, inv: Inventory) -> None:
         for obj in helmvalues.read(doc):
             inv.add(obj)
     else:
-        inv.add(Ignored("(no kind)", "", doc.where(),
-                        "not a Kubernetes object, device-plugin or MIG configuration, or GPU Operator Helm values"))
+        inv.add(Ignored("(no kind)", "", doc.where(), "no-kind"))
 
 
 def read_objects(docs: list[Doc]) -> Inventory:
@@ -131,7 +142,7 @@ def read_objects(docs: list[Doc]) -> Inventory:
         kind = data.get("kind") if isinstance(data, dict) else None
         group = _group(data.get("apiVersion")) if isinstance(data, dict) else ""
         if not isinstance(data, dict):
-            inv.add(Ignored("(no kind)", "", doc.where(), "not a Kubernetes object (a mapping was expected)"))
+            inv.add(Ignored("(no kind)", "", doc.where(), "not-object"))
         elif kind is None and "apiVersion" not in data:
             _read_plain(doc, inv)
         elif kind == "ClusterPolicy" and group in ("nvidia.com", ""):
@@ -145,7 +156,7 @@ def read_objects(docs: list[Doc]) -> Inventory:
         elif kind in workload.POD_SPEC:
             inv.add(workload.read(doc, kind))
         else:
-            inv.add(Ignored(str(kind), _name(doc), doc.where(("kind",)), "kind not checked"))
+            inv.add(Ignored(str(kind), _name(doc), doc.where(("kind",)), "kind"))
     dp_names = {str(p.value("devicePlugin.config.name")) for p in inv.policies if p.value("devicePlugin.config.name")}
     mig_names = {str(p.value("migManager.config.name")) for p in inv.policies if p.value("migManager.config.name")}
     for doc in configmaps:
