@@ -24,16 +24,24 @@ def _rows(ctx: Ctx, entity: str, obj: dict, specs: list[tuple]) -> list[list[str
 def profile_table(ctx: Ctx, card_id: str) -> str:
     """MIG profiles of a card: memory, instances and the resource name under each strategy."""
     card = ctx.data["cards"][card_id]
+    single = _mig_resource(ctx, "nvidia.com/gpu")
+    plain = _mig_resource(ctx, "nvidia.com/mig-<profile>")
     rows = []
     for p in card["mig"]["profiles"]:
         refs = ctx.notes.refs(p["cite"], f"cards/{card_id}", f"mig.profiles[{p['name']}]")
-        mixed = code(f"nvidia.com/mig-{p['name']}") if not p.get("variant") else ctx.t(
-            "eigene Ressource, Name nicht dokumentiert", "own resource, name not documented")
-        rows.append([code(p["name"]) + refs, GB(p["memory_gb"]), str(p["max_count"]), code("nvidia.com/gpu"), mixed])
+        mixed = code(f"nvidia.com/mig-{p['name']}") + (_mig_resource(ctx, "nvidia.com/mig-<profile><variant>")
+                                                        if p.get("variant") else plain)
+        rows.append([code(p["name"]) + refs, GB(p["memory_gb"]), str(p["max_count"]),
+                     code("nvidia.com/gpu") + single, mixed])
     headers = [ctx.t("Profil", "Profile"), ctx.t("Speicher je Instanz", "Memory per instance"),
                ctx.t("Instanzen je Karte", "Instances per card"), ctx.t("Ressource bei `single`", "Resource with `single`"),
                ctx.t("Ressource bei `mixed`", "Resource with `mixed`")]
     return table(headers, rows)
+
+
+def _mig_resource(ctx: Ctx, name: str) -> str:
+    """Footnotes of a resource name of the MIG method (the naming rule behind a table cell)."""
+    return ctx.notes.fact_refs("methods/mig", f"resource_names[{name}]")[1]
 
 
 def card_page(ctx: Ctx, card_id: str) -> str:
@@ -134,11 +142,11 @@ def mig_profiles_page(ctx: Ctx, page_of) -> str:
     data = ctx.data
     with_profiles = [cid for cid, c in data["cards"].items() if c["mig"]["profiles"]]
     files = [data["files"][f"cards/{cid}"] for cid in with_profiles]
-    out = [f"# {ctx.t('MIG-Profile je Karte', 'MIG profiles per card')}", "", ctx.header(files), "",
-           ctx.t("Mit der Strategie `single` melden alle Instanzen den Namen `nvidia.com/gpu`; mit `mixed` wird "
-                 "jedes Profil eine eigene Ressource.",
-                 "With the `single` strategy every instance is advertised as `nvidia.com/gpu`; with `mixed` each "
-                 "profile becomes a resource of its own."), ""]
+    files.append(data["files"]["methods/mig"])
+    out = [f"# {ctx.t('MIG-Profile je Karte', 'MIG profiles per card')}", "", ctx.header(files), ""]
+    for r in data["methods"]["mig"]["resource_names"]:
+        out.append(f"- {code(r['name'])}: {ctx.pick(r['when'])}{_mig_resource(ctx, r['name'])}")
+    out.append("")
     for cid in with_profiles:
         card = data["cards"][cid]
         out += [f"## {esc(card['short_name'])}", "", link(ctx.t("Alle Fakten zur Karte", "All facts about the card"), page_of(cid)),

@@ -3,6 +3,8 @@ and the card × method matrix. Verdicts come from the engine's export, never fro
 
 from __future__ import annotations
 
+import re
+
 from kb import versions
 from kb.site.md import code, esc, link, table
 from kb.site.page import Ctx
@@ -13,11 +15,12 @@ VERDICT_WORD = {
 }
 
 
-def verdict_badge(ctx: Ctx, verdict: str, cell: str) -> str:
-    """The verdict as a coloured word; `data-cell` names the answer (card|column) for tests and readers."""
+def verdict_badge(ctx: Ctx, verdict: str, **where: str) -> str:
+    """The verdict as a coloured word; data attributes name the answer (card id, column) for tests and readers.
+    `where` values are ids and versions from the engine's inputs (slugs, digits and dots)."""
     de, en = VERDICT_WORD[verdict]
-    return (f'<span class="gpukb-verdict gpukb-v-{verdict}" data-verdict="{verdict}" '
-            f'data-cell="{esc(cell)}">{ctx.t(de, en)}</span>')
+    attrs = "".join(f' data-{k}="{v}"' for k, v in where.items() if re.fullmatch(r"[a-z0-9.-]+", v))
+    return f'<span class="gpukb-verdict gpukb-v-{verdict}" data-verdict="{verdict}"{attrs}>{ctx.t(de, en)}</span>'
 
 
 class Notes:
@@ -77,7 +80,7 @@ def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
             a = answers.get((cid, op))
             if a is None:
                 raise KeyError(f"the engine exported no MIG answer for {cid} with GPU Operator {op}")
-            cell = verdict_badge(ctx, a["verdict"], f"{cid}|{op}")
+            cell = verdict_badge(ctx, a["verdict"], card=cid, operator=op)
             nums = [notes.number(a, c) for c in a.get("conditions", [])]
             if nums:
                 cell += " <sup>" + ", ".join(str(n) for n in nums) + "</sup>"
