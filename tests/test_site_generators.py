@@ -67,6 +67,7 @@ def test_table():
 def test_parse_path():
     assert parse_path("releases[26.7.0].changes[dra-managed]") == ["releases", "[26.7.0]", "changes", "[dra-managed]"]
     assert parse_path("mig.max_instances") == ["mig", "max_instances"]
+    assert parse_path("config_keys[sharing.mps.resources[].replicas]") == ["config_keys", "[sharing.mps.resources[].replicas]"]
 
 
 def test_resolve(data):

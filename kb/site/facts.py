@@ -16,7 +16,9 @@ from kb.site.md import esc, link
 
 KINDS = ("cards", "releases", "methods")
 _SELECT_KEYS = ("id", "version", "name", "key", "workload", "component", "driver")
-_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[[^\]]+\])*)(?:\.|$)")
+# a selector may itself contain "[]" (config keys such as sharing.mps.resources[].replicas)
+_SELECTOR = r"\[(?:[^\[\]]|\[\])+\]"
+_SEGMENT = re.compile(rf"([A-Za-z_][A-Za-z0-9_]*)((?:{_SELECTOR})*)(?:\.|$)")
 
 
 class FactError(LookupError):
@@ -32,7 +34,7 @@ def parse_path(path: str) -> list[str]:
         if not m or m.end() == pos:
             raise FactError(f"cannot read path {path!r} at {path[pos:]!r}")
         parts.append(m.group(1))
-        parts += re.findall(r"\[[^\]]+\]", m.group(2))
+        parts += re.findall(_SELECTOR, m.group(2))
         pos = m.end()
     if not parts or path.endswith("."):
         raise FactError(f"cannot read path {path!r}")
