@@ -290,3 +290,12 @@ def test_ask_payload(data, export):
             "section": None, "quote": "MIG is not supported on the 575.57.08 driver release."}]}]}
     # text stays text: the script puts it in with textContent
     assert out["answers"]["h200-nvl|26.7.0|"]["reasons"][0]["text"] == "Gelistet <b>."
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_method_matrix_page(data, export, lang):
+    from kb.site.matrices import method_matrix_page
+
+    page = method_matrix_page(Ctx(data, lang, REPO), export, lambda c: f"cards/{c}.md", "rules.md")
+    _golden(f"engine/method-matrix.{lang}.md", page)
+    assert "26.3.0" not in page  # the newest release only

@@ -25,6 +25,8 @@ def payload(data: dict, answers: list[dict], lang: str) -> dict:
     out: dict = {"data_version": data["data_version"], "verified": data["verified"], "answers": {}}
     cards, operators, drivers = set(), set(), set()
     for a in answers:
+        if a["question"] != "mig":
+            continue
         inputs = a["inputs"]
         card, operator, driver = inputs["card"], inputs["operator"], inputs.get("driver")
         cards.add(card)

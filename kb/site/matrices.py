@@ -101,3 +101,46 @@ def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
     if notes.items:
         out += [f"## {ctx.t('Bedingungen', 'Conditions')}", "", notes.render(), ""]
     return "\n".join(out).rstrip("\n") + ctx.footer()
+
+
+METHOD_ORDER = ["whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra"]
+
+
+def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
+    """Card × sharing method with the newest GPU Operator release: the engine's verdict per method
+    (details.methods of the `methods` question); a card's conditions as numbered notes."""
+    data = ctx.data
+    answers = [a for a in _by_question(export, "methods") if not a["inputs"].get("driver")
+               and not a["inputs"].get("mig_enabled")]
+    if not answers:
+        raise KeyError("the engine exported no answers to the methods question")
+    newest = max({a["inputs"]["operator"] for a in answers}, key=versions.key)
+    by_card = {a["inputs"]["card"]: a for a in answers if a["inputs"]["operator"] == newest}
+    methods = [m for m in METHOD_ORDER if m in data["methods"]]
+    notes = Notes(ctx, rules_page)
+    rows = []
+    for cid, card in data["cards"].items():
+        a = by_card.get(cid)
+        if a is None:
+            raise KeyError(f"the engine exported no methods answer for {cid} with GPU Operator {newest}")
+        row = [link(esc(card["short_name"]), card_page(cid))]
+        for m in methods:
+            if m not in a["details"]["methods"]:
+                raise KeyError(f"the methods answer for {cid} has no verdict for {m}")
+            row.append(verdict_badge(ctx, a["details"]["methods"][m], card=cid, method=m))
+        nums = [notes.number(a, c) for c in a.get("conditions", [])]
+        row.append(", ".join(str(n) for n in nums) if nums else "—")
+        rows.append(row)
+    files = [data["files"][f"cards/{cid}"] for cid in data["cards"]] + [data["files"][f"methods/{m}"] for m in methods]
+    names = [esc(data["methods"][m]["name"][ctx.lang]) for m in methods]
+    out = [f"# {ctx.t('Methoden je Karte', 'Methods per card')}", "", ctx.header(files), "",
+           ctx.t(f"Die Antwort der Regel-Engine auf „Welche Methoden gehen auf der Karte?“ mit GPU Operator "
+                 f"{newest}, ohne Angabe des Treibers (`gpukb ask methods KARTE`). Die letzte Spalte verweist "
+                 f"auf die Bedingungen unter der Tabelle.",
+                 f"The rule engine's answer to “which methods work on the card?” with GPU Operator {newest}, "
+                 f"without a driver given (`gpukb ask methods CARD`). The last column refers to the conditions "
+                 f"below the table."), "",
+           table([ctx.t("Karte", "Card"), *names, ctx.t("Bedingungen", "Conditions")], rows), ""]
+    if notes.items:
+        out += [f"## {ctx.t('Bedingungen', 'Conditions')}", "", notes.render(), ""]
+    return "\n".join(out).rstrip("\n") + ctx.footer()

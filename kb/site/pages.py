@@ -52,17 +52,19 @@ def known_drivers(data: dict) -> list[str]:
 
 
 def engine_pages(data: dict, export: dict, rules: dict, ask_answers: list[dict], repo_url: str) -> dict[str, str]:
-    """Pages made of engine answers: MIG matrix, rule reference, the ask page and its JSON."""
+    """Pages made of engine answers: MIG and method matrices, rule reference, the ask page and its JSON."""
     import json
 
     from kb.site.ask import JSON_NAME, ask_page, payload
-    from kb.site.matrices import mig_matrix_page
+    from kb.site.matrices import method_matrix_page, mig_matrix_page
     from kb.site.rulesref import rules_page
 
     out: dict[str, str] = {}
     for lang in LANGS:
         out[f"mig-matrix.{lang}.md"] = mig_matrix_page(Ctx(data, lang, repo_url), export,
                                                        lambda cid: f"cards/{cid}.md", "rules.md")
+        out[f"method-matrix.{lang}.md"] = method_matrix_page(Ctx(data, lang, repo_url), export,
+                                                             lambda cid: f"cards/{cid}.md", "rules.md")
         out[f"rules.{lang}.md"] = rules_page(Ctx(data, lang, repo_url), rules)
         out[f"ask.{lang}.md"] = ask_page(Ctx(data, lang, repo_url))
         # one file per language: mkdocs-static-i18n serves `ask-answers.<lang>.json` as ask-answers.json
