@@ -21,6 +21,8 @@ from kb.check.readers.deviceplugin import MISSING, DevicePluginConfig
 from kb.check.versions import clean, version_number
 
 #: layouts MIG Manager knows by name (mig-parted config-default; generated per node since v26.3.0)
+#: sharing block of a device-plugin configuration → catalog method id
+METHOD = {"timeSlicing": "time-slicing", "mps": "mps"}
 #: node fact property → the label it is read from
 NODE_LABELS = {"product": "nvidia.com/gpu.product", "mig_config": "nvidia.com/mig.config",
                "mig_config_state": "nvidia.com/mig.config.state", "mig_strategy_label": "nvidia.com/mig.strategy",
@@ -177,7 +179,8 @@ class _Builder:
             self.dp_config_facts(cfg, node_configs)
         for name in dict.fromkeys(c.configmap for c in self.inv.dp_configs if c.configmap):
             cfgs = [c for c in self.inv.dp_configs if c.configmap == name]
-            self.out.add("dp_configmap", cfgs[0].where, name=name, origin=cfgs[0].origin, keys=len(cfgs))
+            self.out.add("dp_configmap", cfgs[0].configmap_where or cfgs[0].where, name=name, origin=cfgs[0].origin,
+                         keys=len(cfgs))
         for cfg_key, (layout, entry_where) in layouts.items():
             self.layout_fact(cfg_key, layout, entry_where)
         self.workloads()
@@ -222,7 +225,9 @@ class _Builder:
         req = dra.get("requirements") or {}
         min_k8s = (req.get("min_kubernetes") or {}).get("value")
         min_driver = (req.get("min_driver") or {}).get("value")
+        min_operator = (req.get("min_operator") or {}).get("value")
         self.out.add("gpu_cluster", g.where, name=g.name, origin=g.origin,
+                     min_operator=min_operator, min_operator_v=version_number(min_operator),
                      min_k8s=min_k8s, min_k8s_v=version_number(min_k8s),
                      min_driver=min_driver, min_driver_v=version_number(min_driver))
         for gate in g.gates:
@@ -388,7 +393,7 @@ class _Builder:
             self.out.add("sharing", sh.where, {"rename_by_default": sh.rename_by_default.where,
                                                "fail_gt_one": sh.fail_requests_greater_than_one.where,
                                                "resources_type": sh.resources.where},
-                         config=cfg.label, sharing=sh.kind,
+                         config=cfg.label, sharing=sh.kind, method=METHOD[sh.kind],
                          rename_by_default=_text(sh.rename_by_default.value) or "false",
                          rename_type=_type(sh.rename_by_default.value),
                          fail_gt_one=_text(sh.fail_requests_greater_than_one.value) or "false",
@@ -397,7 +402,7 @@ class _Builder:
             for item in sh.items:
                 name = item.name.value
                 self.out.add("shared_resource", item.where, {"name": item.name.where, "replicas": item.replicas.where},
-                             config=cfg.label, sharing=sh.kind, index=item.index,
+                             config=cfg.label, sharing=sh.kind, method=METHOD[sh.kind], index=item.index,
                              name=_text(name), name_type=_type(name),
                              replicas=item.replicas.value if _type(item.replicas.value) == "integer" else _text(item.replicas.value),
                              replicas_type=_type(item.replicas.value),

@@ -109,7 +109,8 @@ def _read_configmap(doc: Doc, inv: Inventory, dp_names: set, mig_names: set) -> 
     kinds = {k: _kind_of_value(doc, v) for k, v in data.items()}
     if name in dp_names or "dp" in kinds.values():
         for k, v in data.items():
-            inv.add(deviceplugin.from_configmap_value(doc, ("data", k), v, "ConfigMap", name))
+            inv.add(deviceplugin.from_configmap_value(doc, ("data", k), v, "ConfigMap", name,
+                                                      doc.where(("metadata", "name"))))
     elif name in mig_names or "mig" in kinds.values():
         for k, v in data.items():
             if name in mig_names or kinds[k] == "mig":

@@ -57,6 +57,7 @@ class DevicePluginConfig:
     version: Value | None = None
     mig_strategy: Value | None = None
     sharing: dict = field(default_factory=dict)  # kind → Sharing
+    configmap_where: dict | None = None  # where the ConfigMap (or the Helm value creating it) is named
 
     @property
     def label(self) -> str:
@@ -96,13 +97,16 @@ def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: dict
     return cfg
 
 
-def from_configmap_value(outer: Doc, path: tuple, text, origin: str, configmap: str | None) -> DevicePluginConfig:
+def from_configmap_value(outer: Doc, path: tuple, text, origin: str, configmap: str | None,
+                         named_at: dict | None = None) -> DevicePluginConfig:
     key = str(path[-1])
     where = outer.where(path)
     if not isinstance(text, str):
-        return DevicePluginConfig(origin, configmap, key, where,
-                                  error=f"a ConfigMap value must be a string, found {type(text).__name__}")
-    inner, error = parse_embedded(outer, path, text)
-    if inner is None:
-        return DevicePluginConfig(origin, configmap, key, where, error=error)
-    return from_doc(inner, origin, configmap, key, where)
+        cfg = DevicePluginConfig(origin, configmap, key, where,
+                                 error=f"a ConfigMap value must be a string, found {type(text).__name__}")
+    else:
+        inner, error = parse_embedded(outer, path, text)
+        cfg = (DevicePluginConfig(origin, configmap, key, where, error=error) if inner is None
+               else from_doc(inner, origin, configmap, key, where))
+    cfg.configmap_where = named_at
+    return cfg

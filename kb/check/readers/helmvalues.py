@@ -41,6 +41,9 @@ def read(doc: Doc):
         if doc.get(section, "config", "create") is True and isinstance(data, dict):
             name = doc.get(section, "config", "name")
             for key in data:
-                out.append(module.from_configmap_value(doc, (section, "config", "data", key), data[key],
-                                                       "Helm values", str(name) if name else None))
+                cfg = module.from_configmap_value(doc, (section, "config", "data", key), data[key],
+                                                  "Helm values", str(name) if name else None)
+                if module is deviceplugin:
+                    cfg.configmap_where = doc.where((section, "config", "name"))
+                out.append(cfg)
     return out

@@ -1,0 +1,72 @@
+"""NVIDIA's own example manifests, read from ../shared/sources, check clean or with exactly these findings.
+
+The GPU Operator chart's values.yaml has no `kind`: gpukb reads it as the chart's Helm values and checks
+the ClusterPolicy (and GPUCluster) the chart renders from them (see kb/check/readers/helmvalues.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.catalog.compiled import load_data
+from kb.check.facts import Environment
+from kb.check.run import check
+from tests.conftest import need_sources
+
+#: snapshot → the (rule, severity, field path) of every finding, in report order
+EXPECTED = {
+    "cloud-native-docs/time-slicing-config-all@2023-03-09.yaml": [
+        ("CHK-063", "info", "metadata.name"),
+        ("CHK-060", "info", "data.any → sharing.timeSlicing"),
+    ],
+    "cloud-native-docs/time-slicing-config-fine@2023-03-09.yaml": [
+        ("CHK-063", "info", "metadata.name"),
+        ("CHK-060", "info", "data.a100-40gb → sharing.timeSlicing"),
+        ("CHK-060", "info", "data.tesla-t4 → sharing.timeSlicing"),
+    ],
+    "cloud-native-docs/time-slicing-config-sample@2023-03-09.yaml": [
+        ("CHK-063", "info", "metadata.name"),
+        ("CHK-060", "info", "data.any → sharing.timeSlicing"),
+    ],
+    # five-1g-one-2g mixes two profiles: NVIDIA's guide says to set mig.strategy mixed for it
+    "cloud-native-docs/custom-mig-config@2024-05-15.yaml": [
+        ("CHK-032", "info", 'data["config.yaml"] → mig-configs.five-1g-one-2g'),
+    ],
+    "gpu-operator/values@2026-08-20.yaml": [],
+    "gpu-operator/values@2026-03-18.yaml": [],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("operator", [None, "26.7.0"])
+def test_nvidia_example_checks_as_expected(name, operator):
+    path = need_sources() / name
+    report = check([str(path)], load_data(), Environment(operator=operator))
+    assert [(f["rule"], f["severity"], f["where"]["path"]) for f in report.findings] == EXPECTED[name]
+    assert not report.has_errors
+    assert report.summary["ignored"] == []
+
+
+def test_values_yaml_becomes_a_cluster_policy_with_the_charts_settings():
+    report = check([str(need_sources() / "gpu-operator/values@2026-08-20.yaml")], load_data(), Environment())
+    (policy,) = report.inventory.policies
+    assert policy.origin == "Helm values"
+    assert policy.value("mig.strategy") == "single"
+    assert policy.value("devicePlugin.config.name") == ""
+    assert policy.value("cdi.enabled") is True
+    assert policy.where("mig.strategy")["line"] == 135
+    assert report.inventory.gpu_clusters == []
+
+
+def test_nvidia_time_slicing_flow_with_node_labels_checks_clean(tmp_path):
+    """The guide's node-specific setup: ConfigMap, ClusterPolicy patch with a default, a labelled T4 node."""
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(
+        "apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: cluster-policy\n"
+        "spec:\n  devicePlugin:\n    config:\n      name: time-slicing-config-fine\n      default: tesla-t4\n"
+        "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: t4\n  labels:\n"
+        "    nvidia.com/device-plugin.config: tesla-t4\n", encoding="utf-8")
+    fine = need_sources() / "cloud-native-docs/time-slicing-config-fine@2023-03-09.yaml"
+    report = check([str(fine), str(policy)], load_data(), Environment())
+    assert not report.has_errors
+    assert {f["rule"] for f in report.findings} == {"CHK-060", "CHK-063"}
