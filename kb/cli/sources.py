@@ -108,6 +108,8 @@ def _impact(data: dict, results) -> None:
 
 
 def _echo_text(results, lang: str) -> None:
+    from kb.drift.report import verdict_text
+
     for r in results:
         click.echo(f"{r.status:<12} {r.source}  ({r.origin})")
         if r.error:
@@ -115,9 +117,8 @@ def _echo_text(results, lang: str) -> None:
         for c in r.changes:
             click.echo(f"{'':12} - {c.text[lang]}")
             for a in c.answers:
-                verdict = f"{a['before']} → {a['after']}" if "after" in a else a["before"]
                 shown = " ".join(f"{k}={v}" for k, v in a["inputs"].items() if v is not None)
-                click.echo(f"{'':14} {a['question']} {shown}: {verdict}")
+                click.echo(f"{'':14} {a['question']} {shown}: {verdict_text(a)}")
 
 
 def _code(results) -> int:

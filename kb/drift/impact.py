@@ -2,7 +2,7 @@
 
 A change with a `patch` (a mechanical catalog edit: a card no longer listed, another driver minimum, …)
 is applied to a copy of the catalog data and the answers of the affected cards are computed before and
-after; those whose verdict differs are reported ("before → after"). A change without a patch (a quote
+after; those whose verdict or fired rules differ are reported ("before → after", rules added/removed). A change without a patch (a quote
 gone) lists the current answers whose reasons cite that quote: they need a look.
 """
 
@@ -43,10 +43,16 @@ def _diff(data: dict, change: Change, current: dict, engine: str) -> list[dict]:
     for question, answers in current.items():
         todo = [a for a in answers if _affected(change, a["inputs"])]
         for old, new in zip(todo, after.answer_many(question, [a["inputs"] for a in todo])):
-            if old["verdict"] != new["verdict"]:
+            rules_old, rules_new = _rules(old), _rules(new)
+            if old["verdict"] != new["verdict"] or rules_old != rules_new:
                 out.append({"question": question, "inputs": old["inputs"], "before": old["verdict"],
-                            "after": new["verdict"], "summary": new["summary"]})
+                            "after": new["verdict"], "rules_added": sorted(rules_new - rules_old),
+                            "rules_removed": sorted(rules_old - rules_new), "summary": new["summary"]})
     return out
+
+
+def _rules(answer: dict) -> set[str]:
+    return {r["rule"] for r in answer["reasons"]}
 
 
 def _relying(change: Change, current: dict) -> list[dict]:

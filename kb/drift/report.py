@@ -53,6 +53,14 @@ def _inputs(inputs: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in inputs.items() if v is not None)
 
 
+def verdict_text(answer: dict) -> str:
+    """'conditional → no (+MIG-007)', or the current verdict of an answer that relies on a quote."""
+    if "after" not in answer:
+        return answer["before"]
+    rules = [f"+{r}" for r in answer["rules_added"]] + [f"−{r}" for r in answer["rules_removed"]]
+    return f"{answer['before']} → {answer['after']}" + (f" ({', '.join(rules)})" if rules else "")
+
+
 def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: str | None = None) -> str:
     counts = summary(results)
     failed = [r for r in results if r.status in ("unreachable", "unparseable")]
@@ -77,8 +85,8 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
                 key = "would_change" if c.patch else "relying"
                 lines.append(f"  - {_t(key, lang)}:")
                 for a in c.answers:
-                    verdict = f"{a['before']} → {a['after']}" if "after" in a else a["before"]
-                    lines.append(f"    - `{a['question']}` {_inputs(a['inputs'])}: **{verdict}** — {a['summary'][lang]}")
+                    lines.append(f"    - `{a['question']}` {_inputs(a['inputs'])}: **{verdict_text(a)}** — "
+                                 f"{a['summary'][lang]}")
         lines.append("")
     if failed:
         lines += [f"## {_t('failed', lang)}", "", _t("failed_note", lang), ""]
