@@ -18,6 +18,9 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 STAMP = ".generated"
+#: the input hash docs/generated/ was last written for in this process. mkdocs-static-i18n builds once
+#: per language in one process; `mkdocs serve` rebuilds after every edit: generate again only when the
+#: catalog or the rules changed.
 _STATE: dict = {}
 
 
@@ -25,13 +28,17 @@ def _data() -> dict:
     from kb.catalog.compiled import load_data
     from kb.catalog.loader import CatalogError
 
-    if "data" not in _STATE:
-        try:
-            _STATE["data"] = load_data()
-        except CatalogError as exc:
-            problems = "\n".join(f"  {p}" for p in exc.problems)
-            raise PluginError(f"gpukb: the catalog is not usable (run 'gpukb lint'):\n{problems}") from None
-    return _STATE["data"]
+    try:
+        return load_data()  # memoised by the catalog's hash
+    except CatalogError as exc:
+        problems = "\n".join(f"  {p}" for p in exc.problems)
+        raise PluginError(f"gpukb: the catalog is not usable (run 'gpukb lint'):\n{problems}") from None
+
+
+def _inputs_hash() -> str:
+    from kb.catalog.compiled import catalog_dir, input_hash, rules_dir
+
+    return input_hash(catalog_dir(), rules_dir())
 
 
 def generate(repo_url: str) -> dict[str, str | bytes]:
@@ -95,13 +102,14 @@ def write_tree(folder: Path, files: dict[str, str | bytes]) -> None:
 
 def on_config(config):
     folder = Path(config.docs_dir) / "generated"
-    if "generated" not in _STATE:
+    key = _inputs_hash()
+    if _STATE.get(str(folder)) != key:
         skip = os.environ.get("GPUKB_SKIP_GENERATE") == "1"
         if skip and not (folder / STAMP).is_file():
             raise PluginError("gpukb: GPUKB_SKIP_GENERATE=1 but docs/generated/ was never generated: build once without it")
         if not skip:
             write_tree(folder, generate(config.extra["repo_url"]))
-        _STATE["generated"] = True
+        _STATE[str(folder)] = key
     config.nav = _expand_nav(config.nav, folder)
     return config
 
