@@ -36,12 +36,13 @@ def _backend(engine: str):
 
 def rules_for(question: str, rules=None) -> list[dict]:
     """The compiled rules of `question` (from `rules`, {question: [...]}, or the rule base in use)."""
-    from kb.engine.rules import load_rules
+    from kb.engine.rules import question_rules, rule_base
 
-    every = rules if rules is not None else load_rules()
-    if question not in every:
-        raise EngineError(f"no rules for question {question!r}; known: {', '.join(sorted(every))}")
-    return every[question]
+    found = rules.get(question) if rules is not None else question_rules(question)
+    if not found:
+        known = sorted(rules if rules is not None else rule_base()[0])
+        raise EngineError(f"no rules for question {question!r}; known: {', '.join(known)}")
+    return found
 
 
 def check_facts(facts: list[dict]) -> list[dict]:

@@ -1,25 +1,28 @@
 """The only module that imports durable-rules.
 
-durable-rules 2.0.28 bites (../shared/notes/durable-rules.md); this adapter defends against it:
+durable-rules 2.0.28 bites (../shared/notes/durable-rules.md, and what we measured here); this
+adapter defends against it:
 - a private Host whose background timer threads never start; rulesets are registered explicitly,
   under a fresh name whenever the rules change (a name cannot be registered twice);
-- each batch of queries runs in its own session (sid), deleted afterwards; a marker fact with its own
-  rule runs an action first in every session, because deleting a session in which no action ran
-  crashes the process;
+- every session (sid) is deleted after use; a marker fact with its own rule runs an action first in
+  every session, because deleting a session in which no action ran crashes the process;
 - a catch-all join that never completes makes every fact "handled", so a fact no rule matches does
-  not fail the batch (MessageNotHandledException);
+  not raise MessageNotHandledException;
 - actions only record what matched; conclusions are built in Python afterwards, so nothing is lost
   in an action and nothing is asserted from one; the state is checked for a swallowed exception
   after every assert and an EngineError raised;
-- several queries share one session (their facts carry `q`; joins are restricted to one query), in
-  chunks small enough to stay clear of durable's 32-bit fact hash; a MessageObservedException
-  (a hash collision) splits the chunk and retries.
+- rules never compare two facts' properties: such references crashed the process here (SIGSEGV in
+  assert_fact, reproduced with 30 or more rules in a ruleset), so kb.engine.rules rejects them;
+- facts are asserted one at a time (a batch is one JSON message; one bad fact fails all of it);
+- a ruleset whose rules are all single-fact runs many queries in one session, in chunks far below
+  the ~36,000 facts where durable's 32-bit fact hashes were seen to collide (a collision raises
+  MessageObservedException: the chunk is split and retried); a ruleset with joins gets one session
+  per query, so facts of different queries never join.
 Works on Python 3.11 and 3.12 only: the released durable-rules does not import on 3.13.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import itertools
 import json
@@ -29,14 +32,15 @@ from durable import engine as _durable
 from kb.engine.errors import EngineError
 
 MARKER = "$marker"
-#: facts per session: far below the ~36,000 where durable's fact hashes were seen to collide
+SEEN = "$seen"
+#: facts per session when queries share one
 CHUNK_FACTS = 3000
 
 
 class _Host(_durable.Host):
     """A durable Host without the background dispatch threads of the global one."""
 
-    def _run(self):  # noqa: D401 - overrides the thread starter
+    def _run(self):
         return None
 
 
@@ -50,7 +54,6 @@ class DurableEngine:
         self._sids = itertools.count(1)
         self._fired: list = []
 
-    # ------------------------------------------------------------ rulesets
     def _action(self, rule_id: str):
         fired = self._fired
 
@@ -64,12 +67,11 @@ class DurableEngine:
         name = self._registered.get(key)
         if name is None:
             name = f"{question}.{next(self._names)}"
-            definition = {}
-            for i, rule in enumerate(rules):
-                definition[f"r{i}"] = {"all": _durable_all(rule["when"]), "run": self._action(rule["id"])}
-            definition["$marker"] = {"all": [{"m": {"kind": MARKER}}], "run": self._action(MARKER)}
-            definition["$seen"] = {"all": [{"m": {"$ex": {"kind": 1}}}, {"n": {"kind": "$never"}}],
-                                   "run": self._action("$seen")}
+            definition = {f"r{i}": {"all": [{alias: cond} for alias, cond in rule["when"]],
+                                    "run": self._action(rule["id"])} for i, rule in enumerate(rules)}
+            definition[MARKER] = {"all": [{"m": {"kind": MARKER}}], "run": self._action(MARKER)}
+            definition[SEEN] = {"all": [{"m": {"$ex": {"kind": 1}}}, {"n": {"kind": "$never"}}],
+                                "run": self._action(SEEN)}
             try:
                 self._host.register_rulesets({name: definition})
             except Exception as exc:  # durable_rules_engine.error carries only a code
@@ -77,22 +79,24 @@ class DurableEngine:
             self._registered[key] = name
         return name
 
-    # ------------------------------------------------------------ queries
     def fire(self, question: str, rules: list[dict], fact_lists: list[list[dict]]) -> list[list[tuple[str, tuple]]]:
         """For each query: the (rule id, matched facts) of every firing, as the reference does."""
         name = self._ruleset(question, rules)
         order = {rule["id"]: [alias for alias, _ in rule["when"]] for rule in rules}
         results: list[list] = [[] for _ in fact_lists]
-        chunk: list[int] = []
-        size = 0
-        for qi, facts in enumerate(fact_lists):
-            if chunk and size + len(facts) > CHUNK_FACTS:
+        if any(len(aliases) > 1 for aliases in order.values()):
+            chunks = [[qi] for qi in range(len(fact_lists))]
+        else:
+            chunks, size = [[]], 0
+            for qi, facts in enumerate(fact_lists):
+                if chunks[-1] and size + len(facts) > CHUNK_FACTS:
+                    chunks.append([])
+                    size = 0
+                chunks[-1].append(qi)
+                size += len(facts)
+        for chunk in chunks:
+            if chunk:
                 self._run_chunk(name, chunk, fact_lists, results, order)
-                chunk, size = [], 0
-            chunk.append(qi)
-            size += len(facts)
-        if chunk:
-            self._run_chunk(name, chunk, fact_lists, results, order)
         return results
 
     def _run_chunk(self, name, chunk, fact_lists, results, order) -> None:
@@ -100,7 +104,7 @@ class DurableEngine:
             fired = self._session(name, [(qi, fact_lists[qi]) for qi in chunk])
         except _durable.MessageObservedException as exc:
             if len(chunk) == 1:
-                raise EngineError(f"durable-rules saw a fact twice in one query ({exc.message}); "
+                raise EngineError(f"durable-rules saw a fact twice in one query ({exc.message[:300]}); "
                                   "facts of one query must differ") from None
             half = len(chunk) // 2
             self._run_chunk(name, chunk[:half], fact_lists, results, order)
@@ -112,22 +116,19 @@ class DurableEngine:
 
     def _session(self, name: str, queries: list[tuple[int, list[dict]]]) -> list:
         sid = str(next(self._sids))
-        batch = [dict(fact, q=qi, sid=sid) for qi, facts in queries for fact in facts]
         self._fired.clear()
         try:
-            state = self._host.assert_fact(name, {"kind": MARKER, "sid": sid})
-            _check_state(state, name)
+            _check_state(self._host.assert_fact(name, {"kind": MARKER, "sid": sid}), name)
             if not self._fired:
                 raise EngineError(f"durable-rules ran no action for the marker fact of {name}")
-            if batch:
-                _check_state(self._host.assert_facts(name, batch), name)
+            for qi, facts in queries:
+                for fact in facts:
+                    _check_state(self._host.assert_fact(name, dict(fact, q=qi, sid=sid)), name)
             _check_state(self._host.get_state(name, sid), name)
-            return [(rid, matched) for rid, matched in self._fired if rid not in (MARKER, "$seen")]
+            return [(rid, matched) for rid, matched in self._fired if rid not in (MARKER, SEEN)]
         except _durable.MessageNotHandledException as exc:
-            raise EngineError(f"durable-rules could not handle a fact: {exc.message}") from None
-        except _durable.MessageObservedException:
-            raise
-        except EngineError:
+            raise EngineError(f"durable-rules could not handle a fact: {exc.message[:300]}") from None
+        except (_durable.MessageObservedException, EngineError):
             raise
         except Exception as exc:
             raise EngineError(f"durable-rules failed on {name}: {exc}") from exc
@@ -136,18 +137,6 @@ class DurableEngine:
             self._fired.clear()
             if fired_any:  # only then is deleting the session safe (see the module docstring)
                 self._host.delete_state(name, sid)
-
-
-def _durable_all(when: list) -> list:
-    """The rule's join as durable's `all` list; every fact after the first must be of the same query."""
-    first = when[0][0]
-    out = []
-    for i, (alias, cond) in enumerate(when):
-        cond = copy.deepcopy(cond)
-        if i:
-            cond = {"$and": [cond, {"q": {first: "q"}}]}
-        out.append({alias: cond})
-    return out
 
 
 def _clean(fact: dict) -> dict:

@@ -4,7 +4,8 @@ It reads the same compiled rules (kb.engine.rules) and implements the subset of 
 JSON condition syntax the rule files may use, with durable's semantics as measured:
 a missing property matches no comparison (not even $neq), a text and a number compare equal
 when the text is that number, texts compare alphabetically, true equals 1, and one fact binds
-to at most one name of a join. Facts of different queries never join.
+to at most one name of a join (a join is every combination of distinct matching facts).
+Facts of different queries never join.
 """
 
 from __future__ import annotations
@@ -44,15 +45,8 @@ def _compare(op: str, a, b) -> bool:
     return False
 
 
-def _operand(value, binding: dict):
-    if isinstance(value, dict):
-        (alias, prop), = value.items()
-        return binding[alias].get(prop, _MISSING)
-    return value
-
-
 def matches(cond: dict, fact: dict, binding: dict) -> bool:
-    """Does `fact` satisfy `cond`, given the facts already bound to earlier names?"""
+    """Does `fact` satisfy `cond`, given the facts bound to the rule's earlier names?"""
     (key, value), = cond.items()
     if key == "$and":
         return all(matches(c, fact, binding) for c in value)
@@ -63,10 +57,13 @@ def matches(cond: dict, fact: dict, binding: dict) -> bool:
         return (prop in fact) == (key == "$ex")
     if key.startswith("$"):
         (prop, operand), = value.items()
-        a, b = fact.get(prop, _MISSING), _operand(operand, binding)
-        return a is not _MISSING and b is not _MISSING and _compare(key, a, b)
-    a, b = fact.get(key, _MISSING), _operand(value, binding)
-    return a is not _MISSING and b is not _MISSING and _eq(a, b)
+        a = fact.get(prop, _MISSING)
+        return a is not _MISSING and _compare(key, a, operand)
+    a = fact.get(key, _MISSING)
+    if isinstance(value, dict):  # {alias: property}: equals that property of an earlier fact
+        (alias, prop), = value.items()
+        value = binding[alias].get(prop, _MISSING)
+    return a is not _MISSING and value is not _MISSING and _eq(a, value)
 
 
 def fire(rules: list[dict], fact_lists: list[list[dict]]) -> list[list[tuple[str, tuple]]]:
@@ -75,20 +72,20 @@ def fire(rules: list[dict], fact_lists: list[list[dict]]) -> list[list[tuple[str
     for facts in fact_lists:
         fired = []
         for rule in rules:
-            for combo in _bindings(rule["when"], facts, 0, {}, ()):
-                fired.append((rule["id"], combo))
+            for combo in _combinations(rule["when"], facts, 0, (), {}):
+                fired.append((rule["id"], tuple(facts[i] for i in combo)))
         results.append(fired)
     return results
 
 
-def _bindings(when: list, facts: list[dict], depth: int, binding: dict, used: tuple):
+def _combinations(when: list, facts: list[dict], depth: int, used: tuple, binding: dict):
+    """Every way to bind distinct matching facts to the rule's names (a join is all combinations)."""
     if depth == len(when):
-        yield tuple(binding[alias] for alias, _ in when)
+        yield used
         return
     alias, cond = when[depth]
     for i, fact in enumerate(facts):
-        if i in used or not matches(cond, fact, binding):
-            continue
-        binding[alias] = fact
-        yield from _bindings(when, facts, depth + 1, binding, used + (i,))
-        del binding[alias]
+        if i not in used and matches(cond, fact, binding):
+            binding[alias] = fact
+            yield from _combinations(when, facts, depth + 1, used + (i,), binding)
+            del binding[alias]

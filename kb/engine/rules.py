@@ -60,8 +60,13 @@ class _Checker:
             if not isinstance(value[lang], str) or not value[lang].strip():
                 self.add(path + (lang,), f"{what} in {lang!r} must be non-empty text")
 
-    def operand(self, value, path: tuple, aliases: list[str]) -> None:
+    def operand(self, value, path: tuple, aliases: list[str], compare: str | None = None) -> None:
         if isinstance(value, dict):
+            if compare:
+                self.add(path, f"{compare} cannot compare with another fact's property ({{alias: property}}): "
+                         "such comparisons crash durable-rules 2.0.28 (see rules/README.md); let the question "
+                         "put the comparison into a fact, or compare with a constant")
+                return
             if len(value) != 1:
                 self.add(path, "a reference to another fact is {alias: property}")
                 return
@@ -73,6 +78,10 @@ class _Checker:
                 self.add(path + (alias,), f"{prop!r} is not a property name")
         elif isinstance(value, (list, type(None))):
             self.add(path, "compare with a text, number or true/false, or {alias: property}")
+        elif isinstance(value, bool) and str(self.doc.raw.get(path, "true")).lower() not in ("true", "false"):
+            raw = self.doc.raw[path]
+            self.add(path, f"YAML reads {raw} as {str(value).lower()}: write \"{raw}\" in quotes for the text, "
+                     f"or {str(value).lower()} for the truth value")
 
     def condition(self, cond, path: tuple, aliases: list[str]) -> None:
         if not isinstance(cond, dict) or len(cond) != 1:
@@ -97,7 +106,7 @@ class _Checker:
                 if operand != 1:
                     self.add(here + (prop,), f"write {key}: {{{prop}: 1}}")
             else:
-                self.operand(operand, here + (prop,), aliases)
+                self.operand(operand, here + (prop,), aliases, compare=key)
         elif key.startswith("$"):
             self.add(here, f"operator {key!r} is not supported in gpukb rules; use "
                      + ", ".join(LOGICAL + COMPARISONS + EXISTENCE))
@@ -236,47 +245,64 @@ def validate_rule_file(path: Path, display: str | None = None) -> tuple[dict | N
     return check_rule(doc, display, question_dir=path.parent.name)
 
 
-def compile_rules(root: Path) -> dict[str, list[dict]]:
-    """Validate every rule file below `root`; raises RuleError listing every problem at once."""
+def compile_rules(root: Path) -> tuple[dict[str, list[dict]], dict[str, list]]:
+    """Validate every rule file below `root`: ({question: [rule, …]}, {question: [Problem, …]})."""
     from kb.catalog.yamlsafe import Problem
 
     if not root.is_dir():
         raise RuleError([Problem(str(root), None, "", "rules folder not found", kind="io")])
     rules: dict[str, list[dict]] = {}
-    problems: list = []
+    problems: dict[str, list] = {}
     seen: dict[str, str] = {}
     for path in sorted(root.glob("*/*.yaml")):
+        question = path.parent.name
         display = f"rules/{path.relative_to(root).as_posix()}"
         rule, errs = validate_rule_file(path, display)
-        problems += errs
-        if rule is None:
-            continue
-        if rule["id"] in seen:
-            problems.append(Problem(display, 1, "id", f"id {rule['id']} is already used by {seen[rule['id']]}"))
+        if rule is not None and rule["id"] in seen:
+            errs = [Problem(display, 1, "id", f"id {rule['id']} is already used by {seen[rule['id']]}")]
+        if errs:
+            problems.setdefault(question, []).extend(errs)
             continue
         seen[rule["id"]] = display
-        rules.setdefault(rule["question"], []).append(rule)
-    if problems:
-        raise RuleError(problems)
-    return rules
+        rules.setdefault(question, []).append(rule)
+    return rules, problems
 
 
 _MEMO: dict = {}
 
 
-def load_rules(rules_dir: Path | None = None) -> dict[str, list[dict]]:
-    """Every rule, by question: {question: [compiled rule, …]} (cached as JSON by the folder's hash)."""
+def rule_base(rules_dir: Path | None = None) -> tuple[dict[str, list[dict]], dict[str, list]]:
+    """(rules by question, problems by question), cached as JSON by the hash of the rules folder."""
     from kb.catalog.compiled import input_hash, read_cache, rules_dir as default_dir, write_cache
+    from kb.catalog.yamlsafe import Problem
 
     root = Path(rules_dir) if rules_dir else default_dir()
     key = input_hash(root)
     if key not in _MEMO:
-        rules = read_cache("rules", key)
-        if rules is None:
-            rules = compile_rules(root)
-            write_cache("rules", key, rules)
-        _MEMO[key] = rules
+        cached = read_cache("rules", key)
+        if cached is None:
+            rules, problems = compile_rules(root)
+            cached = {"rules": rules, "problems": {q: [p.as_dict() for p in ps] for q, ps in problems.items()}}
+            write_cache("rules", key, cached)
+        problems = {q: [Problem(**p) for p in ps] for q, ps in cached["problems"].items()}
+        _MEMO[key] = (cached["rules"], problems)
     return _MEMO[key]
+
+
+def load_rules(rules_dir: Path | None = None) -> dict[str, list[dict]]:
+    """Every rule, by question: {question: [compiled rule, …]}; RuleError if any rule file is not valid."""
+    rules, problems = rule_base(rules_dir)
+    if problems:
+        raise RuleError([p for ps in problems.values() for p in ps])
+    return rules
+
+
+def question_rules(question: str, rules_dir: Path | None = None) -> list[dict]:
+    """The rules of one question; RuleError if one of its files is not valid (other questions' are ignored)."""
+    rules, problems = rule_base(rules_dir)
+    if problems.get(question):
+        raise RuleError(problems[question])
+    return rules.get(question, [])
 
 
 def placeholders(text: str) -> list[str]:
@@ -288,12 +314,14 @@ def placeholders(text: str) -> list[str]:
 
 _TEXT = {"type": "object", "required": ["en", "de"], "additionalProperties": False,
          "properties": {"en": {"type": "string", "minLength": 1}, "de": {"type": "string", "minLength": 1}}}
+_SCALAR = {"type": ["string", "number", "boolean"]}
 _OPERAND = {"oneOf": [
-    {"type": ["string", "number", "boolean"]},
+    _SCALAR,
     {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": {"type": "string"},
-     "description": "{alias: property}: the property of a fact named earlier in this rule"},
+     "description": "{alias: property}: equals the property of a fact named earlier in this rule"},
 ]}
-_PROP_MAP = {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": {"$ref": "#/$defs/operand"}}
+_PROP_MAP = {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": _SCALAR,
+             "description": "{property: constant}; comparing with another fact crashes durable-rules 2.0.28"}
 RULE_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "gpukb rule",

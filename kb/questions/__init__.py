@@ -15,7 +15,7 @@ import importlib
 
 from kb.questions.base import InputError
 
-QUESTIONS = ("mig",)
+QUESTIONS = ("mig", "methods")
 
 
 def module(question: str):

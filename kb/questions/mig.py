@@ -29,45 +29,49 @@ def listed_at(card: dict, operator: str) -> bool:
     return bool(support["listed"]["value"]) and versions.in_range(operator, support.get("since"))
 
 
-def card_facts(card: dict, operator: str) -> list[dict]:
-    """The card fact and its driver exceptions, as of the operator release (shared with other questions)."""
+def compare(version: str | None, minimum: str | None) -> str | None:
+    """'below' or 'meets' (version >= minimum); None where either is unknown."""
+    if version is None or minimum is None:
+        return None
+    return "below" if versions.key(version) < versions.key(minimum) else "meets"
+
+
+def card_facts(card: dict, operator: str, driver: str | None = None) -> list[dict]:
+    """The card fact and its driver exceptions, as of the operator release and driver (shared with
+    other questions). Version comparisons are done here: rules compare properties with constants only."""
     mig, support = card["mig"], card["operator_support"]
     fact = {
-        "kind": "card", "card": card["id"], "name": card["short_name"],
+        "kind": "card", "card": card["id"], "name": card["short_name"], "operator": operator,
         "mig_status": mig["status"]["value"], "availability": card["availability"]["value"],
         "operator_listed": listed_at(card, operator),
         "prerequisites_published": bool(_value(mig, "prerequisites", "prerequisites_published")),
         "display_mode_switch": bool(_value(mig, "prerequisites", "display_mode_switch")),
         "written_confirmation": bool(_value(mig, "prerequisites", "written_confirmation")),
+        "driver_given": driver is not None,
     }
+    if driver is not None:
+        fact["driver"] = driver
     for key, value in (("mig_min_driver", _value(mig, "prerequisites", "min_driver")),
                        ("op_min_driver", _value(support, "min_driver"))):
         if value:
-            fact[key], fact[key + "_text"] = versions.as_int(value), value
+            fact[key] = value
+            if driver is not None:
+                fact[f"driver_vs_{key}"] = compare(driver, value)
     if _value(mig, "max_instances"):
         fact["max_instances"] = mig["max_instances"]["value"]
     out = [fact]
     for exc in support.get("driver_exceptions", []):
         if exc["feature"] in ("mig", "all"):
-            out.append({"kind": "driver_exception", "card": card["id"], "feature": exc["feature"],
-                        "driver": exc["driver"], "version": versions.as_int(exc["driver"]),
-                        "text_en": exc["fact"]["value"]["en"], "text_de": exc["fact"]["value"]["de"]})
+            out.append({"kind": "driver_exception", "card": card["id"], "name": card["short_name"],
+                        "mig_status": fact["mig_status"], "feature": exc["feature"], "driver": exc["driver"],
+                        "text_en": exc["fact"]["value"]["en"], "text_de": exc["fact"]["value"]["de"],
+                        "driver_given": driver is not None,
+                        "applies": driver is not None and versions.key(driver) == versions.key(exc["driver"])})
     return out
 
 
-def driver_fact(driver: str | None) -> dict:
-    if driver is None:
-        return {"kind": "driver", "given": False}
-    return {"kind": "driver", "given": True, "version": versions.as_int(driver), "text": driver}
-
-
-def operator_fact(operator: str) -> dict:
-    return {"kind": "operator", "version": versions.as_int(operator), "text": operator}
-
-
 def facts(asker, inputs: dict) -> list[dict]:
-    card = asker.data["cards"][inputs["card"]]
-    return [*card_facts(card, inputs["operator"]), driver_fact(inputs["driver"]), operator_fact(inputs["operator"])]
+    return card_facts(asker.data["cards"][inputs["card"]], inputs["operator"], inputs["driver"])
 
 
 _SUMMARY = {

@@ -1,0 +1,91 @@
+"""`ask methods CARD [--operator V] [--driver V] [--mig-enabled]`: which sharing methods work on the card.
+
+details.methods maps every method id to its verdict (the most restrictive verdict of the rules that
+concluded about it). The answer's verdict is the best verdict of the methods that share a card (all but
+`whole`): can this card be shared at all, and how surely.
+"""
+
+from __future__ import annotations
+
+from kb import versions
+from kb.questions import base, mig
+
+METHOD_IDS = ("whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra")
+
+
+def resolve(index: dict, card: str, operator: str | None = None, driver: str | None = None,
+            mig_enabled: bool = False) -> dict:
+    return {"card": base.card_id(index, card), "operator": base.operator_version(index, operator),
+            "driver": base.driver_version(driver), "mig_enabled": bool(mig_enabled)}
+
+
+def defaults(index: dict) -> list[dict]:
+    return [{"card": c, "operator": op, "driver": None, "mig_enabled": False}
+            for c in index["cards"] for op in index["operator_releases"]]
+
+
+def method_fact(method: dict) -> dict:
+    """The method's own properties (shared with `recommend`)."""
+    iso = method["isolation"]
+    return {"kind": "method", "method": method["id"], "method_name_en": method["name"]["en"],
+            "method_name_de": method["name"]["de"], "requires_mig": method.get("requires_mig", False),
+            "excludes_mig": method.get("excludes_mig", False), "memory_isolation": iso["memory"]["value"],
+            "fault_isolation": iso["fault"]["value"], "compute_isolation": iso["compute"]["value"]}
+
+
+def dra_requirements(data: dict, operator: str) -> dict:
+    """The DRA requirements as fact properties; whether this operator release manages the DRA driver."""
+    req = data["methods"].get("dra", {}).get("requirements") or {}
+    out = {key: req[key]["value"] for key in ("min_kubernetes", "min_operator", "driver_version") if key in req}
+    if "min_operator" in out:
+        out["operator_manages_dra"] = mig.compare(operator, out["min_operator"]) == "meets"
+    return out
+
+
+def facts(asker, inputs: dict) -> list[dict]:
+    """One fact per method, carrying what the rules need about the card and the query."""
+    data = asker.data
+    card = data["cards"][inputs["card"]]
+    mig_inputs = {"card": inputs["card"], "operator": inputs["operator"], "driver": inputs["driver"]}
+    context = {"card": card["id"], "name": card["short_name"], "operator": inputs["operator"],
+               "mig_enabled": inputs["mig_enabled"], "mig_verdict": asker.answer("mig", mig_inputs)["verdict"]}
+    out = []
+    for m in METHOD_IDS:
+        if m in data["methods"]:
+            fact = {**method_fact(data["methods"][m]), **context}
+            if m == "dra":
+                fact.update(dra_requirements(data, inputs["operator"]))
+            out.append(fact)
+    return out
+
+
+def per_method(conclusions: list[dict]) -> dict[str, str]:
+    """Each method's verdict: the most restrictive of the conclusions about it; unconfirmed if none."""
+    out = {}
+    for m in METHOD_IDS:
+        about = [c for c in conclusions if c["details"].get("method") == m]
+        out[m] = base.fold_verdict(about)
+    return out
+
+
+_SUMMARY = {
+    "yes": ("{name} can be shared; see each method's verdict below.",
+            "Die {name} lässt sich teilen; das Urteil je Methode steht unten."),
+    "conditional": ("{name} can be shared only under conditions; see each method below.",
+                    "Die {name} lässt sich nur unter Bedingungen teilen; siehe die Methoden unten."),
+    "unconfirmed": ("NVIDIA does not document how {name} can be shared well enough to say yes.",
+                    "NVIDIA dokumentiert nicht ausreichend, wie sich die {name} teilen lässt."),
+    "no": ("{name} cannot be shared here; only whole GPUs.", "Die {name} lässt sich hier nicht teilen; nur ganze GPUs."),
+}
+
+
+def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
+    card = asker.data["cards"][inputs["card"]]
+    methods = per_method(conclusions)
+    sharing = [v for m, v in methods.items() if m != "whole"]
+    verdict = min(sharing, key=base.RANK.__getitem__)
+    en, de = _SUMMARY[verdict]
+    name = card["short_name"]
+    return base.build("methods", inputs, conclusions, verdict=verdict,
+                      summary={"en": en.format(name=name), "de": de.format(name=name)},
+                      details={"methods": methods}, data=asker.data)
