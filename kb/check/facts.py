@@ -52,7 +52,7 @@ class FactSet:
 
     def add(self, kind: str, where: dict, at: dict | None = None, **props) -> dict:
         ref = f"f{len(self.facts) + 1}"
-        fact = {"kind": kind, "ref": ref, **{k: v for k, v in props.items() if v is not None}}
+        fact = {"kind": kind, "ref": ref, **{k: _plain(v) for k, v in props.items() if v is not None}}
         self.facts.append(fact)
         self.where[ref] = where
         if at:
@@ -62,6 +62,23 @@ class FactSet:
     def location(self, fact: dict, prop: str | None = None) -> dict:
         ref = fact.get("ref", "")
         return self.fields.get(ref, {}).get(prop) or self.where.get(ref) or {}
+
+
+#: integers beyond this are kept as text: the engine compares them as doubles
+_MAX_INT = 2**53
+
+
+def _plain(value):
+    """A fact value the engine can hold: huge integers and floats become text; NUL and lone surrogates go."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if -_MAX_INT < value < _MAX_INT else str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return value.replace("\x00", "").encode("utf-8", "replace").decode("utf-8")
+    return str(value)
 
 
 def _text(value) -> str:

@@ -144,6 +144,8 @@ def read_objects(docs: list[Doc]) -> Inventory:
         group = _group(data.get("apiVersion")) if isinstance(data, dict) else ""
         if not isinstance(data, dict):
             inv.add(Ignored("(no kind)", "", doc.where(), "not-object"))
+        elif kind is not None and not isinstance(kind, str):
+            inv.add(Ignored(str(kind), _name(doc), doc.where(("kind",)), "kind"))
         elif kind is None and "apiVersion" not in data:
             _read_plain(doc, inv)
         elif kind == "ClusterPolicy" and group in ("nvidia.com", ""):
