@@ -95,16 +95,18 @@ def _watched_or_exit(data: dict, ids: list[str], lang: str) -> None:
                                  f"{sid!r} ist keine beobachtete Quelle{hint} (Liste: gpukb sources list)"))
 
 
-def _impact(data: dict, results) -> None:
-    """Attach the answers each change would alter (or relies on); the report says when that failed."""
+def _impact(data: dict, results) -> str | None:
+    """Attach the answers each change would alter (or relies on). A failure there must not hide the drift
+    itself: it is returned (and shown), the changes are reported without answers."""
     from kb.drift.impact import attach
-    from kb.engine.errors import EngineError
-    from kb.questions import InputError
 
     try:
         attach(data, [c for r in results for c in r.changes])
-    except (EngineError, InputError) as exc:  # the drift itself must still be reported
-        click.echo(f"warning: answers could not be computed / Antworten nicht berechenbar: {exc}", err=True)
+    except Exception as exc:  # noqa: BLE001 — any engine failure; the drift report still goes out
+        message = f"answers could not be computed: {type(exc).__name__}: {exc}"
+        click.echo(f"warning: {message}", err=True)
+        return message
+    return None
 
 
 def _echo_text(results, lang: str) -> None:
@@ -160,15 +162,16 @@ def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang
     _watched_or_exit(data, list(only), lang)
     options = {k: v for k, v in (("timeout", timeout), ("retries", retries), ("max_bytes", max_bytes)) if v is not None}
     results = run(data, offline=offline, cache=cache_dir(), only=list(only) or None, **options)
-    _impact(data, results)
+    answers_error = _impact(data, results)
     code = _code(results)
     if report_path:
         try:
-            report_path.write_text(markdown(results, data, lang, dt.date.today().isoformat()), encoding="utf-8")
+            report_path.write_text(markdown(results, data, lang, dt.date.today().isoformat(), answers_error),
+                                   encoding="utf-8")
         except OSError as exc:
             raise UsageProblem(t(lang, f"cannot write {report_path}: {exc}", f"kann {report_path} nicht schreiben: {exc}"))
     if as_json:
-        print_json({**report_json(results, data), "exit_code": code})
+        print_json({**report_json(results, data), "answers_error": answers_error, "exit_code": code})
     else:
         _echo_text(results, lang)
         counts = {s: sum(r.status == s for r in results) for s in ("drift", "unreachable", "unparseable", "ok")}
@@ -198,10 +201,11 @@ def diff(source_id, file, as_json, lang):
     data = load_catalog_data()
     _watched_or_exit(data, [source_id], lang)
     result = check_file(data["sources"][source_id], file, data)
-    _impact(data, [result])
+    answers_error = _impact(data, [result])
     code = _code([result])
     if as_json:
-        print_json({**report_json([result], data, extracted=True), "exit_code": code})
+        print_json({**report_json([result], data, extracted=True), "answers_error": answers_error,
+                    "exit_code": code})
     else:
         _echo_text([result], lang)
     sys.exit(code)
