@@ -81,6 +81,14 @@ def _plain(value):
     return str(value)
 
 
+def _versus(have, need) -> str | None:
+    """'below' or 'meets' where both versions are known; None (left out) otherwise."""
+    h, n = version_number(have), version_number(need)
+    if h is None or n is None:
+        return None
+    return "below" if h < n else "meets"
+
+
 def _text(value) -> str:
     if value is None or value is MISSING:
         return ""
@@ -238,15 +246,18 @@ class _Builder:
         )
 
     def gpu_cluster_facts(self, g) -> None:
-        dra = self.data.get("methods", {}).get("dra", {})
-        req = dra.get("requirements") or {}
-        min_k8s = (req.get("min_kubernetes") or {}).get("value")
-        min_driver = (req.get("min_driver") or {}).get("value")
-        min_operator = (req.get("min_operator") or {}).get("value")
-        self.out.add("gpu_cluster", g.where, name=g.name, origin=g.origin,
-                     min_operator=min_operator, min_operator_v=version_number(min_operator),
-                     min_k8s=min_k8s, min_k8s_v=version_number(min_k8s),
-                     min_driver=min_driver, min_driver_v=version_number(min_driver))
+        """The GPUCluster with the DRA requirements of the catalog, each compared with what is known here
+        (`…_vs_min: below | meets`, left out where this cluster's version is unknown)."""
+        req = self.data.get("methods", {}).get("dra", {}).get("requirements") or {}
+        props: dict = {"name": g.name, "origin": g.origin}
+        driver, _ = self.driver()
+        for key, label, have in (("k8s", "min_kubernetes", self.k8s()), ("driver", "min_driver", driver),
+                                 ("operator", "min_operator", self.operator())):
+            need = (req.get(label) or {}).get("value")
+            props[f"min_{key}"] = need
+            props[key] = have
+            props[f"{key}_vs_min"] = _versus(have, need)
+        self.out.add("gpu_cluster", g.where, **props)
         for gate in g.gates:
             self.out.add("dra_gate", gate.where, gate=gate.name, cluster=g.name, enabled=_bool(gate.enabled),
                          enabled_text=_text(gate.enabled))
@@ -311,7 +322,8 @@ class _Builder:
             "card_mig_profiles": ", ".join(p["name"] for p in mig.get("profiles", [])),
             "card_display_switch": _bool((prereq.get("display_mode_switch") or {}).get("value")),
             "card_listed": _bool(support.get("listed", {}).get("value")),
-            "card_listed_since": since, "card_listed_since_v": version_number(since),
+            "card_listed_since": since, "operator_vs_listed_since": _versus(self.operator(), since),
+            "operator": self.operator(),
             "_exceptions": support.get("driver_exceptions", []),
             "_profiles": [p["name"] for p in mig.get("profiles", [])],
         }
