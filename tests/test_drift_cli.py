@@ -137,3 +137,17 @@ def test_missing_file_and_folder_exit_2(catalog, tmp_path):
 def test_help_has_an_example_in_both_languages(command):
     text = gpukb("sources", command, "--help").output
     assert "Example / Beispiel:" in text and "gpukb sources" in text
+
+
+def test_the_daily_workflow_runs_the_check_and_keeps_one_issue():
+    import yaml
+
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "drift.yml").read_text(encoding="utf-8"))
+    assert workflow[True]["schedule"][0]["cron"].endswith("* * *")  # PyYAML reads the key `on` as True
+    steps = {s.get("name"): s for s in workflow["jobs"]["drift"]["steps"]}
+    assert "gpukb sources check --report drift-report.md --json > drift.json" in steps["Check the watched sources"]["run"]
+    assert steps["Open or update the drift issue"]["if"] == "steps.check.outputs.code == '1' || steps.check.outputs.code == '3'"
+    assert 'gh issue list --label "$ISSUE_LABEL" --state open' in steps["Open or update the drift issue"]["run"]
+    assert workflow["env"]["ISSUE_LABEL"] == "docs-drift"
+    options = gpukb("sources", "check", "--help").output
+    assert "--report" in options and "--json" in options
