@@ -30,6 +30,9 @@ LABELS = {
 INPUT_LABELS = {
     "card": {"en": "card", "de": "Karte"}, "operator": {"en": "GPU Operator", "de": "GPU Operator"},
     "driver": {"en": "driver", "de": "Treiber"}, "k8s": {"en": "Kubernetes", "de": "Kubernetes"},
+    "gpus": {"en": "GPUs", "de": "GPUs"}, "mig_enabled": {"en": "MIG enabled", "de": "MIG aktiviert"},
+    "workload": {"en": "workload", "de": "Arbeitslast"}, "mig_strategy": {"en": "mig.strategy", "de": "mig.strategy"},
+    "rename_by_default": {"en": "renameByDefault", "de": "renameByDefault"},
 }
 
 
@@ -102,6 +105,13 @@ def _show(value) -> str:
     return str(value)
 
 
+def _input(key: str, value, lang: str) -> str:
+    label = INPUT_LABELS.get(key, {}).get(lang, key.replace("_", " "))
+    if key == "gpus":
+        return label + " " + " + ".join(f"{g['card']}:{','.join(g['profiles']) or 'none'}" for g in value)
+    return f"{label} {_show(value)}"
+
+
 def _fact_line(fact: dict) -> str:
     rest = ", ".join(f"{k}={_show(v)}" for k, v in fact.items() if k != "kind")
     return f"{fact['kind']}({rest})"
@@ -110,8 +120,7 @@ def _fact_line(fact: dict) -> str:
 def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
     """The short human answer: heading, summary, reasons with footnotes, conditions, details, sources."""
     t = lambda key: LABELS[key][lang]  # noqa: E731
-    inputs = ", ".join(f"{INPUT_LABELS.get(k, {}).get(lang, k.replace('_', ' '))} {_show(v)}"
-                       for k, v in answer["inputs"].items() if v not in (None, False, [], ""))
+    inputs = ", ".join(_input(k, v, lang) for k, v in answer["inputs"].items() if v not in (None, False, [], ""))
     title = QUESTION_TITLE.get(answer["question"], {}).get(lang, answer["question"])
     lines = [f"{title} ({inputs}): {VERDICT[answer['verdict']][lang]}", answer["summary"][lang], ""]
     numbers, notes = _footnotes(answer)

@@ -15,7 +15,7 @@ import importlib
 
 from kb.questions.base import InputError
 
-QUESTIONS = ("mig", "methods")
+QUESTIONS = ("mig", "methods", "resource", "strategy", "dra", "recommend")
 
 
 def module(question: str):

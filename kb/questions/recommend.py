@@ -1,0 +1,91 @@
+"""`ask recommend --workload W [--card CARD] [--isolation required]`: sharing methods ranked for a workload.
+
+details.ranking lists the methods suited to the workload (catalog `suited_for`), best first, each with its
+verdict, why and the risk for its neighbours; methods the rules rule out are in details.excluded.
+"""
+
+from __future__ import annotations
+
+from kb.questions import base
+from kb.questions.methods import METHOD_IDS, method_fact
+
+WORKLOADS = ("training", "large-model", "small-inference", "dev", "multi-tenant")
+
+
+def resolve(index: dict, workload: str | None = None, card: str | None = None, isolation: str | None = None,
+            operator: str | None = None) -> dict:
+    if workload not in WORKLOADS:
+        raise base.InputError(f"unknown workload {workload!r}; known: {', '.join(WORKLOADS)}",
+                              f"unbekannte Arbeitslast {workload!r}; bekannt: {', '.join(WORKLOADS)}", list(WORKLOADS))
+    if isolation not in (None, "required"):
+        raise base.InputError(f"--isolation takes 'required', not {isolation!r}",
+                              f"--isolation kennt nur 'required', nicht {isolation!r}")
+    return {"workload": workload, "card": base.card_id(index, card) if card else None,
+            "isolation": isolation, "operator": base.operator_version(index, operator) if card else None}
+
+
+def defaults(index: dict) -> list[dict]:
+    """Every workload, without a card and for every card (newest operator release), with and without isolation."""
+    out = []
+    for workload in WORKLOADS:
+        for isolation in (None, "required"):
+            out.append({"workload": workload, "card": None, "isolation": isolation, "operator": None})
+            out += [{"workload": workload, "card": c, "isolation": isolation, "operator": index["operator_releases"][0]}
+                    for c in index["cards"]]
+    return out
+
+
+def _suitability(method: dict, workload: str) -> dict | None:
+    return next((s for s in method.get("suited_for", []) if s["workload"] == workload), None)
+
+
+def facts(asker, inputs: dict) -> list[dict]:
+    data = asker.data
+    card_verdicts = {}
+    if inputs["card"]:
+        methods = asker.answer("methods", {"card": inputs["card"], "operator": inputs["operator"], "driver": None,
+                                           "mig_enabled": False})
+        card_verdicts = methods["details"]["methods"]
+    out = []
+    for m in METHOD_IDS:
+        method = data["methods"].get(m)
+        fit = _suitability(method, inputs["workload"]) if method else None
+        if fit is None:
+            continue
+        fact = {**method_fact(method), "workload": inputs["workload"], "rank": fit["rank"],
+                "why_en": fit["text"]["en"], "why_de": fit["text"]["de"],
+                "isolation_required": inputs["isolation"] == "required", "card_given": bool(inputs["card"])}
+        if inputs["card"]:
+            card = data["cards"][inputs["card"]]
+            fact.update(card=card["id"], name=card["short_name"], card_verdict=card_verdicts[m])
+        out.append(fact)
+    return out
+
+
+def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
+    data = asker.data
+    ranking, excluded = [], []
+    for fact in facts(asker, inputs):
+        m = fact["method"]
+        about = [c for c in conclusions if c["details"].get("method") == m]
+        verdict = base.fold_verdict(about)
+        if verdict == "no":
+            excluded.append(m)
+            continue
+        ranking.append({"method": m, "rank": fact["rank"], "verdict": verdict,
+                        "why": {"en": fact["why_en"], "de": fact["why_de"]},
+                        "risk": data["methods"][m]["neighbour_risk"],
+                        "conditions": [c["condition"] for c in about if c.get("condition")]})
+    ranking.sort(key=lambda r: (r["rank"], base.RANK[r["verdict"]], r["method"]))
+    verdict = ranking[0]["verdict"] if ranking else "no"
+    if ranking:
+        top = data["methods"][ranking[0]["method"]]["name"]
+        summary = {"en": f"For {inputs['workload']}: {top['en']} first"
+                         + (f", then {', '.join(data['methods'][r['method']]['name']['en'] for r in ranking[1:])}." if ranking[1:] else "."),
+                   "de": f"Für {inputs['workload']}: zuerst {top['de']}"
+                         + (f", dann {', '.join(data['methods'][r['method']]['name']['de'] for r in ranking[1:])}." if ranking[1:] else ".")}
+    else:
+        summary = {"en": f"No sharing method fits {inputs['workload']} with these requirements.",
+                   "de": f"Keine Sharing-Methode passt mit diesen Anforderungen zu {inputs['workload']}."}
+    return base.build("recommend", inputs, conclusions, verdict=verdict, summary=summary,
+                      details={"ranking": ranking, "excluded": excluded}, data=data)
