@@ -20,6 +20,8 @@ def catalog(tmp_path, monkeypatch):
     shutil.copytree(FIXTURES / "drift" / "catalog", root)
     shutil.copy(REPO / "catalog" / "platform-support.yaml", root / "platform-support.yaml")
     monkeypatch.setenv("GPUKB_CATALOG", str(root))
+    # the fixture catalog has cards, not every method: only the MIG question's rules resolve against it
+    monkeypatch.setattr("kb.questions.QUESTIONS", ("mig",))
     return root
 
 
@@ -313,3 +315,12 @@ def test_check_offline_with_a_missing_snapshot_exits_3_and_still_reports_drift(c
         ("gpu-operator-release-notes", "unreachable",
          f"no snapshot of sources/cloud-native-docs/release-notes in {offline}"),
         ("gpu-operator-platform-support", "drift", None)]
+
+
+def test_a_question_the_engine_cannot_answer_does_not_hide_the_drift(catalog, tmp_path, monkeypatch):
+    monkeypatch.setattr("kb.questions.QUESTIONS", ("mig", "no-such-question"))
+    result = gpukb("sources", "diff", "gpu-operator-platform-support", edited(tmp_path, PS, RTX6000_ROW, ""), "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert data["answers_error"].startswith("no-such-question: InputError: unknown question 'no-such-question'")
+    assert [a["rules_added"] for a in data["sources"][0]["changes"][0]["answers"]] == [["MIG-007"]] * 3

@@ -174,6 +174,8 @@ def served_catalog(tmp_path, monkeypatch, server):
             s["watch"]["url"] = f"{server.url}/doc/{s['id']}"
     (root / "sources.yaml").write_text(yaml.safe_dump(sources, sort_keys=False), encoding="utf-8")
     monkeypatch.setenv("GPUKB_CATALOG", str(root))
+    # the fixture catalog has cards, not every method: only the MIG question's rules resolve against it
+    monkeypatch.setattr("kb.questions.QUESTIONS", ("mig",))
     for sid, rel in NEWEST.items():
         server.docs[sid] = (need_sources() / rel).read_text(encoding="utf-8")
     return root

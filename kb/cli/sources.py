@@ -97,16 +97,18 @@ def _watched_or_exit(data: dict, ids: list[str], lang: str) -> None:
 
 def _impact(data: dict, results) -> str | None:
     """Attach the answers each change would alter (or relies on). A failure there must not hide the drift
-    itself: it is returned (and shown), the changes are reported without answers."""
+    itself: it is returned (and shown), the changes are reported without those answers."""
     from kb.drift.impact import attach
 
     try:
-        attach(data, [c for r in results for c in r.changes])
+        errors = attach(data, [c for r in results for c in r.changes])
     except Exception as exc:  # noqa: BLE001 — any engine failure; the drift report still goes out
-        message = f"answers could not be computed: {type(exc).__name__}: {exc}"
-        click.echo(f"warning: {message}", err=True)
-        return message
-    return None
+        errors = [f"{type(exc).__name__}: {exc}"]
+    if not errors:
+        return None
+    message = "; ".join(errors)
+    click.echo(f"warning: answers could not be computed / Antworten nicht berechenbar: {message}", err=True)
+    return message
 
 
 def _echo_text(results, lang: str) -> None:

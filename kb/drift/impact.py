@@ -13,19 +13,26 @@ import copy
 from kb.drift.compare import Change
 
 
-def attach(data: dict, changes: list[Change], *, engine: str = "durable") -> None:
-    """Set `change.answers` on every change: [{question, inputs, before, after?, summary}]."""
+def attach(data: dict, changes: list[Change], *, engine: str = "durable") -> list[str]:
+    """Set `change.answers` on every change: [{question, inputs, before, after?, …, summary}]. A question
+    whose answers cannot be computed is left out and named in the returned messages."""
     if not changes or not data.get("cards"):
-        return
-    from kb.questions import QUESTIONS, Asker, module
+        return []
+    from kb import questions
 
-    before = Asker(data, engine=engine)
-    current = {q: before.answer_many(q, module(q).defaults(before.index)) for q in QUESTIONS}
+    before = questions.Asker(data, engine=engine)
+    current, errors = {}, []
+    for q in questions.QUESTIONS:
+        try:
+            current[q] = before.answer_many(q, questions.module(q).defaults(before.index))
+        except Exception as exc:  # noqa: BLE001 — one broken question must not hide the others or the drift
+            errors.append(f"{q}: {type(exc).__name__}: {exc}")
     for change in changes:
         if change.patch:
             change.answers = _diff(data, change, current, engine)
         elif change.details.get("quote"):
             change.answers = _relying(change, current)
+    return errors
 
 
 def _affected(change: Change, inputs: dict) -> bool:
