@@ -322,5 +322,5 @@ def test_a_question_the_engine_cannot_answer_does_not_hide_the_drift(catalog, tm
     result = gpukb("sources", "diff", "gpu-operator-platform-support", edited(tmp_path, PS, RTX6000_ROW, ""), "--json")
     data = json.loads(result.stdout)
     assert result.exit_code == 1
-    assert data["answers_error"].startswith("no-such-question: InputError: unknown question 'no-such-question'")
+    assert data["answers_error"].startswith("no-such-question: ")
     assert [a["rules_added"] for a in data["sources"][0]["changes"][0]["answers"]] == [["MIG-007"]] * 3
