@@ -52,12 +52,12 @@ def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: dict
     for name, entries in configs.items():
         layout = Layout(str(name), doc.where(("mig-configs", name)))
         if not isinstance(entries, list):
-            layout.error = "a layout must be a list of device entries"
+            layout.error = f"layout {name}: must be a list of device entries"
         else:
             for i, entry in enumerate(entries):
                 path = ("mig-configs", name, i)
                 if not isinstance(entry, dict):
-                    layout.error = "each device entry must be a mapping"
+                    layout.error = f"layout {name}: each device entry must be a mapping"
                     continue
                 devices = entry.get("mig-devices")
                 layout.entries.append(LayoutEntry(entry.get("devices", "all"), entry.get("mig-enabled"),

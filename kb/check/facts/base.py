@@ -1,0 +1,165 @@
+"""Shared parts of the fact builders: the fact set with locations, value helpers, and the lookups that
+combine the input with the catalog (defaults by release, versions from flags or manifests)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kb.check.readers import Inventory
+from kb.check.readers.deviceplugin import MISSING, DevicePluginConfig
+from kb.check.versions import clean, version_number
+
+#: integers beyond this are kept as text: the engine compares them as doubles
+_MAX_INT = 2**53
+
+
+@dataclass
+class Environment:
+    """Versions given on the command line (they win over what the manifests say)."""
+
+    operator: str | None = None
+    k8s: str | None = None
+    driver: str | None = None
+
+
+@dataclass
+class FactSet:
+    """The facts, and where each was written: `where[ref]` for the fact, `fields[ref][prop]` for one
+    property that stands elsewhere (a node's label, a ClusterPolicy field) — a rule names that
+    property in `then.details.at` to be reported there."""
+
+    facts: list[dict] = field(default_factory=list)
+    where: dict = field(default_factory=dict)
+    fields: dict = field(default_factory=dict)
+
+    def add(self, kind: str, where: dict, at: dict | None = None, **props) -> dict:
+        ref = f"f{len(self.facts) + 1}"
+        fact = {"kind": kind, "ref": ref, **{k: plain(v) for k, v in props.items() if v is not None}}
+        self.facts.append(fact)
+        self.where[ref] = where
+        if at:
+            self.fields[ref] = {k: v for k, v in at.items() if v is not None}
+        return fact
+
+    def location(self, fact: dict, prop: str | None = None) -> dict:
+        ref = fact.get("ref", "")
+        return self.fields.get(ref, {}).get(prop) or self.where.get(ref) or {}
+
+
+def plain(value):
+    """A fact value the engine can hold: huge integers and floats become text; NUL and lone surrogates go."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if -_MAX_INT < value < _MAX_INT else str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return value.replace("\x00", "").encode("utf-8", "replace").decode("utf-8")
+    return str(value)
+
+
+def versus(have, need) -> str | None:
+    """'below' or 'meets' where both versions are known; None (left out) otherwise."""
+    h, n = version_number(have), version_number(need)
+    if h is None or n is None:
+        return None
+    return "below" if h < n else "meets"
+
+
+def text(value) -> str:
+    """A value as the rules read it: '' for missing, 'true'/'false' for booleans."""
+    if value is None or value is MISSING:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def boolean(value):
+    """True/False where the value is a boolean; None (left out) otherwise."""
+    return value if isinstance(value, bool) else None
+
+
+def type_name(value) -> str:
+    if value is MISSING:
+        return "missing"
+    return {bool: "boolean", int: "integer", float: "number", str: "text", list: "list", dict: "mapping",
+            type(None): "null"}.get(type(value), "other")
+
+
+def _in_range(version: int | None, setting: dict) -> bool:
+    since, until = version_number(setting.get("since")), version_number(setting.get("until"))
+    if version is None:  # no version known: the setting as it holds now
+        return until is None
+    return (since is None or since <= version) and (until is None or version < until)
+
+
+class Context:
+    """What every builder needs: the objects read, the catalog, the command-line versions."""
+
+    def __init__(self, inv: Inventory, data: dict, env: Environment):
+        self.inv = inv
+        self.data = data
+        self.env = env
+        self.policy = inv.policies[0] if inv.policies else None
+
+    def operator(self) -> str | None:
+        return self.env.operator
+
+    def operator_default(self, key: str):
+        """The catalog's default of an operator setting for --operator (None where that is not given)."""
+        if self.operator() is None:
+            return None
+        for s in self.data.get("releases", {}).get("gpu-operator", {}).get("settings", []):
+            if s.get("key") == key and _in_range(version_number(self.operator()), s):
+                return s["default"]["value"]
+        return None
+
+    def plugin_default(self, key: str):
+        """The device plugin's default of a configuration key, for the plugin version the ClusterPolicy
+        names (else the current one); None where the catalog does not say."""
+        version = version_number(self.policy.value("devicePlugin.version")) if self.policy else None
+        for s in self.data.get("releases", {}).get("device-plugin", {}).get("settings", []):
+            if s.get("key") == key and _in_range(version, s):
+                return s["default"]["value"]
+        return None
+
+    def policy_value(self, key: str):
+        """A ClusterPolicy setting as written, else the catalog default for --operator; None without a policy."""
+        if self.policy is None:
+            return None
+        if key in self.policy.settings:
+            return self.policy.value(key)
+        return self.operator_default(key)
+
+    def dp_configmap(self) -> str:
+        return text(self.policy.value("devicePlugin.config.name")) if self.policy else ""
+
+    def dp_config_for(self, key: str) -> DevicePluginConfig | None:
+        """The configuration a node selecting `key` gets (from the ClusterPolicy's ConfigMap where named)."""
+        name = self.dp_configmap()
+        for cfg in self.inv.dp_configs:
+            if cfg.key == key and (not name or cfg.configmap == name or cfg.configmap is None):
+                return cfg
+        return None
+
+    def driver(self) -> str | None:
+        """--driver, else the driver the ClusterPolicy installs."""
+        if self.env.driver:
+            return self.env.driver
+        if self.policy is not None and self.policy.value("driver.enabled") is not False:
+            return clean(self.policy.value("driver.version"))
+        return None
+
+    def k8s(self) -> str | None:
+        """--k8s, else the oldest kubelet among the nodes read."""
+        if self.env.k8s:
+            return self.env.k8s
+        known = [clean(n.kubelet_version.value) for n in self.inv.nodes if n.kubelet_version]
+        known = [k for k in known if k]
+        return min(known, key=version_number) if known else None
+
+    def mig_strategy(self) -> str | None:
+        value = self.policy_value("mig.strategy")
+        return value if isinstance(value, str) else None

@@ -1,0 +1,54 @@
+"""Facts about the cluster as a whole, its ClusterPolicy(s) and GPUCluster(s) with their DRA feature gates."""
+
+from __future__ import annotations
+
+from kb.check.facts.base import Context, FactSet, boolean, text, type_name, versus
+from kb.check.readers.deviceplugin import MISSING
+from kb.check.versions import version_number
+
+_NOWHERE = {"file": "", "document": 0, "path": "", "line": None}
+
+
+def cluster(ctx: Context, out: FactSet) -> None:
+    """One `cluster` fact: versions (text and integer), and how GPUs reach containers."""
+    where = ctx.policy.where() if ctx.policy else (ctx.inv.gpu_clusters[0].where if ctx.inv.gpu_clusters else _NOWHERE)
+    op, k8s, driver = ctx.operator(), ctx.k8s(), ctx.driver()
+    out.add("cluster", where, operator=op, operator_v=version_number(op), k8s=k8s, k8s_v=version_number(k8s),
+            driver=driver, driver_v=version_number(driver), cdi_enabled=boolean(ctx.policy_value("cdi.enabled")),
+            nri_enabled=boolean(ctx.policy_value("cdi.nriPluginEnabled")),
+            toolkit_enabled=boolean(ctx.policy_value("toolkit.enabled")))
+
+
+def policies(ctx: Context, out: FactSet) -> None:
+    for p in ctx.inv.policies:
+        name = text(p.value("devicePlugin.config.name"))
+        default = text(p.value("devicePlugin.config.default"))
+        keys = ctx.inv.configmaps.get(name) if name else None
+        at = {prop: p.settings[key].where for prop, key in (
+            ("mig_strategy", "mig.strategy"), ("dp_config_name", "devicePlugin.config.name"),
+            ("dp_config_default", "devicePlugin.config.default"), ("mig_manager_enabled", "migManager.enabled"),
+            ("sandbox_enabled", "sandboxWorkloads.enabled")) if key in p.settings}
+        strategy = p.value("mig.strategy", MISSING)
+        sandbox = ctx.policy_value("sandboxWorkloads.enabled") if p is ctx.policy else p.value("sandboxWorkloads.enabled")
+        out.add("policy", p.where(), at, name=p.name, origin=p.origin,
+                mig_strategy=text(strategy) if strategy is not MISSING else None, mig_strategy_type=type_name(strategy),
+                dp_config_name=name, dp_config_default=default,
+                dp_configmap_read=(keys is not None) if name else None,
+                dp_default_in_configmap=(default in keys) if (keys is not None and default) else None,
+                mig_manager_enabled=boolean(p.value("migManager.enabled")), sandbox_enabled=boolean(sandbox))
+
+
+def gpu_clusters(ctx: Context, out: FactSet) -> None:
+    """Each GPUCluster with the DRA requirements of the catalog compared with what is known here
+    (`…_vs_min: below | meets`, left out where this cluster's version is unknown), and its feature gates."""
+    req = ctx.data.get("methods", {}).get("dra", {}).get("requirements") or {}
+    for g in ctx.inv.gpu_clusters:
+        props: dict = {"name": g.name, "origin": g.origin}
+        for key, label, have in (("k8s", "min_kubernetes", ctx.k8s()), ("driver", "min_driver", ctx.driver()),
+                                 ("operator", "min_operator", ctx.operator())):
+            need = (req.get(label) or {}).get("value")
+            props.update({f"min_{key}": need, key: have, f"{key}_vs_min": versus(have, need)})
+        out.add("gpu_cluster", g.where, **props)
+        for gate in g.gates:
+            out.add("dra_gate", gate.where, gate=gate.name, cluster=g.name, enabled=boolean(gate.enabled),
+                    enabled_text=text(gate.enabled))

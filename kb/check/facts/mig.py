@@ -1,0 +1,70 @@
+"""MIG layouts: their shape (MIG on, GPUs kept out, profiles mixed), from a MIG Manager configuration or
+from a name MIG Manager knows (all-disabled, all-enabled, all-balanced, all-<profile>)."""
+
+from __future__ import annotations
+
+import re
+
+from kb.check.facts.base import Context, FactSet
+
+_ALL_PROFILE = re.compile(r"^all-(\d+g\.\d+gb)(\.me\.all|\.me|\.gfx|-me)?$")
+#: how a layout name writes a profile's suffix (mig-parted: "+" becomes ".") → the profile's own suffix
+_SUFFIX = {".me": "+me", ".me.all": "+me.all", ".gfx": "+gfx", "-me": "-me"}
+
+
+def shape(layout) -> dict:
+    on = [e for e in layout.entries if e.mig_enabled is True]
+    off = [e for e in layout.entries if e.mig_enabled is False]
+    profiles = sorted({str(p) for e in on for p, n in e.mig_devices.items() if n})
+    return {"mig_on": bool(on), "gpus_out": bool(on) and bool(off), "mixed_profiles": len(profiles) > 1,
+            "profiles": ", ".join(profiles)}
+
+
+def named_shape(name: str) -> dict | None:
+    """The shape of a layout MIG Manager knows by its name alone; None for a custom name."""
+    fixed = {"all-disabled": (False, False, ""), "all-enabled": (True, False, ""), "all-balanced": (True, True, "")}
+    if name in fixed:
+        on, mixed, profiles = fixed[name]
+        return {"mig_on": on, "gpus_out": False, "mixed_profiles": mixed, "profiles": profiles}
+    m = _ALL_PROFILE.match(name)
+    if m:
+        return {"mig_on": True, "gpus_out": False, "mixed_profiles": False,
+                "profiles": m.group(1) + _SUFFIX.get(m.group(2) or "", "")}
+    return None
+
+
+def layouts(ctx: Context) -> dict:
+    """Every layout read: (configuration label, layout name) → Layout."""
+    out = {}
+    for cfg in ctx.inv.mig_configs:
+        label = f"{cfg.configmap}/{cfg.key}" if cfg.configmap else cfg.key
+        for name, layout in cfg.layouts.items():
+            out[(label, name)] = layout
+    return out
+
+
+def node_layout(node, known: dict) -> dict:
+    """`layout_*` properties of a node from its nvidia.com/mig.config label (its own generated ConfigMap first)."""
+    name = node.label("nvidia.com/mig.config")
+    if name is None:
+        return {}
+    found = sorted(((label, layout) for (label, lname), layout in known.items() if lname == name and not layout.error),
+                   key=lambda c: (not c[0].startswith(f"{node.name}-mig-config/"), c[0]))
+    got = shape(found[0][1]) if found else named_shape(name)
+    if got is None:
+        return {"layout_known": False}
+    return {"layout_known": True, **{f"layout_{k}": v for k, v in got.items()}}
+
+
+def facts(ctx: Context, out: FactSet, known: dict) -> None:
+    for cfg in ctx.inv.mig_configs:
+        if cfg.error:
+            out.add("mig_config", cfg.where, config=f"{cfg.configmap}/{cfg.key}" if cfg.configmap else cfg.key,
+                    error=cfg.error)
+    for (label, name), layout in known.items():
+        props = {"config": label, "layout": name, "error": layout.error or ""}
+        if not layout.error:
+            props.update(shape(layout))
+        props["nodes"] = sum(1 for n in ctx.inv.nodes if n.label("nvidia.com/mig.config") == name)
+        props["mig_strategy"] = ctx.mig_strategy()
+        out.add("mig_layout", layout.where, **props)

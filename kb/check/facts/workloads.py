@@ -1,0 +1,73 @@
+"""Workload facts: what each pod template requests, whether anything advertises it, and where it runs."""
+
+from __future__ import annotations
+
+from kb.check.facts.base import Context, FactSet, text, type_name
+from kb.check.readers.deviceplugin import MISSING
+
+MIG_ANY = "nvidia.com/mig-*"
+
+
+def advertised(ctx: Context) -> tuple[set | None, list]:
+    """Resource names the configurations read advertise (None: nothing known), and the shared ones as
+    (name, sharing kind, whether requests above 1 are refused)."""
+    names: set = set()
+    shared: list = []
+    known = ctx.policy is not None
+    strategies = {ctx.mig_strategy()} - {None}
+    for cfg in ctx.inv.dp_configs:
+        if cfg.error is not None:
+            continue
+        known = True
+        if isinstance(cfg.mig_strategy.value, str):
+            strategies.add(cfg.mig_strategy.value)
+        renamed = set()
+        for sh in cfg.sharing.values():
+            rename = sh.rename_by_default.value is True
+            fail = sh.fail_requests_greater_than_one.value
+            if fail is MISSING:
+                fail = ctx.plugin_default(f"sharing.{sh.kind}.failRequestsGreaterThanOne")
+            for item in sh.items:
+                if isinstance(item.name.value, str):
+                    name = item.name.value + (".shared" if rename else "")
+                    names.add(name)
+                    shared.append((name, sh.kind, fail is True))
+                    if rename:
+                        renamed.add(item.name.value)
+        if "nvidia.com/gpu" not in renamed:
+            names.add("nvidia.com/gpu")
+    if ctx.policy is not None and not ctx.inv.dp_configs:
+        names.add("nvidia.com/gpu")
+    if "mixed" in strategies:
+        names.add(MIG_ANY)
+    for node in ctx.inv.nodes:
+        if node.resources:
+            known = True
+            names.update(node.resources)
+    return (names if known else None), shared
+
+
+def facts(ctx: Context, out: FactSet) -> None:
+    names, shared = advertised(ctx)
+    gpu_nodes = {n.name for n in ctx.inv.nodes if n.labels or n.resources}
+    for w in ctx.inv.workloads:
+        ident = f"{w.kind}/{w.name}"
+        hints = w.gpu_hints + ([f"nodeName {w.node_name}"] if w.node_name in gpu_nodes else [])
+        out.add("workload", w.where, workload=ident, gpu_requests=len(w.requests), gpu_node=bool(hints),
+                gpu_hint=hints[0] if hints else "", runtime_class=w.runtime_class or "",
+                visible_devices=w.sets_visible_devices, resource_claims=w.uses_resource_claims)
+        for r in w.requests:
+            if names is None or not r.resource.startswith("nvidia.com/"):
+                offered = "unknown"
+            elif r.resource in names or (r.resource.startswith("nvidia.com/mig-") and MIG_ANY in names):
+                offered = "yes"
+            else:
+                offered = "no"
+            sharing = [s for s in shared if s[0] == r.resource]
+            count = r.count
+            if isinstance(count, str) and count.strip().isdigit():
+                count = int(count.strip())
+            out.add("gpu_request", r.where, workload=ident, container=r.container, resource=r.resource,
+                    count=count if type_name(count) == "integer" else text(count), advertised=offered,
+                    advertised_names=", ".join(sorted(names)) if names else "",
+                    shared_by=sharing[0][1] if sharing else "", fail_gt_one=any(s[2] for s in sharing))
