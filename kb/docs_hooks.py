@@ -61,6 +61,7 @@ def generate(repo_url: str) -> dict[str, str | bytes]:
 
 def _engine_pages(data: dict, repo_url: str) -> dict[str, str]:
     """The matrices, rule reference and ask page: the same engine `gpukb ask` uses."""
+    from kb.catalog.compiled import read_cache, write_cache
     from kb.engine.rules import RuleError, load_rules
     from kb.questions import Asker, export_all
     from kb.site.pages import engine_pages, known_drivers
@@ -73,10 +74,18 @@ def _engine_pages(data: dict, repo_url: str) -> dict[str, str]:
     if export["data_version"] != data["data_version"]:
         raise PluginError("gpukb: the engine answered for another catalog than the site shows")
     mig = [a for a in export["answers"] if a["question"] == "mig"]
-    asker = Asker(data)
-    with_driver = [{**a["inputs"], "driver": d} for a in mig for d in known_drivers(data)]
+    key = _inputs_hash()
+    cached = read_cache("site-ask", key)
+    if cached is None:
+        asker = Asker(data)
+        with_driver = []
+        for driver in known_drivers(data):  # one batch per driver: large durable-rules batches slow down a lot
+            with_driver += asker.answer_many("mig", [{**a["inputs"], "driver": driver} for a in mig])
+        cached = {"answers": with_driver}
+        write_cache("site-ask", key, cached)
+    ask = mig + cached["answers"]
     try:
-        return engine_pages(data, export, rules, mig + asker.answer_many("mig", with_driver), repo_url)
+        return engine_pages(data, export, rules, ask, repo_url)
     except KeyError as exc:
         raise PluginError(f"gpukb: {exc.args[0]}") from None
 

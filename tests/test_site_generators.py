@@ -25,7 +25,7 @@ HERE = Path(__file__).parent
 CATALOG = HERE / "fixtures" / "site-catalog"
 EXPECTED = HERE / "fixtures" / "site-expected"
 REPO = "https://example.org/gpukb"
-EXTENSIONS = ["abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "tables", "toc"]
+EXTENSIONS = ["abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "sane_lists", "tables", "toc"]
 
 
 @pytest.fixture(scope="module")

@@ -29,12 +29,13 @@ class Notes:
     def __init__(self, ctx: Ctx, rules_page: str):
         self.ctx = ctx
         self.rules_page = rules_page
-        self.items: list[tuple[str, str]] = []  # (key, markdown)
+        self.items: list[tuple[str, str, str]] = []  # (key, group, markdown)
 
-    def number(self, answer: dict, condition: dict) -> int:
+    def number(self, answer: dict, condition: dict, group: str = "") -> int:
+        """The note's number (a new one for a condition not seen yet); `group` is a heading to file it under."""
         text = condition["text"][self.ctx.lang]
         key = f"{condition['rule']}|{text}"
-        for i, (k, _) in enumerate(self.items, 1):
+        for i, (k, _, _) in enumerate(self.items, 1):
             if k == key:
                 return i
         reason = next((r for r in answer["reasons"] if r["rule"] == condition["rule"]), None)
@@ -43,7 +44,7 @@ class Notes:
         md = f"{esc(text)} ({rule_link})"
         if reason:
             md += self._sources(reason.get("citations", []))
-        self.items.append((key, md))
+        self.items.append((key, group, md))
         return len(self.items)
 
     def _sources(self, cites: list[dict]) -> str:
@@ -59,7 +60,14 @@ class Notes:
         return (" — " + "; ".join(parts)) if parts else ""
 
     def render(self) -> str:
-        return "\n".join(f"{i}. {md}" for i, (_, md) in enumerate(self.items, 1))
+        """The notes in number order; a group heading wherever the group changes."""
+        out, last = [], None
+        for i, (_, group, md) in enumerate(self.items, 1):
+            if group and group != last:
+                out += ["" if out else None, f"### {group}", ""]
+                last = group
+            out.append(f"{i}. {md}")
+        return "\n".join(line for line in out if line is not None).replace("\n\n\n", "\n\n")
 
 
 def _by_question(export: dict, question: str) -> list[dict]:
@@ -81,7 +89,7 @@ def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
             if a is None:
                 raise KeyError(f"the engine exported no MIG answer for {cid} with GPU Operator {op}")
             cell = verdict_badge(ctx, a["verdict"], card=cid, operator=op)
-            nums = [notes.number(a, c) for c in a.get("conditions", [])]
+            nums = [notes.number(a, c, esc(card["short_name"])) for c in a.get("conditions", [])]
             if nums:
                 cell += " <sup>" + ", ".join(str(n) for n in nums) + "</sup>"
             row.append(cell)
@@ -128,7 +136,7 @@ def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> st
             if m not in a["details"]["methods"]:
                 raise KeyError(f"the methods answer for {cid} has no verdict for {m}")
             row.append(verdict_badge(ctx, a["details"]["methods"][m], card=cid, method=m))
-        nums = [notes.number(a, c) for c in a.get("conditions", [])]
+        nums = [notes.number(a, c, esc(card["short_name"])) for c in a.get("conditions", [])]
         row.append(", ".join(str(n) for n in nums) if nums else "—")
         rows.append(row)
     files = [data["files"][f"cards/{cid}"] for cid in data["cards"]] + [data["files"][f"methods/{m}"] for m in methods]

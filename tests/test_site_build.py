@@ -1,0 +1,169 @@
+"""The whole site, built strictly from a copy of docs/ and of the real catalog (one card's note replaced by
+markup): both languages, every generated page, no resource from another host, text not HTML.
+
+`build_site()` is shared with tests/test_site_browser.py (built once per test run).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parent.parent
+POISON = "<script>window.__gpukb_pwned = 1</script><img src=x onerror=\"window.__gpukb_pwned = 2\">"
+
+
+def _poison(catalog: Path) -> str:
+    """Give the first card without a note a note made of markup; returns the card id."""
+    for path in sorted((catalog / "cards").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        if not re.search(r"^note:", text, re.M):
+            quoted = POISON.replace("\\", "\\\\").replace('"', '\\"')
+            path.write_text(text.rstrip("\n") + f'\nnote:\n  en: "{quoted}"\n  de: "{quoted}"\n', encoding="utf-8")
+            return path.stem
+    raise AssertionError("every card has a note; cannot plant the markup fixture")
+
+
+@functools.lru_cache(maxsize=1)
+def build_site(tmp: str) -> SimpleNamespace:
+    """Build once into `tmp`; returns site folder, poisoned card id and the engine's export for that catalog."""
+    base = Path(tmp)
+    shutil.copytree(ROOT / "catalog", base / "catalog")
+    shutil.copytree(ROOT / "docs", base / "docs", ignore=shutil.ignore_patterns("generated"))
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace("  - kb/docs_hooks.py", f"  - {ROOT / 'kb' / 'docs_hooks.py'}")
+    (base / "mkdocs.yml").write_text(config, encoding="utf-8")
+    poisoned = _poison(base / "catalog")
+    env = {**os.environ, "GPUKB_CATALOG": str(base / "catalog"), "GPUKB_CACHE_DIR": str(base / "cache"),
+           "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("GPUKB_SKIP_GENERATE", None)
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(base / "mkdocs.yml"),
+                           "-d", str(base / "site")], env=env, capture_output=True, text=True)
+    log = proc.stdout + proc.stderr
+    code = "import json; from kb.questions import export_all; print(json.dumps(export_all()))"
+    export = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    return SimpleNamespace(ok=proc.returncode == 0, log=log, site=base / "site", docs=base / "docs",
+                           poisoned=poisoned, export=json.loads(export.stdout) if export.returncode == 0 else None)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    site = build_site(str(tmp_path_factory.getbasetemp() / "gpukb-site"))
+    assert site.ok, site.log
+    return site
+
+
+def test_strict_build_has_no_warnings(built):
+    assert "WARNING" not in built.log
+
+
+def test_every_generated_page_exists_in_both_languages(built):
+    generated = built.docs / "generated"
+    pages = sorted(p.relative_to(generated).as_posix() for p in generated.rglob("*.md"))
+    stems = {re.sub(r"\.(de|en)\.md$", "", p) for p in pages}
+    assert pages == sorted(f"{s}.{lang}.md" for s in stems for lang in ("de", "en"))
+    for stem in stems:
+        url = "generated/" + stem.removesuffix("index").removesuffix("/")
+        assert (built.site / url / "index.html").is_file(), stem
+        assert (built.site / "en" / url / "index.html").is_file(), stem
+
+
+def test_no_resource_is_loaded_from_another_host(built):
+    """Links may point anywhere; scripts, styles, images, fonts and frames must come from the site."""
+    loads = re.compile(r"<(?:script|img|iframe|source|audio|video)[^>]*\ssrc=\"(https?:)?//|"
+                       r"<link[^>]*rel=\"(?:stylesheet|preload|preconnect|icon|manifest)\"[^>]*href=\"(https?:)?//|"
+                       r"@import\s+url\((https?:)?//|url\(['\"]?https?://")
+    offenders = []
+    for page in built.site.rglob("*.html"):
+        for m in loads.finditer(page.read_text(encoding="utf-8")):
+            offenders.append(f"{page.relative_to(built.site)}: {m.group(0)}")
+    for css in built.site.rglob("*.css"):
+        if re.search(r"url\(['\"]?https?://|@import", css.read_text(encoding="utf-8")):
+            offenders.append(str(css.relative_to(built.site)))
+    assert offenders == []
+    assert "fonts.googleapis.com" not in (built.site / "index.html").read_text(encoding="utf-8")
+
+
+def test_search_index_covers_both_languages(built):
+    index = json.loads((built.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert index["config"]["lang"] == ["de", "en"]
+    locations = [d["location"] for d in index["docs"]]
+    assert any(loc.startswith("guide/mig/") for loc in locations)
+    assert any(loc.startswith("en/guide/mig/") for loc in locations)
+
+
+def test_catalog_markup_in_the_html_is_escaped(built):
+    for prefix in ("", "en/"):
+        html = (built.site / f"{prefix}generated/cards/{built.poisoned}/index.html").read_text(encoding="utf-8")
+        assert "&lt;script&gt;window.__gpukb_pwned = 1&lt;/script&gt;" in html
+        assert "<script>window.__gpukb_pwned" not in html
+        assert "<img src=x" not in html and '<img src="x"' not in html
+
+
+def test_every_generated_page_shows_data_version_and_yaml_link(built, ):
+    export = built.export
+    for page in (built.docs / "generated").rglob("*.md"):
+        if page.name.startswith("cli."):
+            continue  # the CLI's own help, not catalog data
+        text = page.read_text(encoding="utf-8")
+        assert export["data_version"] in text, page.name
+        assert "/blob/main/catalog/" in text or "/tree/main/rules/" in text, page.name
+
+
+# --- the hook's own behaviour --------------------------------------------------------------------------
+
+def _page(src: str):
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src))
+
+
+def test_unknown_marker_fails_the_build_naming_page_and_line():
+    from kb import docs_hooks
+
+    config = {"extra": {"repo_url": "https://example.org/r"}}
+    config = SimpleNamespace(**config)
+    with pytest.raises(PluginError) as exc:
+        docs_hooks.on_page_markdown("# T\n\n{{ fact: cards/l4 mig.status }}\n", _page("guide/x.de.md"), config, None)
+    assert str(exc.value) == ("gpukb: docs/guide/x.de.md: line 3: unknown marker {{ fact: cards/l4 mig.status }} "
+                              "(use cite:, value: or table:)")
+
+
+def test_generated_pages_are_not_scanned_for_markers():
+    from kb import docs_hooks
+
+    text = "`{{ .Values.x }}` in a generated page"
+    assert docs_hooks.on_page_markdown(text, _page("generated/cli.de.md"), None, None) == text
+
+
+def test_write_tree_keeps_unchanged_files_and_removes_stale_ones(tmp_path, monkeypatch):
+    from kb import docs_hooks
+
+    monkeypatch.setattr(docs_hooks, "_data", lambda: {"hash": "h1"})
+    docs_hooks.write_tree(tmp_path, {"a.de.md": "A", "cards/x.de.md": "X"})
+    before = (tmp_path / "a.de.md").stat().st_mtime_ns
+    os.utime(tmp_path / "a.de.md", ns=(before - 10**9, before - 10**9))
+    docs_hooks.write_tree(tmp_path, {"a.de.md": "A", "b.en.md": "B"})
+    assert (tmp_path / "a.de.md").stat().st_mtime_ns == before - 10**9  # not rewritten
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == [
+        ".generated", "a.de.md", "b.en.md"]
+
+
+def test_nav_gets_one_entry_per_card(tmp_path):
+    from kb import docs_hooks
+
+    (tmp_path / "cards").mkdir()
+    for name in ("index.de.md", "index.en.md", "l4.de.md", "l4.en.md", "h200-nvl.de.md", "h200-nvl.en.md"):
+        (tmp_path / "cards" / name).write_text("x")
+    nav = [{"Start": "index.md"}, {"Karten": ["generated/cards/index.md"]}]
+    assert docs_hooks._expand_nav(nav, tmp_path) == [
+        {"Start": "index.md"},
+        {"Karten": ["generated/cards/index.md", "generated/cards/h200-nvl.md", "generated/cards/l4.md"]}]
