@@ -12,9 +12,8 @@ from kb.check.readers import REASONS, Inventory
 SEVERITIES = ("error", "warning", "info")
 
 
-def fold(conclusions: list[dict], facts: FactSet, rules: list[dict], lang: str) -> list[dict]:
-    """One finding per distinct (rule, place, message), in a stable order (see `order`)."""
-    titles = {r["id"]: r["title"] for r in rules}
+def fold(conclusions: list[dict], facts: FactSet, lang: str) -> list[dict]:
+    """One finding per distinct (rule, place, message)."""
     out: list[dict] = []
     seen: set = set()
     for c in conclusions:
@@ -27,7 +26,7 @@ def fold(conclusions: list[dict], facts: FactSet, rules: list[dict], lang: str) 
         if key in seen:
             continue
         seen.add(key)
-        out.append({"rule": c["rule"], "severity": c["severity"], "title": titles.get(c["rule"], {}).get(lang, ""),
+        out.append({"rule": c["rule"], "severity": c["severity"], "title": c["title"][lang],
                     "message": message, "where": where, "citations": c["cites"]})
     return out
 

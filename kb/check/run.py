@@ -29,7 +29,7 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
           engine: str = "durable", rules=None, stdin=None) -> Report:
     """Check the named files ('-' = stdin). Raises kb.check.documents.UnreadableInput where a file
     cannot be parsed (then nothing is checked) and kb.engine.EngineError where the engine fails."""
-    from kb.engine import evaluate, rules_for
+    from kb.engine import evaluate
 
     env = env or Environment()
     docs = read_inputs(names, stdin=stdin)
@@ -37,7 +37,7 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
     facts = build_facts(inv, data, env)
     conclusions = evaluate("check", facts.facts, engine=engine, data=data, rules=rules)
     files = [STDIN_NAME if n == STDIN else n for n in names]
-    findings = order(fold(conclusions, facts, rules_for("check", rules), lang), files)
+    findings = order(fold(conclusions, facts, lang), files)
     inputs = {"operator": env.operator, "k8s": next((f.get("k8s") for f in facts.facts if f["kind"] == "cluster"), None),
               "driver": next((f.get("driver") for f in facts.facts if f["kind"] == "cluster"), None)}
     return Report(findings, summary(findings, inv, files, len(docs), inputs, data.get("data_version", ""), lang),

@@ -11,8 +11,6 @@ FIELDS = (
     "mig.strategy",
     "migManager.enabled",
     "migManager.config.name",
-    "migManager.config.default",
-    "devicePlugin.enabled",
     "devicePlugin.version",
     "devicePlugin.config.name",
     "devicePlugin.config.default",
@@ -20,7 +18,6 @@ FIELDS = (
     "cdi.enabled",
     "cdi.nriPluginEnabled",
     "sandboxWorkloads.enabled",
-    "sandboxWorkloads.defaultWorkload",
     "driver.enabled",
     "driver.version",
 )

@@ -54,7 +54,6 @@ class DevicePluginConfig:
     key: str
     where: dict
     error: str | None = None
-    version: Value | None = None
     mig_strategy: Value | None = None
     sharing: dict = field(default_factory=dict)  # kind → Sharing
     configmap_where: dict | None = None  # where the ConfigMap (or the Helm value creating it) is named
@@ -79,7 +78,6 @@ def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: dict
     if not isinstance(doc.data, dict):
         cfg.error = f"expected a mapping with version/flags/sharing, found {type(doc.data).__name__}"
         return cfg
-    cfg.version = _value(doc, "version")
     cfg.mig_strategy = _value(doc, "flags", "migStrategy")
     for kind in SHARING_KINDS:
         block = doc.get("sharing", kind, default=MISSING)
