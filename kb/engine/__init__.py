@@ -10,12 +10,12 @@ engine="reference" uses the plain-Python evaluator (kb.engine.reference), the te
 
 from __future__ import annotations
 
-import json
-
 from kb.engine.conclude import conclude
 from kb.engine.errors import EngineError
 
 ENGINES = ("durable", "reference")
+#: fact properties the engine sets itself (query, fact position, durable's session and fact ids)
+RESERVED = ("q", "fi", "sid", "id")
 _DURABLE = None
 
 
@@ -52,15 +52,19 @@ def check_facts(facts: list[dict]) -> list[dict]:
         if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
             raise EngineError(f"a fact must be a mapping with a 'kind': {fact!r}")
         for key, value in fact.items():
-            if key in ("q", "sid", "id"):
+            if key in RESERVED:
                 raise EngineError(f"fact property {key!r} is reserved for the engine: {fact!r}")
             if not isinstance(value, (str, int, float, bool)):
                 raise EngineError(f"fact property {key!r} must be text, a number or true/false: {fact!r}")
-        key = json.dumps(fact, sort_keys=True)
+        key = _identity(fact)
         if key not in seen:
             seen.add(key)
             out.append(fact)
     return out
+
+
+def _identity(fact: dict) -> tuple:
+    return tuple(sorted((k, type(v).__name__, v) for k, v in fact.items()))
 
 
 def fire(question: str, fact_lists: list[list[dict]], *, engine: str = "durable", rules=None) -> list[list[tuple]]:
@@ -68,7 +72,8 @@ def fire(question: str, fact_lists: list[list[dict]], *, engine: str = "durable"
     compiled = rules_for(question, rules)
     lists = [check_facts(facts) for facts in fact_lists]
     results = _backend(engine)(question, compiled, lists)
-    return [sorted(r, key=lambda f: (f[0], json.dumps(f[1], sort_keys=True))) for r in results]
+    return [[(rid, tuple(facts[i] for i in positions)) for rid, positions in sorted(fired)]
+            for facts, fired in zip(lists, results)]
 
 
 def evaluate_many(question: str, fact_lists: list[list[dict]], *, engine: str = "durable",
@@ -78,9 +83,10 @@ def evaluate_many(question: str, fact_lists: list[list[dict]], *, engine: str = 
         from kb.catalog.compiled import load_data
 
         data = load_data()
-    by_id = {r["id"]: r for r in rules_for(question, rules)}
+    compiled = rules_for(question, rules)
+    by_id = {r["id"]: r for r in compiled}
     return [[conclude(by_id[rid], facts, data) for rid, facts in fired]
-            for fired in fire(question, fact_lists, engine=engine, rules=rules)]
+            for fired in fire(question, fact_lists, engine=engine, rules={question: compiled})]
 
 
 def evaluate(question: str, facts: list[dict], *, engine: str = "durable", data: dict | None = None,

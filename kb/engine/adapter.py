@@ -13,7 +13,8 @@ adapter defends against it:
   after every assert and an EngineError raised;
 - rules never compare two facts' properties: such references crashed the process here (SIGSEGV in
   assert_fact, reproduced with 30 or more rules in a ruleset), so kb.engine.rules rejects them;
-- facts are asserted one at a time (a batch is one JSON message; one bad fact fails all of it);
+- the facts of a session go in as one batch (the catch-all rule keeps a batch from failing on a
+  fact no rule matches);
 - a ruleset whose rules are all single-fact runs many queries in one session, in chunks far below
   the ~36,000 facts where durable's 32-bit fact hashes were seen to collide (a collision raises
   MessageObservedException: the chunk is split and retried); a ruleset with joins gets one session
@@ -80,7 +81,7 @@ class DurableEngine:
         return name
 
     def fire(self, question: str, rules: list[dict], fact_lists: list[list[dict]]) -> list[list[tuple[str, tuple]]]:
-        """For each query: the (rule id, matched facts) of every firing, as the reference does."""
+        """For each query: (rule id, positions of the matched facts in the query) of every firing."""
         name = self._ruleset(question, rules)
         order = {rule["id"]: [alias for alias, _ in rule["when"]] for rule in rules}
         results: list[list] = [[] for _ in fact_lists]
@@ -112,7 +113,7 @@ class DurableEngine:
             return
         for rule_id, matched in fired:
             aliases = order[rule_id]
-            results[matched[aliases[0]]["q"]].append((rule_id, tuple(_clean(matched[a]) for a in aliases)))
+            results[matched[aliases[0]]["q"]].append((rule_id, tuple(matched[a]["fi"] for a in aliases)))
 
     def _session(self, name: str, queries: list[tuple[int, list[dict]]]) -> list:
         sid = str(next(self._sids))
@@ -121,9 +122,9 @@ class DurableEngine:
             _check_state(self._host.assert_fact(name, {"kind": MARKER, "sid": sid}), name)
             if not self._fired:
                 raise EngineError(f"durable-rules ran no action for the marker fact of {name}")
-            for qi, facts in queries:
-                for fact in facts:
-                    _check_state(self._host.assert_fact(name, dict(fact, q=qi, sid=sid)), name)
+            batch = [dict(fact, q=qi, fi=fi, sid=sid) for qi, facts in queries for fi, fact in enumerate(facts)]
+            if batch:
+                _check_state(self._host.assert_facts(name, batch), name)
             _check_state(self._host.get_state(name, sid), name)
             return [(rid, matched) for rid, matched in self._fired if rid not in (MARKER, SEEN)]
         except _durable.MessageNotHandledException as exc:
@@ -137,10 +138,6 @@ class DurableEngine:
             self._fired.clear()
             if fired_any:  # only then is deleting the session safe (see the module docstring)
                 self._host.delete_state(name, sid)
-
-
-def _clean(fact: dict) -> dict:
-    return {k: v for k, v in fact.items() if k not in ("sid", "id", "q")}
 
 
 def _check_state(state, name: str) -> None:

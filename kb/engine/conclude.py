@@ -34,9 +34,23 @@ def _show(value) -> str:
     return str(value)
 
 
+_TEMPLATES: dict = {}
+
+
+def _template(text: str) -> list:
+    """`text` split into literal parts (even positions) and placeholder names (odd positions)."""
+    parts = _TEMPLATES.get(text)
+    if parts is None:
+        parts = _TEMPLATES[text] = _PLACEHOLDER.split(text)
+    return parts
+
+
 def fill(rule: dict, facts: tuple, text: str) -> str:
     """Replace every {placeholder} of `text` by the value from the matched facts."""
-    return _PLACEHOLDER.sub(lambda m: _show(_lookup(rule, facts, m.group(1))), text)
+    parts = _template(text)
+    if len(parts) == 1:
+        return text
+    return "".join(p if i % 2 == 0 else _show(_lookup(rule, facts, p)) for i, p in enumerate(parts))
 
 
 def _fill_value(rule: dict, facts: tuple, value):
@@ -50,8 +64,18 @@ def _fill_value(rule: dict, facts: tuple, value):
     return value
 
 
+_RESOLVED: dict = {}
+
+
 def resolve_cite(data: dict, ref: str) -> list[dict] | None:
     """`cards/h200-nvl#mig.status` → its citations as {source, title, url, section, quote}; None if absent."""
+    key = (data.get("hash") or id(data), ref)
+    if key not in _RESOLVED:
+        _RESOLVED[key] = _resolve(data, ref)
+    return _RESOLVED[key]
+
+
+def _resolve(data: dict, ref: str) -> list[dict] | None:
     entity, _, path = ref.partition("#")
     kind, _, ident = entity.partition("/")
     node = data.get(kind, {}).get(ident)
@@ -91,7 +115,7 @@ def conclude(rule: dict, facts: tuple, data: dict) -> dict:
             if optional:
                 continue
             raise EngineError(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog")
-        cites += [c for c in found if c not in cites]
+        cites += [dict(c) for c in found if c not in cites]
     out = {"rule": rule["id"], "title": rule["title"]}
     if "verdict" in then:
         out["verdict"] = then["verdict"]

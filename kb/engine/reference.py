@@ -67,13 +67,13 @@ def matches(cond: dict, fact: dict, binding: dict) -> bool:
 
 
 def fire(rules: list[dict], fact_lists: list[list[dict]]) -> list[list[tuple[str, tuple]]]:
-    """For each query (a list of facts): the (rule id, matched facts) of every firing."""
+    """For each query (a list of facts): (rule id, positions of the matched facts) of every firing."""
     results = []
     for facts in fact_lists:
         fired = []
         for rule in rules:
             for combo in _combinations(rule["when"], facts, 0, (), {}):
-                fired.append((rule["id"], tuple(facts[i] for i in combo)))
+                fired.append((rule["id"], combo))
         results.append(fired)
     return results
 

@@ -17,7 +17,7 @@ COMPARISONS = ("$lt", "$lte", "$gt", "$gte", "$neq")
 EXISTENCE = ("$ex", "$nex")
 LOGICAL = ("$and", "$or")
 #: properties the engine sets on every fact itself
-RESERVED = ("q", "sid", "id")
+RESERVED = ("q", "fi", "sid", "id")
 ALIAS_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 PROP_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 ID_RE = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$")

@@ -29,11 +29,12 @@ class Asker:
     """Answers questions on one compiled catalog with one engine; remembers answers it gave."""
 
     def __init__(self, data: dict, *, engine: str = "durable", rules=None):
+        from kb.engine.rules import rule_base
         from kb.questions.base import make_index
 
         self.data = data
         self.engine = engine
-        self.rules = rules
+        self.rules, self._problems = (rules, {}) if rules is not None else rule_base()
         self.index = make_index(data)
         self._memo: dict = {}
 
@@ -49,6 +50,10 @@ class Asker:
 
         mod = module(question)
         todo = [i for i in inputs_list if self._key(question, i) not in self._memo]
+        if todo and self._problems.get(question):
+            from kb.engine.rules import RuleError
+
+            raise RuleError(self._problems[question])
         if todo:
             fact_lists = [mod.facts(self, inputs) for inputs in todo]
             results = evaluate_many(question, fact_lists, engine=self.engine, data=self.data, rules=self.rules)
