@@ -112,7 +112,7 @@ def _impact(data: dict, results) -> str | None:
 
 
 def _echo_text(results, lang: str) -> None:
-    from kb.drift.report import verdict_text
+    from kb.drift.report import answer_lines
 
     for r in results:
         click.echo(f"{r.status:<12} {r.source}  ({r.origin})")
@@ -120,9 +120,8 @@ def _echo_text(results, lang: str) -> None:
             click.echo(f"{'':12} {r.error}")
         for c in r.changes:
             click.echo(f"{'':12} - {c.text[lang]}")
-            for a in c.answers:
-                shown = " ".join(f"{k}={v}" for k, v in a["inputs"].items() if v is not None)
-                click.echo(f"{'':14} {a['question']} {shown}: {verdict_text(a)}")
+            for line in answer_lines(c.answers, lang):
+                click.echo(f"{'':14} {line}")
 
 
 def _code(results) -> int:

@@ -15,8 +15,6 @@ from kb.drift.compare import Change, compare
 from kb.drift.fetch import FetchError, fetch
 from kb.lint.snapshots import pick, snapshot_files
 
-STATUSES = ("ok", "drift", "unreachable", "unparseable")
-
 
 @dataclass
 class SourceResult:

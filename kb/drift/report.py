@@ -55,6 +55,33 @@ def _inputs(inputs: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in inputs.items() if v is not None)
 
 
+#: answers listed one by one per change; the rest is counted (the JSON keeps them all)
+SHOWN = 10
+
+
+def answer_lines(answers: list[dict], lang: str, *, markdown: bool = False) -> list[str]:
+    """Changed answers one per line (the first SHOWN); answers that only cite a gone quote, counted per
+    question with the cards they are about."""
+    code = (lambda s: f"`{s}`") if markdown else (lambda s: s)  # noqa: E731
+    bold = (lambda s: f"**{s}**") if markdown else (lambda s: s)  # noqa: E731
+    changed = [a for a in answers if "after" in a]
+    out = [f"{code(a['question'])} {_inputs(a['inputs'])}: {bold(verdict_text(a))} — {a['summary'][lang]}"
+           for a in changed[:SHOWN]]
+    if len(changed) > SHOWN:
+        more = len(changed) - SHOWN
+        out.append(f"… and {more} more" if lang == "en" else f"… und {more} weitere")
+    relying: dict[str, list[dict]] = {}
+    for a in answers:
+        if "after" not in a:
+            relying.setdefault(a["question"], []).append(a)
+    for question, items in relying.items():
+        cards = sorted({a["inputs"].get("card") for a in items if a["inputs"].get("card")})
+        shown = ", ".join(cards[:6]) + (" …" if len(cards) > 6 else "")
+        label = "cards" if lang == "en" else "Karten"
+        out.append(f"{code(question)} ×{len(items)}" + (f" ({label}: {shown})" if cards else ""))
+    return out
+
+
 def verdict_text(answer: dict) -> str:
     """'conditional → no (+MIG-007)', or the current verdict of an answer that relies on a quote."""
     if "after" not in answer:
@@ -89,9 +116,7 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
             if c.answers:
                 key = "would_change" if c.patch else "relying"
                 lines.append(f"  - {_t(key, lang)}:")
-                for a in c.answers:
-                    lines.append(f"    - `{a['question']}` {_inputs(a['inputs'])}: **{verdict_text(a)}** — "
-                                 f"{a['summary'][lang]}")
+                lines += [f"    - {line}" for line in answer_lines(c.answers, lang, markdown=True)]
         lines.append("")
     if failed:
         lines += [f"## {_t('failed', lang)}", "", _t("failed_note", lang), ""]
