@@ -153,3 +153,16 @@ def test_the_daily_workflow_runs_the_check_and_keeps_one_issue():
     assert workflow["env"]["ISSUE_LABEL"] == "docs-drift"
     options = gpukb("sources", "check", "--help").output
     assert "--report" in options and "--json" in options
+
+
+def test_answer_lines_list_changes_and_count_the_rest():
+    from kb.drift.report import answer_lines
+
+    changed = [{"question": "mig", "inputs": {"card": "c1", "operator": f"26.{i}.0", "driver": None},
+                "before": "yes", "after": "no", "rules_added": ["MIG-007"], "rules_removed": [],
+                "summary": {"en": "No.", "de": "Nein."}} for i in range(12)]
+    relying = [{"question": "methods", "inputs": {"card": f"c{i % 8}", "operator": "26.7.0"}, "before": "yes",
+                "summary": {"en": "Yes.", "de": "Ja."}} for i in range(16)]
+    lines = answer_lines(changed + relying, "de", markdown=True)
+    assert lines[0] == "`mig` card=c1 operator=26.0.0: **yes → no (+MIG-007)** — Nein."
+    assert lines[10:] == ["… und 2 weitere", "`methods` ×16 (Karten: c0, c1, c2, c3, c4, c5 …)"]
