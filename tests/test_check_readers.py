@@ -136,3 +136,16 @@ def test_gpu_cluster_from_helm_values_only_with_deploy_cr():
 def test_configmap_without_gpu_configuration_is_ignored():
     inv = read_objects(parse_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  k: hello\n", "c")[0])
     assert inv.dp_configs == [] and inv.ignored[0].reason == "configmap"
+
+
+def test_layout_profiles_mix_only_within_one_gpu_type():
+    text = ("version: v1\nmig-configs:\n  per-type:\n"
+            "    - device-filter: [\"0x233010DE\"]\n      devices: all\n      mig-enabled: true\n"
+            "      mig-devices: {\"1g.10gb\": 7}\n"
+            "    - device-filter: [\"0x2BB510DE\"]\n      devices: all\n      mig-enabled: true\n"
+            "      mig-devices: {\"1g.24gb\": 4}\n"
+            "  two-profiles:\n    - devices: all\n      mig-enabled: true\n"
+            "      mig-devices: {\"1g.10gb\": 2, \"3g.40gb\": 1}\n")
+    facts = build_facts(read_objects(parse_text(text, "mig.yaml")[0]), load_data()).facts
+    shapes = {f["layout"]: (f["mixed_profiles"], f["profiles"]) for f in facts if f["kind"] == "mig_layout"}
+    assert shapes == {"per-type": (False, "1g.10gb, 1g.24gb"), "two-profiles": (True, "1g.10gb, 3g.40gb")}

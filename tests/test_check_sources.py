@@ -32,6 +32,11 @@ EXPECTED = {
     "cloud-native-docs/custom-mig-config@2024-05-15.yaml": [
         ("CHK-032", "info", 'data["config.yaml"] → mig-configs.five-1g-one-2g'),
     ],
+    # NVIDIA's MIG layouts: only all-balanced mixes profiles (per GPU type, entries grouped by device-filter)
+    "mig-parted/config-default@2026-02-18.yaml": [("CHK-032", "info", "mig-configs.all-balanced")],
+    "gpu-operator/0400_configmap@2026-02-13.yaml": [
+        ("CHK-032", "info", 'data["config.yaml"] → mig-configs.all-balanced'),
+    ],
     "gpu-operator/values@2026-08-20.yaml": [],
     "gpu-operator/values@2026-03-18.yaml": [],
 }

@@ -13,11 +13,19 @@ _SUFFIX = {".me": "+me", ".me.all": "+me.all", ".gfx": "+gfx", "-me": "-me"}
 
 
 def shape(layout) -> dict:
-    on = [e for e in layout.entries if e.mig_enabled is True]
-    off = [e for e in layout.entries if e.mig_enabled is False]
-    profiles = sorted({str(p) for e in on for p, n in e.mig_devices.items() if n})
-    return {"mig_on": bool(on), "gpus_out": bool(on) and bool(off), "mixed_profiles": len(profiles) > 1,
-            "profiles": ", ".join(profiles)}
+    """Entries with a device-filter apply to one GPU type each: a GPU kept out of MIG or a second profile
+    counts only within the entries of one type (a node has one type of GPU per filter)."""
+    groups: dict = {}
+    for e in layout.entries:
+        groups.setdefault(e.device_filter, []).append(e)
+    gpus_out = mixed = False
+    for entries in groups.values():
+        on = [e for e in entries if e.mig_enabled is True]
+        gpus_out |= bool(on) and any(e.mig_enabled is False for e in entries)
+        mixed |= len({str(p) for e in on for p, n in e.mig_devices.items() if n}) > 1
+    profiles = sorted({str(p) for e in layout.entries if e.mig_enabled is True for p, n in e.mig_devices.items() if n})
+    return {"mig_on": any(e.mig_enabled is True for e in layout.entries), "gpus_out": gpus_out,
+            "mixed_profiles": mixed, "profiles": ", ".join(profiles)}
 
 
 def named_shape(name: str) -> dict | None:

@@ -16,6 +16,7 @@ class LayoutEntry:
     """One entry of a layout: which devices, MIG on or off, and the instances per profile."""
 
     devices: object
+    device_filter: str  # the GPU types the entry applies to ("" = every type)
     mig_enabled: object
     mig_devices: dict
     where: dict
@@ -60,7 +61,8 @@ def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: dict
                     layout.error = f"layout {name}: each device entry must be a mapping"
                     continue
                 devices = entry.get("mig-devices")
-                layout.entries.append(LayoutEntry(entry.get("devices", "all"), entry.get("mig-enabled"),
+                layout.entries.append(LayoutEntry(entry.get("devices", "all"), str(entry.get("device-filter", "")),
+                                                  entry.get("mig-enabled"),
                                                   devices if isinstance(devices, dict) else {},
                                                   doc.where(path)))
         cfg.layouts[layout.name] = layout
