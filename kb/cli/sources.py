@@ -137,8 +137,8 @@ def _code(results) -> int:
               help="Write the Markdown report to FILE.md / Markdown-Bericht in FILE.md schreiben.")
 @click.option("--source", "only", multiple=True, metavar="ID", help="Check only this source (repeatable) / nur diese Quelle.")
 @click.option("--timeout", type=float, default=None, help="Seconds per request / Sekunden pro Abruf (20).")
-@click.option("--retries", type=click.IntRange(0, 10), default=None, help="Retries after 5xx or timeout (2).")
-@click.option("--max-bytes", type=click.IntRange(1), default=None, help="Size cap per document (5000000).")
+@click.option("--retries", type=click.IntRange(0, 10), default=None, help="Retries after 5xx or timeout (2) / Wiederholungen nach 5xx oder Zeitüberschreitung.")
+@click.option("--max-bytes", type=click.IntRange(1), default=None, help="Size cap per document in bytes (5000000) / Höchstgröße je Dokument.")
 @output_options
 def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang):
     """Fetch every watched source (or read it from --offline DIR), extract, compare with the catalog.
