@@ -149,3 +149,15 @@ def test_layout_profiles_mix_only_within_one_gpu_type():
     facts = build_facts(read_objects(parse_text(text, "mig.yaml")[0]), load_data()).facts
     shapes = {f["layout"]: (f["mixed_profiles"], f["profiles"]) for f in facts if f["kind"] == "mig_layout"}
     assert shapes == {"per-type": (False, "1g.10gb, 1g.24gb"), "two-profiles": (True, "1g.10gb, 3g.40gb")}
+
+
+def test_node_driver_label_meets_the_cards_driver_exception():
+    node = ("apiVersion: v1\nkind: Node\nmetadata:\n  name: se\n  labels:\n"
+            "    nvidia.com/gpu.product: NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition\n"
+            "    nvidia.com/mig.config: all-1g.24gb\n    nvidia.com/cuda.driver.major: \"575\"\n"
+            "    nvidia.com/cuda.driver.minor: \"57\"\n    nvidia.com/cuda.driver.rev: \"08\"\n")
+    inv = read_objects(parse_text(node, "node.yaml")[0])
+    (fact,) = [f for f in build_facts(inv, load_data()).facts if f["kind"] == "node"]
+    assert (fact["driver"], fact["driver_mig_exception"], fact["exception_driver"]) == ("575.57.08", True, "575.57.08")
+    later = build_facts(inv, load_data(), Environment(driver="580.82.07")).facts
+    assert [f["driver_mig_exception"] for f in later if f["kind"] == "node"] == [False]
