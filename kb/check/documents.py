@@ -148,21 +148,24 @@ def _yaml_error(file: str, exc: yaml.YAMLError, line_offset: int = 0) -> Problem
     return Problem(file, line, "", f"not valid YAML: {msg}" + (f" ({ctx})" if ctx else ""), kind="yaml")
 
 
+def _json(text: str, file: str) -> tuple[list[Doc], list[Problem]]:
+    try:
+        return [Doc(file, 1, json.loads(text), {(): 1})], []
+    except (ValueError, RecursionError) as exc:
+        return [], [Problem(file, getattr(exc, "lineno", None), "", f"not valid JSON: {exc}", kind="yaml")]
+
+
 def parse_text(text: str, file: str) -> tuple[list[Doc], list[Problem]]:
     """All documents of one text. Empty documents are skipped; positions count every document."""
     problems: list[Problem] = []
     docs: list[Doc] = []
     stripped = text.lstrip("\ufeff \t\r\n")
-    if stripped[:1] in ("{", "[") and "\t" in text:
-        # JSON with tabs is not YAML: read it as JSON (lines then come from the JSON reader's errors only)
-        try:
-            return [Doc(file, 1, json.loads(stripped), {(): 1})], []
-        except ValueError as exc:
-            return [], [Problem(file, getattr(exc, "lineno", None), "", f"not valid JSON: {exc}", kind="yaml")]
+    looks_json = stripped[:1] in ("{", "[")
     try:
         nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
     except yaml.YAMLError as exc:
-        return [], [_yaml_error(file, exc)]
+        # JSON that YAML cannot read (tab indentation, "\/" escapes): read as JSON, lines known per document only
+        return _json(stripped, file) if looks_json else ([], [_yaml_error(file, exc)])
     except (ValueError, RecursionError) as exc:  # e.g. unhashable keys, absurd nesting
         return [], [Problem(file, None, "", f"not valid YAML: {exc}", kind="yaml")]
     for i, node in enumerate(nodes, start=1):
