@@ -1,0 +1,275 @@
+"""The rule engine: rule-file validation, both evaluators, and durable-rules' edges."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from kb import engine
+from kb.engine import EngineError
+from kb.engine.adapter import DurableEngine
+from kb.engine.rules import RULE_SCHEMA, RuleError, compile_rules, schema_json, validate_rule_file
+
+from conftest import FIXTURES, REPO
+
+BOTH = pytest.mark.parametrize("which", engine.ENGINES)
+
+GOOD = """\
+id: T-001
+question: demo
+title: {en: A card, de: Eine Karte}
+when:
+  c: {$and: [{kind: card}, {$gte: {memory_gb: 48}}]}
+then:
+  verdict: "yes"
+  text: {en: "{name} has {memory_gb} GB", de: "{name} hat {memory_gb} GB"}
+  details: {memory: "{memory_gb}", label: "{name}-big"}
+cites:
+  - cards/{card}#memory_gb
+"""
+
+
+def write_rule(folder: Path, text: str, name: str = "T-001-demo.yaml", question: str = "demo") -> Path:
+    path = folder / question / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def rules_from(folder: Path) -> dict:
+    rules, problems = compile_rules(folder)
+    assert not problems, problems
+    return rules
+
+
+@pytest.fixture
+def data(monkeypatch):
+    monkeypatch.setenv("GPUKB_CATALOG", str(FIXTURES / "catalog"))
+    from kb.catalog.compiled import load_data
+
+    return load_data()
+
+
+# ------------------------------------------------------------------ validation
+
+
+def test_a_good_rule_compiles(tmp_path):
+    rule, problems = validate_rule_file(write_rule(tmp_path, GOOD))
+    assert problems == []
+    assert rule["id"] == "T-001" and rule["question"] == "demo"
+    assert rule["when"] == [["c", {"$and": [{"kind": "card"}, {"$gte": {"memory_gb": 48}}]}]]
+    assert rule["then"]["verdict"] == "yes"
+
+
+@pytest.mark.parametrize("change, line, message", [
+    (("verdict: \"yes\"", "verdict: maybe"), 7, "verdict 'maybe' is not one of yes, conditional, unconfirmed, no"),
+    (("title:", "titel:"), 3, "unknown field 'titel'"),
+    (("{$gte: {memory_gb: 48}}", "{$lt: {memory_gb: {c: memory_gb}}}"), 5, "$lt cannot compare with another fact's property"),
+    (("{$gte: {memory_gb: 48}}", "{$regex: {name: x}}"), 5, "operator '$regex' is not supported"),
+    (("{$gte: {memory_gb: 48}}", "{available: yes}"), 5, "YAML reads yes as true"),
+    (("{$gte: {memory_gb: 48}}", "{q: 1}"), 5, "'q' is set by the engine itself"),
+    (("{$gte: {memory_gb: 48}}", "{card: {x: card}}"), 5, "'x' is not a fact named earlier in this rule"),
+    (("  - cards/{card}#memory_gb", "  - memory_gb"), 11, "is not a fact reference"),
+    (("id: T-001", "id: T-002"), 1, "the file name must start with the id"),
+    (("question: demo", "question: other"), 2, "must equal the folder name 'demo'"),
+    (("text: {en: \"{name} has {memory_gb} GB\", de: \"{name} hat {memory_gb} GB\"}", "text: {en: only English}"), 8,
+     "text needs exactly the keys 'en' and 'de'"),
+])
+def test_a_broken_rule_names_file_line_and_problem(tmp_path, change, line, message):
+    path = write_rule(tmp_path, GOOD.replace(*change))
+    rule, problems = validate_rule_file(path, "rules/demo/T-001-demo.yaml")
+    assert rule is None
+    assert any(message in p.message for p in problems), [str(p) for p in problems]
+    hit = next(p for p in problems if message in p.message)
+    assert hit.file == "rules/demo/T-001-demo.yaml" and hit.line == line
+
+
+def test_bare_yes_as_verdict_is_taken_as_meant(tmp_path):
+    rule, problems = validate_rule_file(write_rule(tmp_path, GOOD.replace('verdict: "yes"', "verdict: yes")))
+    assert problems == [] and rule["then"]["verdict"] == "yes"
+
+
+def test_yaml_errors_and_duplicate_ids_are_reported_per_question(tmp_path):
+    write_rule(tmp_path, GOOD)
+    write_rule(tmp_path, GOOD, name="T-001-again.yaml")
+    write_rule(tmp_path, "id: [unclosed\n", name="X-001-bad.yaml", question="other")
+    rules, problems = compile_rules(tmp_path)
+    assert [r["id"] for r in rules["demo"]] == ["T-001"]
+    assert "already used by rules/demo/T-001-again.yaml" in problems["demo"][0].message or \
+           "already used by rules/demo/T-001-demo.yaml" in problems["demo"][0].message
+    assert problems["other"][0].file == "rules/other/X-001-bad.yaml" and "not valid YAML" in problems["other"][0].message
+
+
+def test_the_committed_rule_schema_is_current():
+    assert (REPO / "rules" / "rule.schema.json").read_text(encoding="utf-8") == schema_json()
+    assert RULE_SCHEMA["required"] == ["id", "question", "title", "when", "then", "cites"]
+
+
+def test_every_rule_file_of_the_repository_is_valid():
+    rules, problems = compile_rules(REPO / "rules")
+    mine = {q: p for q, p in problems.items() if q in ("mig", "methods", "resource", "strategy", "dra", "recommend")}
+    assert mine == {}
+    assert all(rules[q] for q in ("mig", "methods", "resource", "strategy", "dra", "recommend"))
+
+
+# ------------------------------------------------------------------ evaluation
+
+
+@BOTH
+def test_evaluate_fills_text_details_and_citations(tmp_path, data, which):
+    rules = rules_from(tmp_path) if write_rule(tmp_path, GOOD) else None
+    facts = [{"kind": "card", "card": "h200-nvl", "name": "H200 NVL", "memory_gb": 141},
+             {"kind": "card", "card": "l4", "name": "L4", "memory_gb": 24}]
+    (c,) = engine.evaluate("demo", facts, engine=which, data=data, rules=rules)
+    assert c["rule"] == "T-001" and c["verdict"] == "yes"
+    assert c["text"] == {"en": "H200 NVL has 141 GB", "de": "H200 NVL hat 141 GB"}
+    assert c["details"] == {"memory": 141, "label": "H200 NVL-big"}
+    assert c["condition"] is None
+    assert c["cites"] == [{"source": "seed", "title": "GPUs in Kubernetes", "url": "https://example.invalid/seed",
+                           "section": None, "quote": "141 GB"}]
+    assert c["facts"] == [facts[0]]
+
+
+JOIN = """\
+id: J-001
+question: demo
+title: {en: Exception of a card, de: Ausnahme einer Karte}
+when:
+  all:
+    - c: {$and: [{kind: card}, {listed: true}]}
+    - e: {$and: [{kind: exception}, {card: {c: card}}]}
+then:
+  verdict: "no"
+  text: {en: "{c.name}: not on {e.driver}", de: "{c.name}: nicht auf {e.driver}"}
+  condition: {en: "avoid {driver}", de: "nicht {driver}"}
+cites:
+  - cards/{card}#operator_support.driver_exceptions[{driver}].fact
+"""
+
+
+@BOTH
+def test_a_join_binds_facts_by_equal_properties(tmp_path, data, which):
+    rules = rules_from(tmp_path) if write_rule(tmp_path, JOIN, name="J-001-join.yaml") else None
+    card = {"kind": "card", "card": "rtx-pro-6000-blackwell-server", "name": "RTX PRO 6000 Server Edition", "listed": True}
+    other = {"kind": "card", "card": "l4", "name": "L4", "listed": True}
+    exc = {"kind": "exception", "card": "rtx-pro-6000-blackwell-server", "driver": "575.57.08"}
+    (c,) = engine.evaluate("demo", [other, card, exc], engine=which, data=data, rules=rules)
+    assert c["text"]["en"] == "RTX PRO 6000 Server Edition: not on 575.57.08"
+    assert c["condition"] == {"en": "avoid 575.57.08", "de": "nicht 575.57.08"}
+    assert c["facts"] == [card, exc]
+    assert c["cites"][0]["quote"] == "MIG is not supported on the 575.57.08 driver release."
+
+
+@BOTH
+def test_a_fact_no_rule_matches_gives_no_conclusion(tmp_path, data, which):
+    rules = rules_from(tmp_path) if write_rule(tmp_path, GOOD) else None
+    assert engine.evaluate("demo", [{"kind": "weather", "sunny": True}], engine=which, data=data, rules=rules) == []
+    assert engine.evaluate("demo", [], engine=which, data=data, rules=rules) == []
+    mixed = [{"kind": "weather"}, {"kind": "card", "card": "l4", "name": "L4", "memory_gb": 48}]
+    assert [c["rule"] for c in engine.evaluate("demo", mixed, engine=which, data=data, rules=rules)] == ["T-001"]
+
+
+@BOTH
+def test_identical_facts_count_once(tmp_path, data, which):
+    rules = rules_from(tmp_path) if write_rule(tmp_path, GOOD) else None
+    fact = {"kind": "card", "card": "l4", "name": "L4", "memory_gb": 48}
+    assert len(engine.evaluate("demo", [fact, dict(fact)], engine=which, data=data, rules=rules)) == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    (GOOD.replace("{name} has", "{nom} has"), "placeholder {nom} is not a property of the matched facts"),
+    (GOOD.replace("#memory_gb", "#memory_tb"), "cites cards/l4#memory_tb, which is not a cited fact of the catalog"),
+])
+@BOTH
+def test_a_rule_that_cannot_be_filled_raises(tmp_path, data, which, text, message):
+    rules = rules_from(tmp_path) if write_rule(tmp_path, text) else None
+    with pytest.raises(EngineError, match=message.replace("{", r"\{").replace("}", r"\}").replace(".", r"\.")):
+        engine.evaluate("demo", [{"kind": "card", "card": "l4", "name": "L4", "memory_gb": 48}],
+                        engine=which, data=data, rules=rules)
+
+
+def test_an_optional_citation_may_be_missing(tmp_path, data):
+    rules = rules_from(tmp_path) if write_rule(tmp_path, GOOD.replace("#memory_gb", "#memory_gb\n  - cards/{card}#nothing?")) else None
+    (c,) = engine.evaluate("demo", [{"kind": "card", "card": "l4", "name": "L4", "memory_gb": 48}], data=data, rules=rules)
+    assert len(c["cites"]) == 1
+
+
+@pytest.mark.parametrize("fact, message", [
+    ({"card": "l4"}, "a fact must be a mapping with a 'kind'"),
+    ({"kind": "card", "q": 1}, "fact property 'q' is reserved"),
+    ({"kind": "card", "profiles": ["1g.18gb"]}, "must be text, a number or true/false"),
+])
+def test_bad_facts_are_refused(fact, message):
+    with pytest.raises(EngineError, match=message):
+        engine.check_facts([fact])
+
+
+def test_unknown_question_and_engine_are_errors(data):
+    with pytest.raises(EngineError, match="no rules for question 'nope'"):
+        engine.evaluate("nope", [], data=data)
+    with pytest.raises(EngineError, match="unknown engine 'clips'"):
+        engine.evaluate("mig", [], engine="clips", data=data)
+
+
+def test_a_question_with_a_broken_rule_file_raises_rule_error(tmp_path, monkeypatch, data):
+    write_rule(tmp_path, GOOD.replace('verdict: "yes"', "verdict: maybe"))
+    monkeypatch.setenv("GPUKB_RULES", str(tmp_path))
+    with pytest.raises(RuleError) as err:
+        engine.evaluate("demo", [], data=data)
+    assert "T-001-demo.yaml:7" in str(err.value)
+
+
+# ------------------------------------------------------------------ durable-rules' edges
+
+
+def test_repeated_loading_in_one_process(tmp_path, data):
+    write_rule(tmp_path, GOOD)
+    fact = [{"kind": "card", "card": "l4", "name": "L4", "memory_gb": 48}]
+    first = rules_from(tmp_path)
+    again = rules_from(tmp_path)  # a second load of the same files: same ruleset, no "already registered"
+    adapter = DurableEngine()
+    assert adapter.fire("demo", first["demo"], [fact]) == adapter.fire("demo", again["demo"], [fact]) == [[("T-001", (0,))]]
+    write_rule(tmp_path, GOOD.replace("48", "64"))  # changed rules register as a new ruleset
+    changed = rules_from(tmp_path)
+    assert adapter.fire("demo", changed["demo"], [fact]) == [[]]
+    assert DurableEngine().fire("demo", first["demo"], [fact]) == [[("T-001", (0,))]]  # a second host
+
+
+def test_thousands_of_queries_in_a_row_agree_with_the_reference(tmp_path, data):
+    rules = rules_from(tmp_path) if write_rule(tmp_path, GOOD) else None
+    queries = [[{"kind": "card", "card": "l4", "name": f"card {i}", "memory_gb": i % 97}] for i in range(5000)]
+    durable = engine.fire("demo", queries, engine="durable", rules=rules)
+    assert durable == engine.fire("demo", queries, engine="reference", rules=rules)
+    assert sum(1 for fired in durable if fired) == sum(1 for i in range(5000) if i % 97 >= 48)
+
+
+def test_more_sessions_than_durable_keeps_alive(tmp_path, data):
+    """Join rules get one session per query; 1,100 of them pass only if every session is deleted."""
+    rules = rules_from(tmp_path) if write_rule(tmp_path, JOIN, name="J-001-join.yaml") else None
+    query = [{"kind": "card", "card": "c", "name": "C", "listed": True}, {"kind": "exception", "card": "c", "driver": "1"}]
+    adapter = DurableEngine()
+    for _ in range(1100):
+        assert adapter.fire("demo", rules["demo"], [query]) == [[("J-001", (0, 1))]]
+
+
+def test_a_failing_action_raises_instead_of_being_swallowed(tmp_path, monkeypatch, data):
+    rules = rules_from(tmp_path) if write_rule(tmp_path, GOOD) else None
+    adapter = DurableEngine()
+
+    def failing(rule_id):
+        def action(c):
+            raise RuntimeError(f"boom in {rule_id}")
+        return action
+
+    monkeypatch.setattr(adapter, "_action", failing)
+    with pytest.raises(EngineError, match="boom in"):
+        adapter.fire("demo", rules["demo"], [[{"kind": "card", "card": "l4", "name": "L4", "memory_gb": 48}]])
+
+
+def test_only_the_adapter_imports_durable():
+    offenders = [p.relative_to(REPO).as_posix() for p in (REPO / "kb").rglob("*.py")
+                 if ("import durable" in p.read_text(encoding="utf-8") or "from durable" in p.read_text(encoding="utf-8"))
+                 and p.name != "adapter.py"]
+    assert offenders == []

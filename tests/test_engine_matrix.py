@@ -1,0 +1,121 @@
+"""The whole answer matrix through both evaluators, and the answers the seed article fixes."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.catalog.compiled import load_data
+from kb.questions import Asker, compute_all, resolve
+
+from conftest import FIXTURES, REPO
+
+REAL = REPO / "catalog"
+
+
+def real_data():
+    if not any((REAL / "cards").glob("*.yaml")):
+        pytest.skip("catalog/cards is empty: the real catalog is not written yet")
+    return load_data(REAL)
+
+
+@pytest.mark.parametrize("root", [FIXTURES / "catalog", REAL], ids=["fixture-catalog", "real-catalog"])
+def test_durable_and_reference_give_identical_answers(root):
+    data = real_data() if root == REAL else load_data(root)
+    durable = compute_all(data, engine="durable")
+    assert durable == compute_all(data, engine="reference")
+    assert len(durable) > 100
+    assert {a["question"] for a in durable} == {"mig", "methods", "resource", "strategy", "dra", "recommend"}
+    assert [a for a in durable if not a["reasons"]] == []
+
+
+def test_every_reason_of_the_real_matrix_cites_a_source():
+    uncited = {(a["question"], r["rule"]) for a in compute_all(real_data()) for r in a["reasons"] if not r["citations"]}
+    assert uncited == set()
+
+
+@pytest.fixture(scope="module")
+def ask():
+    data = real_data()
+    asker = Asker(data)
+
+    def answer(question, **raw):
+        return asker.answer(question, resolve(question, asker.index, **raw))
+
+    return answer
+
+
+@pytest.mark.parametrize("card, verdict", [
+    ("H200 NVL", "yes"),
+    ("RTX PRO 6000 Workstation", "conditional"), ("RTX PRO 6000 Max-Q", "conditional"), ("RTX PRO 5000", "conditional"),
+    ("RTX PRO 6000 Server Edition", "conditional"),
+    ("RTX PRO 4500", "unconfirmed"), ("RTX PRO 5500", "unconfirmed"), ("RTX PRO 5000 72GB", "unconfirmed"),
+    ("L4", "no"), ("L40S", "no"), ("RTX PRO 4000", "no"), ("RTX PRO 2000", "no"),
+])
+def test_mig_verdicts_of_the_seed(ask, card, verdict):
+    assert ask("mig", card=card)["verdict"] == verdict
+
+
+def test_h200_nvl_runs_seven_instances(ask):
+    a = ask("mig", card="H200 NVL")
+    assert a["details"]["max_instances"] == 7 and a["details"]["smallest_profile"] == "1g.18gb"
+    assert "1g.18gb" in a["details"]["profiles"]
+
+
+def test_workstation_cards_need_the_display_mode_switch(ask):
+    for card in ("RTX PRO 6000 Workstation", "RTX PRO 6000 Max-Q", "RTX PRO 5000"):
+        a = ask("mig", card=card)
+        assert {"MIG-006", "MIG-007"} <= {c["rule"] for c in a["conditions"]}
+
+
+@pytest.mark.parametrize("driver, verdict", [
+    ("570.124.06", "no"), ("575.51.03", "no"), ("575.57.08", "no"), ("575.64.05", "yes"), ("580.82.07", "yes")])
+def test_rtx_pro_6000_server_edition_depends_on_the_driver(ask, driver, verdict):
+    assert ask("mig", card="RTX PRO 6000 Server Edition", driver=driver)["verdict"] == verdict
+
+
+def test_rtx_pro_4500_needs_written_confirmation(ask):
+    a = ask("mig", card="RTX PRO 4500")
+    assert "MIG-005" in {r["rule"] for r in a["reasons"]}
+
+
+def test_rtx_pro_5500_is_announced_only(ask):
+    assert "MIG-003" in {r["rule"] for r in ask("mig", card="RTX PRO 5500")["reasons"]}
+
+
+@pytest.mark.parametrize("k8s, verdict", [("1.34.1", "no"), ("v1.33.0", "no"), ("1.34.2", "yes"), ("v1.35.0", "yes")])
+def test_dra_needs_kubernetes_1_34_2(ask, k8s, verdict):
+    a = ask("dra", operator="26.7.0", k8s=k8s)
+    assert a["verdict"] == verdict and a["details"]["maturity"] == "ga"
+
+
+def test_dra_alpha_features_are_conditional(ask):
+    a = ask("dra", operator="26.7.0", k8s="1.34.2", feature="dynamic-mig")
+    assert a["verdict"] == "conditional" and a["details"]["maturity"] == "alpha"
+
+
+def test_mps_is_not_possible_on_a_mig_enabled_gpu(ask):
+    assert ask("methods", card="H200 NVL", mig_enabled=True)["details"]["methods"]["mps"] == "no"
+    assert ask("methods", card="H200 NVL")["details"]["methods"]["mps"] != "no"
+    assert ask("resource", card="H200 NVL", profile="1g.18gb", mps=2)["verdict"] == "no"
+
+
+@pytest.mark.parametrize("workload, isolation, first", [
+    ("training", None, "whole"), ("multi-tenant", "required", "mig"), ("dev", None, "time-slicing"),
+    ("small-inference", None, "mps")])
+def test_recommendations_of_the_seed(ask, workload, isolation, first):
+    a = ask("recommend", workload=workload, isolation=isolation)
+    assert a["details"]["ranking"][0]["method"] == first
+
+
+def test_resource_names(ask):
+    assert ask("resource", card="H200 NVL", profile="1g.18gb", mig_strategy="mixed")["details"]["resource"] == "nvidia.com/mig-1g.18gb"
+    assert ask("resource", card="H200 NVL", profile="1g.18gb", mig_strategy="single")["details"]["resource"] == "nvidia.com/gpu"
+    shared = ask("resource", card="L4", time_slicing=4)
+    assert shared["details"]["resource"] == "nvidia.com/gpu" and any(l.endswith("-SHARED") for l in shared["details"]["labels"])
+    assert ask("resource", card="L4", time_slicing=4, rename_by_default=True)["details"]["resource"] == "nvidia.com/gpu.shared"
+
+
+def test_strategy(ask):
+    assert ask("strategy", gpus=["H200 NVL:all-1g.18gb"])["details"]["strategy"] == "single"
+    assert ask("strategy", gpus=["H200 NVL:all-1g.18gb", "H200 NVL"])["details"]["strategy"] == "mixed"
+    assert ask("strategy", gpus=["H200 NVL:1g.18gb,2g.35gb"])["details"]["strategy"] == "mixed"
