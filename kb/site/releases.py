@@ -7,6 +7,15 @@ from kb.site.labels import date
 from kb.site.md import code, esc, table
 from kb.site.page import Ctx
 
+#: component names as NVIDIA's component matrix (GPU Operator life-cycle policy) writes them, for components
+#: the catalog has no releases file of its own (where it has one, that file's `name` is used)
+MATRIX_NAMES = {
+    "driver": "NVIDIA GPU Driver", "container-toolkit": "NVIDIA Container Toolkit",
+    "device-plugin": "NVIDIA Device Plugin for Kubernetes", "dcgm-exporter": "DCGM Exporter",
+    "node-feature-discovery": "Node Feature Discovery", "gpu-feature-discovery": "NVIDIA GPU Feature Discovery for Kubernetes",
+    "mig-manager": "NVIDIA MIG Manager for Kubernetes",
+}
+
 ORDER = ["gpu-operator", "device-plugin", "mig-manager", "dra-driver", "container-toolkit", "driver",
          "dcgm-exporter", "gpu-feature-discovery", "node-feature-discovery"]
 
@@ -35,7 +44,7 @@ def _release(ctx: Ctx, comp: str, rel: dict, names: dict) -> list[str]:
 def releases_page(ctx: Ctx) -> str:
     data = ctx.data
     comps = sorted(data["releases"], key=lambda c: ORDER.index(c))
-    names = {c: data["releases"][c]["name"] for c in comps}
+    names = {**MATRIX_NAMES, **{c: data["releases"][c]["name"] for c in comps}}
     files = [data["files"][f"releases/{c}"] for c in comps]
     out = [f"# {ctx.t('Was sich in welchem Release geändert hat', 'What changed in each release')}", "",
            ctx.header(files), ""]
@@ -61,7 +70,7 @@ def operator_components_table(ctx: Ctx) -> str:
     rel = rf["releases"][0]
     if not rel.get("components"):
         raise FactError(f"releases/gpu-operator releases[{rel['version']}].components: none listed")
-    names = {c: f["name"] for c, f in ctx.data["releases"].items()}
+    names = {**MATRIX_NAMES, **{c: f["name"] for c, f in ctx.data["releases"].items()}}
     rows = []
     for c in rel["components"]:
         refs = ctx.notes.refs(c["cite"], "releases/gpu-operator", f"releases[{rel['version']}].components[{c['component']}]")

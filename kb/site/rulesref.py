@@ -15,6 +15,7 @@ QUESTION = {
     "strategy": ("Welche MIG-Strategie passt?", "Which MIG strategy fits?"),
     "dra": ("Was kann der DRA-Treiber?", "What can the DRA driver do?"),
     "recommend": ("Welche Methode empfehlen wir?", "Which method do we recommend?"),
+    "check": ("Prüfung von Konfigurationen mit gpukb check", "Checking configurations with gpukb check"),
 }
 
 
@@ -30,8 +31,8 @@ def rules_page(ctx: Ctx, rules: dict[str, list[dict]]) -> str:
                  "Every answer of `gpukb ask` and every table of this site follows from these rules. A rule fires "
                  "when its condition (`when`, durable-rules syntax) matches the facts of a question."), ""]
     for question in sorted(rules, key=lambda q: (list(QUESTION).index(q) if q in QUESTION else 99, q)):
-        de, en = QUESTION.get(question, (question, question))
-        out += [f"## {esc(ctx.t(de, en))} ({code(question)})", ""]
+        de, en = QUESTION.get(question, (esc(question), esc(question)))
+        out += [f"## {ctx.t(de, en)} ({code(question)})", ""]
         for rule in sorted(rules[question], key=lambda r: r["id"]):
             then = rule["then"]
             out += [f"### {rule['id']}: {ctx.pick(rule['title'])} {{ #{rule['id'].lower()} }}", ""]
