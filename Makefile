@@ -18,8 +18,8 @@ $(BIN)/gpukb: pyproject.toml
 
 setup: $(BIN)/gpukb ## create .venv with gpukb and everything the site and tests need
 
-site: setup ## build the knowledge base into site/ (strict)
-	$(BIN)/mkdocs build --strict
+site: setup ## build the knowledge base into site/ (strict; docs/generated/ is written first by kb/docs_hooks.py)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 serve: site ## build, then serve the knowledge base on http://$(HOST):$(PORT)/
 	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl-C stops)"
