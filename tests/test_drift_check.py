@@ -101,6 +101,17 @@ def test_release_notes_2026_06_25_newest_is_26_3_3(catalog):
     assert item["extracted"]["newest"] == "26.3.3"
 
 
+def test_release_notes_2026_03_20_miss_two_catalog_releases_in_one_change(catalog):
+    code, item = diff_json("gpu-operator-release-notes",
+                           need_sources() / "cloud-native-docs/release-notes@2026-03-20.rst")
+    assert code == 1
+    assert kinds_and_texts(item) == [(
+        "release-missing",
+        "gpu-operator-release-notes does not list NVIDIA GPU Operator 26.7.0, 26.3.3, which the catalog has "
+        "(newest there: 26.3.0)")]
+    assert item["changes"][0]["touches"] == ["releases/gpu-operator releases[0]", "releases/gpu-operator releases[1]"]
+
+
 def test_mig_doc_before_v26_3_0_lacks_the_generated_config(catalog):
     code, item = diff_json("gpu-operator-mig", need_sources() / "cloud-native-docs/gpu-operator-mig@2025-11-12.rst")
     assert code == 1

@@ -31,14 +31,14 @@ def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict) -> list[C
                 f"{sid} lists {name} {version}, newer than the catalog's newest ({newest})",
                 f"{sid} nennt {name} {version}, neuer als das neueste im Katalog ({newest})"),
                 touches=[f"{entity} releases"]))
-    for version, (i, _rel) in sorted(ours.items(), key=lambda kv: version_key(kv[0]), reverse=True):
-        if version not in listed:
-            out.append(Change(sid, "release-missing", say(
-                f"{sid} does not list {name} {version}, which the catalog has "
-                f"(newest there: {extracted['newest']})",
-                f"{sid} nennt {name} {version} nicht, der Katalog aber schon "
-                f"(neuestes dort: {extracted['newest']})"),
-                touches=[f"{entity} releases[{i}]"]))
+    missing = [(v, i) for v, (i, _rel) in sorted(ours.items(), key=lambda kv: version_key(kv[0]), reverse=True)
+               if v not in listed]
+    if missing:
+        shown = ", ".join(v for v, _ in missing)
+        out.append(Change(sid, "release-missing", say(
+            f"{sid} does not list {name} {shown}, which the catalog has (newest there: {extracted['newest']})",
+            f"{sid} nennt {name} {shown} nicht, der Katalog aber schon (neuestes dort: {extracted['newest']})"),
+            touches=[f"{entity} releases[{i}]" for _, i in missing]))
     for version, (i, rel) in ours.items():
         if version in listed and "components" in listed[version]:
             out += _components(sid, entity, i, rel, listed[version]["components"])
