@@ -36,6 +36,27 @@ INPUT_LABELS = {
 }
 
 
+#: labels of detail keys (keys not listed are shown with "_" as " ")
+DETAIL_LABELS = {
+    "mig_status": ("MIG status", "MIG-Status"), "max_instances": ("max instances", "max. Instanzen"),
+    "smallest_profile": ("smallest profile", "kleinstes Profil"), "profiles": ("profiles", "Profile"),
+    "prerequisites": ("prerequisites", "Voraussetzungen"), "operator_listed": ("on the operator's support list", "auf der Supportliste des Operators"),
+    "operator_min_driver": ("operator's minimum driver", "Mindesttreiber laut Operator"), "min_driver": ("minimum driver", "Mindesttreiber"),
+    "min_vbios": ("minimum vBIOS", "Mindest-vBIOS"), "display_mode_switch": ("display-mode switch", "Umschaltung des Anzeigemodus"),
+    "prerequisites_published": ("prerequisites published", "Voraussetzungen veröffentlicht"),
+    "written_confirmation": ("get written confirmation", "schriftlich bestätigen lassen"),
+    "methods": ("methods", "Methoden"), "mode": ("mode", "Modus"), "resource": ("resource", "Ressource"),
+    "labels": ("node labels", "Node-Labels"), "replicas": ("replicas", "Replikate"), "profile": ("profile", "Profil"),
+    "mig_strategy": ("mig.strategy", "mig.strategy"), "strategy": ("strategy", "Strategie"), "feature": ("feature", "Funktion"),
+    "maturity": ("maturity", "Reife"), "min_kubernetes": ("minimum Kubernetes", "Mindestversion Kubernetes"),
+    "driver_version": ("DRA driver", "DRA-Treiber"), "operator_manages_dra": ("operator manages the DRA driver", "Operator verwaltet den DRA-Treiber"),
+    "ranking": ("ranking", "Rangfolge"), "excluded": ("ruled out", "ausgeschlossen"), "method": ("method", "Methode"),
+    "rank": ("rank", "Rang"), "verdict": ("verdict", "Urteil"), "why": ("why", "warum"), "risk": ("risk for neighbours", "Risiko für Nachbarn"),
+    "conditions": ("conditions", "Bedingungen"),
+}
+TRUTH = {True: {"en": "yes", "de": "ja"}, False: {"en": "no", "de": "nein"}}
+
+
 def _is_text(value) -> bool:
     return isinstance(value, dict) and set(value) == {"en", "de"}
 
@@ -75,33 +96,40 @@ def _marks(reason: dict, numbers: dict) -> str:
     return "".join(f"[{numbers[json.dumps(c, sort_keys=True)]}]" for c in reason["citations"])
 
 
+def _label(key: str, lang: str) -> str:
+    pair = DETAIL_LABELS.get(key)
+    return pair[lang == "de"] if pair else key.replace("_", " ")
+
+
 def _detail_lines(value, lang: str, indent: str) -> list[str]:
     value = pick(value, lang)
     lines = []
     for key, item in value.items():
         if item in (None, [], {}, ""):
             continue
-        label = key.replace("_", " ")
+        label = _label(key, lang)
         if isinstance(item, dict):
             lines.append(f"{indent}{label}:")
             lines += _detail_lines(item, lang, indent + "  ")
         elif isinstance(item, list) and item and isinstance(item[0], dict):
             lines.append(f"{indent}{label}:")
             for entry in item:
-                lines.append(f"{indent}  - " + "; ".join(f"{k.replace('_', ' ')}: {_show(v)}" for k, v in entry.items()
+                lines.append(f"{indent}  - " + "; ".join(f"{_label(k, lang)}: {_show(v, lang)}" for k, v in entry.items()
                                                          if v not in (None, [], {}, "")))
         else:
-            lines.append(f"{indent}{label}: {_show(item)}")
+            lines.append(f"{indent}{label}: {_show(item, lang)}")
     return lines
 
 
-def _show(value) -> str:
+def _show(value, lang: str = "en") -> str:
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return TRUTH[value][lang]
     if isinstance(value, list):
-        return ", ".join(_show(v) for v in value)
+        return ", ".join(_show(v, lang) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {_show(v)}" for k, v in value.items())
+        return ", ".join(f"{k}: {_show(v, lang)}" for k, v in value.items())
+    if value in VERDICT:
+        return VERDICT[value][lang]
     return str(value)
 
 
@@ -109,11 +137,11 @@ def _input(key: str, value, lang: str) -> str:
     label = INPUT_LABELS.get(key, {}).get(lang, key.replace("_", " "))
     if key == "gpus":
         return label + " " + " + ".join(f"{g['card']}:{','.join(g['profiles']) or 'none'}" for g in value)
-    return f"{label} {_show(value)}"
+    return f"{label} {_show(value, lang)}"
 
 
 def _fact_line(fact: dict) -> str:
-    rest = ", ".join(f"{k}={_show(v)}" for k, v in fact.items() if k != "kind")
+    rest = ", ".join(f"{k}={'true' if v is True else 'false' if v is False else v}" for k, v in fact.items() if k != "kind")
     return f"{fact['kind']}({rest})"
 
 

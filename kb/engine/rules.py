@@ -274,7 +274,6 @@ _MEMO: dict = {}
 def rule_base(rules_dir: Path | None = None) -> tuple[dict[str, list[dict]], dict[str, list]]:
     """(rules by question, problems by question), cached as JSON by the hash of the rules folder."""
     from kb.catalog.compiled import input_hash, read_cache, rules_dir as default_dir, write_cache
-    from kb.catalog.yamlsafe import Problem
 
     root = Path(rules_dir) if rules_dir else default_dir()
     key = input_hash(root)
@@ -284,7 +283,11 @@ def rule_base(rules_dir: Path | None = None) -> tuple[dict[str, list[dict]], dic
             rules, problems = compile_rules(root)
             cached = {"rules": rules, "problems": {q: [p.as_dict() for p in ps] for q, ps in problems.items()}}
             write_cache("rules", key, cached)
-        problems = {q: [Problem(**p) for p in ps] for q, ps in cached["problems"].items()}
+        problems = {}
+        if cached["problems"]:  # the YAML reader (and PyYAML) only where there is something to report
+            from kb.catalog.yamlsafe import Problem
+
+            problems = {q: [Problem(**p) for p in ps] for q, ps in cached["problems"].items()}
         _MEMO[key] = (cached["rules"], problems)
     return _MEMO[key]
 

@@ -1,0 +1,234 @@
+"""`gpukb ask …` and `gpukb export answers`: exact text, parsed JSON, bad input, the answer cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from kb.cli.main import cli
+
+from conftest import FIXTURES, REPO
+
+CATALOG = FIXTURES / "catalog"
+
+
+@pytest.fixture(autouse=True)
+def fixture_catalog(monkeypatch):
+    monkeypatch.setenv("GPUKB_CATALOG", str(CATALOG))
+    monkeypatch.setenv("GPUKB_RULES", str(REPO / "rules"))
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, list(args))
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+H200_TEXT = """\
+MIG (card h200-nvl, GPU Operator 26.7.0): yes
+Yes: H200 NVL can run MIG with GPU Operator 26.7.0.
+
+Why:
+  - NVIDIA's MIG user guide lists H200 NVL among the MIG-capable GPUs. [1][2]
+Details:
+  MIG status: documented
+  max instances: 7
+  smallest profile: 1g.18gb
+  profiles: 1g.18gb, 2g.35gb, 7g.141gb
+  prerequisites:
+    prerequisites published: yes
+  on the operator's support list: yes
+Sources:
+  [1] NVIDIA MIG User Guide, Supported GPUs: “H200 NVL MIG status” https://docs.nvidia.com/datacenter/tesla/mig-user-guide/
+  [2] NVIDIA MIG User Guide: “H200 NVL up to 7 instances” https://docs.nvidia.com/datacenter/tesla/mig-user-guide/
+Data version: 2026.11.1-fixture
+"""
+
+SERVER_DE = """\
+MIG (Karte rtx-pro-6000-blackwell-server, GPU Operator 26.7.0, Treiber 575.57.08): nein
+Nein: Die RTX PRO 6000 Server Edition kann MIG mit dem GPU Operator 26.7.0 und Treiber 575.57.08 nicht nutzen.
+
+Warum:
+  - NVIDIAs Supportliste zur RTX PRO 6000 Server Edition: MIG wird auf 575.57.08 nicht unterstützt [1]
+  - NVIDIAs MIG-Benutzerhandbuch führt die RTX PRO 6000 Server Edition unter den MIG-fähigen GPUs. [2][3]
+  - Treiber 575.57.08 erfüllt 575.57.08, das Minimum, das die Supportliste des GPU Operators für die RTX PRO 6000 Server Edition verlangt. [4]
+Details:
+  MIG-Status: documented
+  max. Instanzen: 4
+  kleinstes Profil: 1g.24gb
+  Profile: 1g.24gb, 2g.48gb, 4g.96gb
+  Voraussetzungen:
+    Mindesttreiber: 575.51.03
+    Umschaltung des Anzeigemodus: nein
+    Voraussetzungen veröffentlicht: ja
+  auf der Supportliste des Operators: ja
+  Mindesttreiber laut Operator: 575.57.08
+Quellen:
+  [1] GPU Operator Platform Support: “MIG is not supported on the 575.57.08 driver release.” https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html
+  [2] NVIDIA MIG User Guide, Supported GPUs: “RTX PRO 6000 Server Edition MIG status” https://docs.nvidia.com/datacenter/tesla/mig-user-guide/
+  [3] NVIDIA MIG User Guide: “RTX PRO 6000 Server Edition up to 4 instances” https://docs.nvidia.com/datacenter/tesla/mig-user-guide/
+  [4] GPU Operator Platform Support: “Driver versions 575.57.08 or later is required.” https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html
+Datenstand: 2026.11.1-fixture
+"""
+
+
+def test_text_answer_in_english():
+    result = run("ask", "mig", "H200 NVL")
+    assert result.exit_code == 0 and result.output == H200_TEXT
+
+
+def test_text_answer_in_german_with_a_driver():
+    result = run("ask", "mig", "rtx pro 6000 server", "--driver", "v575.57.08", "--lang", "de")
+    assert result.exit_code == 0 and result.output == SERVER_DE
+
+
+def test_explain_adds_the_rules_and_the_facts_they_read():
+    result = run("ask", "mig", "RTX PRO 6000 Workstation", "--explain")
+    assert result.exit_code == 0
+    explain = result.output.split("Rules fired:\n")[1].split("Sources:")[0].splitlines()
+    assert [line.split()[0] for line in explain if not line.startswith("    ")] == ["MIG-006", "MIG-007", "MIG-001"]
+    assert "  MIG-006 MIG needs a manual display-mode switch → conditional" in explain
+    assert "    read: card(card=rtx-pro-6000-blackwell-workstation, name=RTX PRO 6000 Workstation, operator=26.7.0, " \
+           "mig_status=documented" in result.output
+
+
+def test_json_answer_contract():
+    result = run("ask", "mig", "RTX PRO 6000 Workstation", "--operator", "v26.7", "--json")
+    assert result.exit_code == 0
+    answer = json.loads(result.output)
+    assert list(answer) == ["question", "inputs", "verdict", "summary", "conditions", "reasons", "details",
+                            "data_version", "lang"]
+    assert answer["inputs"] == {"card": "rtx-pro-6000-blackwell-workstation", "operator": "26.7.0", "driver": None}
+    assert answer["verdict"] == "conditional" and answer["lang"] == "en"
+    assert answer["summary"] == ("Conditional: RTX PRO 6000 Workstation can run MIG with GPU Operator 26.7.0 "
+                                 "only if the conditions below hold.")
+    assert [c["rule"] for c in answer["conditions"]] == ["MIG-006", "MIG-007"]
+    assert [r["rule"] for r in answer["reasons"]] == ["MIG-006", "MIG-007", "MIG-001"]
+    assert answer["reasons"][0]["citations"] == [{
+        "source": "mig-guide", "title": "NVIDIA MIG User Guide", "url": "https://docs.nvidia.com/datacenter/tesla/mig-user-guide/",
+        "section": None, "quote": "DisplayModeSelector"}]
+    assert answer["details"]["max_instances"] == 4 and answer["data_version"] == "2026.11.1-fixture"
+
+
+def test_json_in_german_and_the_other_questions():
+    methods = json.loads(run("ask", "methods", "H200 NVL", "--mig-enabled", "--json", "--lang", "de").output)
+    assert methods["details"]["methods"] == {"whole": "yes", "mig": "yes", "time-slicing": "yes", "mps": "no",
+                                             "vm-passthrough": "conditional", "vgpu": "unconfirmed", "dra": "conditional"}
+    assert methods["summary"] == "Die H200 NVL lässt sich teilen; das Urteil je Methode steht unten."
+    resource = json.loads(run("ask", "resource", "H200", "--profile", "1g.18gb", "--mig-strategy", "mixed", "--json").output)
+    assert resource["details"]["resource"] == "nvidia.com/mig-1g.18gb" and resource["verdict"] == "yes"
+    shared = json.loads(run("ask", "resource", "L4", "--time-slicing", "4", "--rename-by-default", "--json").output)
+    assert shared["details"]["resource"] == "nvidia.com/gpu.shared"
+    strategy = json.loads(run("ask", "strategy", "--gpu", "H200 NVL:all-1g.18gb", "--gpu", "H200 NVL", "--json").output)
+    assert strategy["details"] == {"strategy": "mixed"} and strategy["reasons"][0]["rule"] == "STR-001"
+    dra = json.loads(run("ask", "dra", "--operator", "26.7.0", "--k8s", "v1.34.1", "--json").output)
+    assert dra["verdict"] == "no" and dra["inputs"]["k8s"] == "1.34.1"
+    rec = json.loads(run("ask", "recommend", "--workload", "multi-tenant", "--isolation", "required", "--json").output)
+    assert [r["method"] for r in rec["details"]["ranking"]] == ["mig", "whole", "vm-passthrough"]
+    assert rec["details"]["excluded"] == ["vgpu"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("ask", "mig", "RTX PRO 9000"), "Error: unknown card 'RTX PRO 9000' — did you mean: "),
+    (("ask", "mig", "H200 NVL", "--operator", "24.9.0"),
+     "Error: GPU Operator 24.9.0 is not a release the catalog knows; known releases: 26.7.0, 26.3.0, 25.10.0"),
+    (("ask", "mig", "H200 NVL", "--driver", "latest"), "Error: 'latest' is not a driver version"),
+    (("ask", "resource", "H200 NVL", "--profile", "3g.71gb"), "Error: unknown MIG profile '3g.71gb' for H200 NVL; known: 1g.18gb, 2g.35gb, 7g.141gb"),
+    (("ask", "resource", "L4", "--profile", "1g.6gb"), "Error: L4 has no MIG profiles"),
+    (("ask", "resource", "L4"), "Error: say what the pod gets: --profile P (MIG), --time-slicing N or --mps N"),
+    (("ask", "resource", "L4", "--time-slicing", "2", "--mps", "2"), "Error: choose one of --time-slicing and --mps"),
+    (("ask", "resource", "L4", "--time-slicing", "0"), "Error: replicas must be a whole number of at least 1, not 0"),
+    (("ask", "resource", "H200", "--mig-strategy", "mixed", "--time-slicing", "2"), "Error: --mig-strategy needs --profile"),
+    (("ask", "strategy"), "Error: name the node's GPUs"),
+    (("ask", "strategy", "--gpu", "L4:all-1g.6gb"), "Error: unknown MIG profile '1g.6gb' for L4"),
+    (("ask", "dra", "--k8s", "one.thirty"), "Error: 'one.thirty' is not a Kubernetes version"),
+    (("ask", "dra"), "Error: say which Kubernetes version the cluster runs"),
+])
+def test_unusable_input_exits_2_with_a_suggestion(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unusable_input_in_german():
+    result = run("ask", "mig", "RTX PRO 9000", "--lang", "de")
+    assert result.exit_code == 2 and "Error: unbekannte Karte 'RTX PRO 9000' — meinten Sie: " in result.output
+
+
+def test_an_ambiguous_name_lists_the_cards():
+    result = run("ask", "mig", "RTX PRO 6000")
+    assert result.exit_code == 2 and "fits several cards" in result.output and "rtx-pro-6000-blackwell-server" in result.output
+
+
+def test_a_broken_rule_file_exits_2_naming_file_and_line(tmp_path, monkeypatch):
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO / "rules", rules, ignore=shutil.ignore_patterns("check"))
+    path = rules / "mig" / "MIG-001-documented.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace('verdict: "yes"', "verdict: perhaps"), encoding="utf-8")
+    monkeypatch.setenv("GPUKB_RULES", str(rules))
+    result = run("ask", "mig", "H200 NVL")
+    assert result.exit_code == 2
+    assert "rules/mig/MIG-001-documented.yaml:10: then.verdict: verdict 'perhaps' is not one of" in result.output
+
+
+def test_export_answers(tmp_path):
+    result = run("export", "answers", "--json")
+    assert result.exit_code == 0
+    export = json.loads(result.output)
+    assert list(export) == ["data_version", "verified", "hash", "answers"]
+    from kb.catalog.compiled import load_data
+    from kb.questions import compute_all
+
+    assert export["answers"] == json.loads(json.dumps(compute_all(load_data())))
+    out = tmp_path / "answers.json"
+    assert run("export", "answers", "--json", "-o", str(out)).exit_code == 0
+    assert json.loads(out.read_text(encoding="utf-8")) == export
+
+
+def test_a_changed_rule_is_answered_fresh_never_from_the_stale_cache(tmp_path, monkeypatch):
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO / "rules", rules, ignore=shutil.ignore_patterns("check"))
+    monkeypatch.setenv("GPUKB_RULES", str(rules))
+    from kb.questions import answer
+
+    before = answer("mig", card="H200 NVL")
+    path = rules / "mig" / "MIG-001-documented.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("among the MIG-capable GPUs", "as MIG-capable"), encoding="utf-8")
+    after = answer("mig", card="H200 NVL")
+    assert before["reasons"][0]["text"]["en"].endswith("among the MIG-capable GPUs.")
+    assert after["reasons"][0]["text"]["en"] == "NVIDIA's MIG user guide lists H200 NVL as MIG-capable."
+
+
+def test_an_input_outside_the_matrix_goes_to_the_live_engine():
+    from kb.questions import answer, export_all
+
+    live = answer("mig", card="RTX PRO 6000 Server Edition", driver="580.82.07")
+    assert live["verdict"] == "yes" and live not in export_all()["answers"]
+    assert answer("mig", card="RTX PRO 6000 Server Edition", engine="reference", driver="580.82.07") == live
+
+
+def _modules_after(tmp_path, *argv) -> list[str]:
+    code = ("import sys; from kb.cli.main import cli\n"
+            "try:\n    cli(%r)\nexcept SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'yaml', 'durable'}), file=sys.stderr)"
+            % (list(argv),))
+    env = dict(os.environ, GPUKB_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO)
+    return json.loads(proc.stderr.strip().splitlines()[-1].replace("'", '"'))
+
+
+def test_a_precomputed_answer_loads_neither_pydantic_nor_yaml_nor_durable(tmp_path):
+    _modules_after(tmp_path, "ask", "mig", "H200 NVL", "--json")  # builds the cache
+    assert _modules_after(tmp_path, "ask", "mig", "H200 NVL", "--json") == []
+
+
+def test_a_live_answer_loads_durable_but_not_pydantic_or_yaml(tmp_path):
+    _modules_after(tmp_path, "ask", "mig", "H200 NVL", "--json")
+    assert _modules_after(tmp_path, "ask", "mig", "RTX PRO 6000 Server Edition", "--driver", "580.82.07") == ["durable"]

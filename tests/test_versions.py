@@ -1,0 +1,59 @@
+"""Version strings as users type them."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb import versions
+from kb.versions import VersionError
+
+KNOWN = ["25.10.0", "26.3.0", "26.3.3", "26.7.0"]
+
+
+@pytest.mark.parametrize("typed, meant", [("v26.7.0", "26.7.0"), ("26.7.0", "26.7.0"), ("26.7", "26.7.0"),
+                                          (" V25.10.0 ", "25.10.0"), ("26.3.3", "26.3.3"), ("26.3", "26.3.0")])
+def test_operator_versions_resolve_to_known_releases(typed, meant):
+    assert versions.operator(typed, KNOWN) == meant
+
+
+@pytest.mark.parametrize("typed", ["24.9.0", "26.7.1", "27", "latest", "26..7"])
+def test_an_unknown_operator_version_lists_the_known_ones(typed):
+    with pytest.raises(VersionError) as err:
+        versions.operator(typed, KNOWN)
+    assert "known releases: 26.7.0, 26.3.3, 26.3.0, 25.10.0" in str(err.value)
+    assert err.value.known == ["26.7.0", "26.3.3", "26.3.0", "25.10.0"]
+
+
+def test_a_prefix_matching_one_release_resolves():
+    assert versions.operator("25.10", ["25.10.1", "26.3.0"]) == "25.10.1"
+    with pytest.raises(VersionError):
+        versions.operator("26.3", ["26.3.1", "26.3.3"])
+
+
+@pytest.mark.parametrize("typed, meant", [("575.57.08", "575.57.08"), ("v580.82.07", "580.82.07"), ("580.82", "580.82")])
+def test_driver_versions(typed, meant):
+    assert versions.driver(typed) == meant
+
+
+@pytest.mark.parametrize("typed", ["575", "latest", "575.57.08.1.2", "1000.1"])
+def test_bad_driver_versions(typed):
+    with pytest.raises(VersionError):
+        versions.driver(typed)
+
+
+@pytest.mark.parametrize("typed, meant", [("1.34.2", "1.34.2"), ("v1.34.2", "1.34.2"), ("1.35", "1.35.0")])
+def test_kubernetes_versions(typed, meant):
+    assert versions.kubernetes(typed) == meant
+
+
+def test_versions_compare_as_numbers_not_text():
+    assert versions.as_int("575.57.08") == 575_057_008_000
+    assert versions.as_int("26.7") == versions.as_int("26.7.0") < versions.as_int("26.10.0")
+    assert versions.key("1.34.10") > versions.key("1.34.2")
+
+
+def test_ranges_include_since_and_exclude_until():
+    assert versions.in_range("26.3.0", since="26.3.0")
+    assert not versions.in_range("25.10.0", since="26.3.0")
+    assert versions.in_range("26.3.3", since="26.3.0", until="26.7.0")
+    assert not versions.in_range("26.7.0", until="26.7.0")
