@@ -284,12 +284,15 @@ def test_ask_payload(data, export):
     assert sorted(out["answers"]) == ["h200-nvl|26.3.0|", "h200-nvl|26.7.0|", "l4|26.3.0|", "l4|26.3.0|575.57.08", "l4|26.7.0|"]
     assert out["answers"]["h200-nvl|26.3.0|"] == {
         "verdict": "conditional", "summary": "Bedingt.", "conditions": ["Treiber neuer als 575.57.08."],
-        "reasons": [{"rule": "MIG-011", "text": "Hängt vom Treiber ab.", "citations": [{
-            "source": "platform-support", "title": "GPU Operator Platform Support",
-            "url": "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html",
-            "section": None, "quote": "MIG is not supported on the 575.57.08 driver release."}]}]}
+        "reasons": [1]}
+    assert out["reasons"][1] == {"rule": "MIG-011", "text": "Hängt vom Treiber ab.", "citations": [1]}
+    assert out["citations"][1] == {
+        "title": "GPU Operator Platform Support",
+        "url": "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html",
+        "quote": "MIG is not supported on the 575.57.08 driver release."}
+    assert len(out["reasons"]) == 2 and len(out["citations"]) == 2  # each stored once
     # text stays text: the script puts it in with textContent
-    assert out["answers"]["h200-nvl|26.7.0|"]["reasons"][0]["text"] == "Gelistet <b>."
+    assert out["reasons"][out["answers"]["h200-nvl|26.7.0|"]["reasons"][0]]["text"] == "Gelistet <b>."
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

@@ -50,7 +50,7 @@
     select.appendChild(o);
   }
 
-  function render(out, answer, L) {
+  function render(out, answer, L, data) {
     out.textContent = "";
     if (!answer) {
       out.appendChild(el("p", { "class": "gpukb-ask-missing" }, L.missing));
@@ -71,17 +71,19 @@
     if (reasons.length) {
       out.appendChild(el("h3", {}, L.reasons));
       var ul = el("ul", { "class": "gpukb-ask-reasons" });
-      reasons.forEach(function (r) {
+      reasons.forEach(function (i) {
+        var r = data.reasons[i];
         var li = el("li");
         li.appendChild(el("span", {}, text(r.text) + " "));
         li.appendChild(el("code", { title: L.rule }, r.rule));
         var cites = r.citations || [];
         if (cites.length) {
           var src = el("ul", { "class": "gpukb-ask-sources" });
-          cites.forEach(function (c) {
+          cites.forEach(function (j) {
+            var c = data.citations[j];
             var item = el("li");
             var url = safeUrl(c.url);
-            var title = text(c.title || c.source);
+            var title = text(c.title);
             if (url) {
               item.appendChild(el("a", { href: url, rel: "noopener" }, title));
             } else {
@@ -112,7 +114,7 @@
     stamp.textContent = L.version + " " + data.data_version + " · " + L.verified + " " + data.verified;
     function update() {
       var key = [card.value, operator.value, driver.value].join("|");
-      render(out, data.answers[key], L);
+      render(out, data.answers[key], L, data);
       root.setAttribute("data-answered", key);
     }
     [card, operator, driver].forEach(function (s) { s.addEventListener("change", update); });

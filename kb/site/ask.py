@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from kb import versions
 from kb.site.page import Ctx
 
@@ -19,10 +21,21 @@ def _text(value, lang: str):
 def payload(data: dict, answers: list[dict], lang: str) -> dict:
     """What the page's script reads: the choices and, per card|operator|driver, the answer to show.
 
-    `answers` are engine answers to the MIG question; their text stays text (the script never parses
-    it as HTML). Citations get the source's title from the catalog.
+    `answers` are engine answers (only those to the MIG question are used); their text stays text (the
+    script never parses it as HTML). Reasons and citations repeat across answers, so each is stored
+    once (`reasons`, `citations`) and answers refer to them by index. Citations get the source's title.
     """
-    out: dict = {"data_version": data["data_version"], "verified": data["verified"], "answers": {}}
+    out: dict = {"data_version": data["data_version"], "verified": data["verified"], "answers": {},
+                 "reasons": [], "citations": []}
+    index: dict = {}
+
+    def intern(table: str, item: dict) -> int:
+        key = (table, json.dumps(item, sort_keys=True, ensure_ascii=False))
+        if key not in index:
+            index[key] = len(out[table])
+            out[table].append(item)
+        return index[key]
+
     cards, operators, drivers = set(), set(), set()
     for a in answers:
         if a["question"] != "mig":
@@ -33,14 +46,16 @@ def payload(data: dict, answers: list[dict], lang: str) -> dict:
         operators.add(operator)
         if driver:
             drivers.add(driver)
+        reasons = []
+        for r in a.get("reasons", []):
+            cites = [intern("citations", {"title": data["sources"].get(c["source"], {}).get("title", c["source"]),
+                                          "url": c["url"], "quote": c["quote"]}) for c in r.get("citations", [])]
+            reasons.append(intern("reasons", {"rule": r["rule"], "text": _text(r["text"], lang), "citations": cites}))
         out["answers"][_key(card, operator, driver)] = {
             "verdict": a["verdict"],
             "summary": _text(a["summary"], lang),
             "conditions": [_text(c["text"], lang) for c in a.get("conditions", [])],
-            "reasons": [{"rule": r["rule"], "text": _text(r["text"], lang),
-                         "citations": [{**c, "title": data["sources"].get(c["source"], {}).get("title", c["source"])}
-                                       for c in r.get("citations", [])]}
-                        for r in a.get("reasons", [])],
+            "reasons": reasons,
         }
     out["cards"] = [{"id": cid, "name": data["cards"][cid]["short_name"]} for cid in data["cards"] if cid in cards]
     out["operators"] = sorted(operators, key=versions.key, reverse=True)
