@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from conftest import FIXTURES, REPO, need_sources
 from kb.cli.main import cli
+from kb.drift.report import escape
 
 
 @pytest.fixture
@@ -105,7 +106,7 @@ def test_markdown_report_in_german_with_an_unreadable_source(catalog, old_platfo
     assert "- Die Plattform-Unterstützung nennt NVIDIA DGX B300 nicht mehr\n" in text
     assert ("## Nicht prüfbar\n\nDiese Quellen gelten weder als geändert noch als unverändert: Über sie ist nichts "
             "bekannt, bis sie wieder lesbar sind.\n\n- **device-plugin-readme** (unreachable): no snapshot of "
-            f"sources/k8s-device-plugin/README in {old_platform}\n") in text
+            f"sources/k8s-device-plugin/README in {escape(str(old_platform))}\n") in text
 
 
 def test_no_drift_report(catalog, tmp_path):
@@ -166,3 +167,8 @@ def test_answer_lines_list_changes_and_count_the_rest():
     lines = answer_lines(changed + relying, "de", markdown=True)
     assert lines[0] == "`mig` card=c1 operator=26.0.0: **yes → no (+MIG-007)** — Nein."
     assert lines[10:] == ["… und 2 weitere", "`methods` ×16 (Karten: c0, c1, c2, c3, c4, c5 …)"]
+
+
+def test_markdown_escapes_what_the_documents_write():
+    assert escape("named <node-name>-mig-config, *.yaml, a_b [x] | `y`") == \
+        r"named \<node-name\>-mig-config, \*.yaml, a\_b \[x\] \| \`y\`"

@@ -78,6 +78,7 @@ def server(monkeypatch):
     monkeypatch.setattr(fetch_module, "BACKOFF", 0.0)
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     srv.requests, srv.docs, srv.flaky = [], {}, 0
+    srv.handle_error = lambda request, address: None  # a client that stops reading (size cap) is expected
     thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     srv.url = f"http://127.0.0.1:{srv.server_address[1]}"

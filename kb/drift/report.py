@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from kb.drift.check import SourceResult
 
 LABELS = {
@@ -51,6 +53,11 @@ def as_json(results: list[SourceResult], data: dict, *, extracted: bool = False)
     return {"data_version": data["data_version"], "summary": summary(results), "sources": sources}
 
 
+def escape(text: str) -> str:
+    """Markdown-safe: quotes such as "<node-name>-mig-config" or "*.yaml" show as written."""
+    return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", text)
+
+
 def _inputs(inputs: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in inputs.items() if v is not None)
 
@@ -65,7 +72,8 @@ def answer_lines(answers: list[dict], lang: str, *, markdown: bool = False) -> l
     code = (lambda s: f"`{s}`") if markdown else (lambda s: s)  # noqa: E731
     bold = (lambda s: f"**{s}**") if markdown else (lambda s: s)  # noqa: E731
     changed = [a for a in answers if "after" in a]
-    out = [f"{code(a['question'])} {_inputs(a['inputs'])}: {bold(verdict_text(a))} — {a['summary'][lang]}"
+    text = escape if markdown else (lambda s: s)  # noqa: E731
+    out = [f"{code(a['question'])} {_inputs(a['inputs'])}: {bold(verdict_text(a))} — {text(a['summary'][lang])}"
            for a in changed[:SHOWN]]
     if len(changed) > SHOWN:
         more = len(changed) - SHOWN
@@ -104,14 +112,14 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
     if drifted:
         lines += [f"## {_t('changes', lang)}", ""]
         if answers_error:
-            lines += [f"> {_t('answers_error', lang)}: {answers_error}", ""]
+            lines += [f"> {_t('answers_error', lang)}: {escape(answers_error)}", ""]
     for r in drifted:
         source = data["sources"].get(r.source, {})
         lines += [f"### {r.source} — {source.get('title', '')}".rstrip(" —"), "",
                   f"{_t('read', lang)}: `{r.origin}`", ""]
         for c in r.changes:
-            lines.append(f"- {c.text[lang]}")
-            if c.touches:
+            lines.append(f"- {escape(c.text[lang])}")
+            if c.touches and c.kind != "quote-gone":  # a quote-gone sentence names its fact already
                 lines.append(f"  - {_t('touches', lang)}: " + ", ".join(f"`{x}`" for x in c.touches))
             if c.answers:
                 key = "would_change" if c.patch else "relying"
@@ -120,7 +128,7 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
         lines.append("")
     if failed:
         lines += [f"## {_t('failed', lang)}", "", _t("failed_note", lang), ""]
-        lines += [f"- **{r.source}** ({r.status}): {r.error}" for r in failed]
+        lines += [f"- **{r.source}** ({r.status}): {escape(r.error or '')}" for r in failed]
         lines.append("")
     unchanged = [r.source for r in results if r.status == "ok"]
     if unchanged:
