@@ -56,6 +56,22 @@ def test_ambiguous_lists_the_cards():
                                     "rtx-pro-6000-blackwell-workstation"]
 
 
+@pytest.mark.parametrize("typed, suggested", [
+    ("L40", ["l40s"]),          # the L40 is another product, not the L40S
+    ("H200", ["h200-nvl"]),     # nor is the H200 (SXM) the H200 NVL
+    ("rtx pro 6000 max", ["rtx-pro-6000-blackwell-max-q"]),
+])
+def test_part_of_one_name_is_a_suggestion_not_a_guess(typed, suggested):
+    with pytest.raises(NameError_) as exc:
+        INDEX.resolve(typed)
+    assert not exc.value.ambiguous
+    assert exc.value.candidates == suggested
+
+
+def test_words_in_any_order():
+    assert INDEX.resolve("6000 rtx pro server edition") == "rtx-pro-6000-blackwell-server"
+
+
 def test_unknown_suggests_closest():
     with pytest.raises(NameError_) as exc:
         INDEX.resolve("H200 NLV")

@@ -34,18 +34,55 @@ def fact_ref(path: tuple) -> str:
     return out
 
 
+SELECT_KEYS = ("id", "version", "name", "key", "workload", "component", "driver")
+
+
+def _match_item(items: list, rest: str):
+    """The list item(s) whose id/version/name/key/… is the longest prefix of `rest`; returns (items, rest after it)."""
+    best, best_len = [], -1
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        for k in SELECT_KEYS:
+            v = item.get(k)
+            if v is None:
+                continue
+            v = str(v)
+            if rest == v or rest[len(v):len(v) + 1] in {".", "[", "]"} and rest.startswith(v):
+                if len(v) > best_len:
+                    best, best_len = [item], len(v)
+                elif len(v) == best_len and item not in best:
+                    best.append(item)
+    if not best:
+        raise KeyError(f"no item {rest!r}")
+    return (best[0] if len(best) == 1 else best), rest[best_len:]
+
+
 def get_path(node, path: str):
-    """Resolve a fact reference inside one entity: "mig.status", "limits.no-nccl" (by id) or "profiles[0]"."""
+    """Resolve a reference inside one entity: "mig.status", "releases[26.7.0].date", "profiles[0]",
+    "limits.no-nccl", "settings.toolkit.enabled" or "config_keys[sharing.mps.resources[].replicas]"
+    (list items by index, id, version, name, key, …; several items with one key: the list of them).
+    Raises KeyError where nothing matches."""
     import re
 
-    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
-        if part.startswith("["):
-            node = node[int(part[1:-1])]
-        elif isinstance(node, list):
-            matches = [item for item in node if isinstance(item, dict) and part in (item.get("id"), item.get("key"), item.get("name"), item.get("component"), item.get("version"))]
-            if not matches:
-                raise KeyError(part)
-            node = matches[0]
-        else:
-            node = node[part]
+    rest = path
+    while rest:
+        rest = rest[1:] if rest.startswith(".") else rest
+        if isinstance(node, list):
+            if rest.startswith("["):
+                m = re.match(r"\[(\d+)\]", rest)
+                if m:
+                    node, rest = node[int(m.group(1))], rest[m.end():]
+                    continue
+                node, tail = _match_item(node, rest[1:])
+                if not tail.startswith("]"):
+                    raise KeyError(f"unclosed selector in {path!r}")
+                rest = tail[1:]
+            else:
+                node, rest = _match_item(node, rest)
+            continue
+        m = re.match(r"[^.\[]+", rest)
+        if not m or not isinstance(node, dict) or m.group(0) not in node:
+            raise KeyError(f"no field {rest!r}")
+        node, rest = node[m.group(0)], rest[m.end():]
     return node

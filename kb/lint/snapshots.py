@@ -7,9 +7,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-_ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)\s*(?:<[^>]*>)?`")
+_ROLE = re.compile(r":[\w:+-]+:`([^`<>]*?)\s*(?:<[^<>`]*>)?`")
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_RST_LINK = re.compile(r"`([^`<]*?)\s*<[^>]*>`_{1,2}")
+_RST_LINK = re.compile(r"`([^`<>]*?)\s*<[^<>`]*>`_{1,2}")
 _BORDER = re.compile(r"\+?(?:[-=]{3,}\+?)+")
 _MARKUP = re.compile(r"[`*|\\]")
 _SPACE = re.compile(r"\s+")
