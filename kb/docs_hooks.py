@@ -54,7 +54,7 @@ def generate(repo_url: str) -> dict[str, str | bytes]:
         files: dict[str, str | bytes] = dict(catalog_pages(data, repo_url))
     except FactError as exc:
         raise PluginError(f"gpukb: a generated page needs a fact the catalog does not have: {exc}") from None
-    files.update(cli_pages(command_help(cli), __version__))
+    files.update(cli_pages(data, command_help(cli), __version__, repo_url))
     files.update(_engine_pages(data, repo_url))
     return files
 

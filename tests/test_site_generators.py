@@ -178,10 +178,12 @@ def hello(name):
     """Say hello."""
 
 
-def test_cli_reference_lists_every_command_with_its_help():
-    assert cli_page(command_help(demo, prog="demo"), "en", "9.9") == """# CLI reference
+def test_cli_reference_lists_every_command_with_its_help(data):
+    assert cli_page(Ctx(data, "en", REPO), command_help(demo, prog="demo"), "9.9") == """# CLI reference
 
-This page is generated from the help of `gpukb` 9.9; `gpukb <command> --help` prints the same.
+!!! info "Data: data version 2026.11.01 · verified as of 2026-11-02"
+
+    This page is generated from the help of `gpukb` 9.9; `gpukb <command> --help` prints the same. Data and corrections: [kb/cli/](https://example.org/gpukb/tree/main/kb/cli/)
 
 ## `demo`
 

@@ -28,13 +28,12 @@ def command_help(cli: click.Command, prog: str = "gpukb") -> list[tuple[str, str
     return [(" ".join([prog, *path]), text) for path, text in _walk(cli, root, [])]
 
 
-def cli_page(helps: list[tuple[str, str]], lang: str, version: str) -> str:
+def cli_page(ctx, helps: list[tuple[str, str]], version: str) -> str:
     """One section per command with its help in a text block (the CLI's own words, in both languages)."""
-    title = "CLI-Referenz" if lang == "de" else "CLI reference"
-    intro = (f"Diese Seite wird aus der Hilfe von `gpukb` {version} erzeugt; `gpukb <Befehl> --help` zeigt dasselbe."
-             if lang == "de" else
-             f"This page is generated from the help of `gpukb` {version}; `gpukb <command> --help` prints the same.")
-    out = [f"# {title}", "", intro, ""]
+    title = ctx.t("CLI-Referenz", "CLI reference")
+    intro = ctx.t(f"Diese Seite wird aus der Hilfe von `gpukb` {version} erzeugt; `gpukb <Befehl> --help` zeigt dasselbe.",
+                  f"This page is generated from the help of `gpukb` {version}; `gpukb <command> --help` prints the same.")
+    out = [f"# {title}", "", ctx.header([], ("kb/cli/",), intro), ""]
     for name, text in helps:
         fence = "````" if "```" in text else "```"
         out += [f"## {code(name)}", "", f"{fence}text", text.rstrip("\n"), fence, ""]

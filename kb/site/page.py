@@ -33,13 +33,13 @@ class Ctx:
         """Link to a catalog file (relative to catalog/) in the repository."""
         return link(f"catalog/{esc(file)}", f"{self.repo_url}/blob/main/catalog/{file}")
 
-    def header(self, files: list[str], repo_paths: tuple[str, ...] = ()) -> str:
+    def header(self, files: list[str], repo_paths: tuple[str, ...] = (), text: str | None = None) -> str:
         """The info box every generated page starts with: data version, verified date, the files behind it
         (`files` relative to catalog/, `repo_paths` relative to the repository)."""
         d = self.data
         title = f"{L('data', self.lang)}: {L('data_version', self.lang)} {d['data_version']} · {L('verified', self.lang)} {date(d['verified'], self.lang)}"
         lines = [f'!!! info "{title}"', ""]
-        text = self.t("Diese Seite wird aus dem Katalog erzeugt.", "This page is generated from the catalog.")
+        text = text or self.t("Diese Seite wird aus dem Katalog erzeugt.", "This page is generated from the catalog.")
         links = [self.yaml_link(f) for f in files]
         links += [link(esc(p), f"{self.repo_url}/{'tree' if p.endswith('/') else 'blob'}/main/{p}") for p in repo_paths]
         if links:

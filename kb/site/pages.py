@@ -30,8 +30,8 @@ def catalog_pages(data: dict, repo_url: str) -> dict[str, str]:
     return out
 
 
-def cli_pages(helps: list[tuple[str, str]], version: str) -> dict[str, str]:
-    return {f"cli.{lang}.md": cli_page(helps, lang, version) for lang in LANGS}
+def cli_pages(data: dict, helps: list[tuple[str, str]], version: str, repo_url: str) -> dict[str, str]:
+    return {f"cli.{lang}.md": cli_page(Ctx(data, lang, repo_url), helps, version) for lang in LANGS}
 
 
 def known_drivers(data: dict) -> list[str]:
