@@ -165,3 +165,10 @@ def test_nav_gets_one_entry_per_card(tmp_path):
     assert docs_hooks._expand_nav(nav, tmp_path) == [
         {"Start": "index.md"},
         {"Karten": ["generated/cards/index.md", "generated/cards/h200-nvl.md", "generated/cards/l4.md"]}]
+
+
+def test_every_hand_written_page_exists_in_both_languages():
+    pages = [p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")
+             if "generated" not in p.parts]
+    stems = {re.sub(r"\.(de|en)\.md$", "", p) for p in pages}
+    assert sorted(pages) == sorted(f"{s}.{lang}.md" for s in stems for lang in ("de", "en"))
