@@ -121,7 +121,7 @@ def test_json_in_german_and_the_other_questions():
     assert methods["details"]["methods"] == {"whole": "yes", "mig": "yes", "time-slicing": "yes", "mps": "no",
                                              "vm-passthrough": "conditional", "vgpu": "unconfirmed", "dra": "conditional"}
     assert methods["summary"] == "Die H200 NVL lässt sich teilen; das Urteil je Methode steht unten."
-    resource = json.loads(run("ask", "resource", "H200", "--profile", "1g.18gb", "--mig-strategy", "mixed", "--json").output)
+    resource = json.loads(run("ask", "resource", "H200 NVL", "--profile", "1g.18gb", "--mig-strategy", "mixed", "--json").output)
     assert resource["details"]["resource"] == "nvidia.com/mig-1g.18gb" and resource["verdict"] == "yes"
     shared = json.loads(run("ask", "resource", "L4", "--time-slicing", "4", "--rename-by-default", "--json").output)
     assert shared["details"]["resource"] == "nvidia.com/gpu.shared"
@@ -144,7 +144,7 @@ def test_json_in_german_and_the_other_questions():
     (("ask", "resource", "L4"), "Error: say what the pod gets: --profile P (MIG), --time-slicing N or --mps N"),
     (("ask", "resource", "L4", "--time-slicing", "2", "--mps", "2"), "Error: choose one of --time-slicing and --mps"),
     (("ask", "resource", "L4", "--time-slicing", "0"), "Error: replicas must be a whole number of at least 1, not 0"),
-    (("ask", "resource", "H200", "--mig-strategy", "mixed", "--time-slicing", "2"), "Error: --mig-strategy needs --profile"),
+    (("ask", "resource", "H200 NVL", "--mig-strategy", "mixed", "--time-slicing", "2"), "Error: --mig-strategy needs --profile"),
     (("ask", "strategy"), "Error: name the node's GPUs"),
     (("ask", "strategy", "--gpu", "L4:all-1g.6gb"), "Error: unknown MIG profile '1g.6gb' for L4"),
     (("ask", "dra", "--k8s", "one.thirty"), "Error: 'one.thirty' is not a Kubernetes version"),

@@ -6,7 +6,6 @@ rebuilt (validating the YAML once); a cache is never served for other inputs tha
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -35,6 +34,8 @@ def cache_dir() -> Path:
 
 def input_hash(*dirs: Path) -> str:
     """sha256 over the relative paths and bytes of every file below `dirs` (YAML and the code version)."""
+    import hashlib  # here, not at the top: a CLI call served from the answer cache never hashes
+
     from kb import __version__
 
     h = hashlib.sha256(f"{CACHE_FORMAT}:{__version__}".encode())

@@ -36,12 +36,14 @@ def _backend(engine: str):
 
 def rules_for(question: str, rules=None) -> list[dict]:
     """The compiled rules of `question` (from `rules`, {question: [...]}, or the rule base in use)."""
-    from kb.engine.rules import question_rules, rule_base
+    if rules is None:
+        from kb.engine.rules import question_rules, rule_base
 
-    found = rules.get(question) if rules is not None else question_rules(question)
+        found, known = question_rules(question), rule_base()[0]
+    else:
+        found, known = rules.get(question), rules
     if not found:
-        known = sorted(rules if rules is not None else rule_base()[0])
-        raise EngineError(f"no rules for question {question!r}; known: {', '.join(known)}")
+        raise EngineError(f"no rules for question {question!r}; known: {', '.join(sorted(known))}")
     return found
 
 

@@ -24,7 +24,6 @@ Works on Python 3.11 and 3.12 only: the released durable-rules does not import o
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 
@@ -50,7 +49,7 @@ class DurableEngine:
 
     def __init__(self):
         self._host = _Host()
-        self._registered: dict[str, str] = {}  # content key -> ruleset name
+        self._registered: dict[str, str] = {}  # the rules as JSON -> ruleset name
         self._names = itertools.count(1)
         self._sids = itertools.count(1)
         self._fired: list = []
@@ -64,7 +63,7 @@ class DurableEngine:
         return action
 
     def _ruleset(self, question: str, rules: list[dict]) -> str:
-        key = hashlib.sha256(json.dumps([question, rules], sort_keys=True).encode()).hexdigest()
+        key = json.dumps([question, rules], sort_keys=True)
         name = self._registered.get(key)
         if name is None:
             name = f"{question}.{next(self._names)}"

@@ -29,14 +29,25 @@ class Asker:
     """Answers questions on one compiled catalog with one engine; remembers answers it gave."""
 
     def __init__(self, data: dict, *, engine: str = "durable", rules=None):
-        from kb.engine.rules import rule_base
-        from kb.questions.base import make_index
-
         self.data = data
         self.engine = engine
-        self.rules, self._problems = (rules, {}) if rules is not None else rule_base()
-        self.index = make_index(data)
+        if rules is None:
+            from kb.engine.rules import rule_base
+
+            self.rules, self._problems = rule_base()
+        else:
+            self.rules, self._problems = rules, {}
+        self._index = None
         self._memo: dict = {}
+
+    @property
+    def index(self) -> dict:
+        """Names and versions for resolving inputs (kb.questions.base.make_index), built when first needed."""
+        if self._index is None:
+            from kb.questions.base import make_index
+
+            self._index = make_index(self.data)
+        return self._index
 
     @staticmethod
     def _key(question: str, inputs: dict):
@@ -81,6 +92,17 @@ def export_all(*, engine: str = "durable") -> dict:
     return cache.export(engine=engine)
 
 
+def needs(question: str) -> tuple[set, set]:
+    """(parts of the compiled catalog, questions) that answering `question` reads, its sub-questions' included."""
+    mod = module(question)
+    data, questions = set(mod.DATA) | {"data_version", "verified", "hash"}, {question}
+    for used in mod.USES:
+        more_data, more_questions = needs(used)
+        data |= more_data
+        questions |= more_questions
+    return data, questions
+
+
 def compute_all(data: dict, *, engine: str = "durable", rules=None) -> list[dict]:
     """Compute the whole matrix without any cache (dependencies first: methods reuse mig answers)."""
     asker = Asker(data, engine=engine, rules=rules)
@@ -91,4 +113,4 @@ def compute_all(data: dict, *, engine: str = "durable", rules=None) -> list[dict
     return out
 
 
-__all__ = ["QUESTIONS", "InputError", "Asker", "answer", "export_all", "compute_all", "resolve", "module"]
+__all__ = ["QUESTIONS", "InputError", "Asker", "answer", "export_all", "compute_all", "resolve", "module", "needs"]

@@ -26,10 +26,16 @@ def make_index(data: dict) -> dict:
             "aliases": card.get("aliases", []), "plain_product": card.get("plain_product", False),
             "profiles": [p["name"] for p in card["mig"].get("profiles", [])],
         }
+    from kb.catalog.names import NameIndex, normalise
+
+    by_key = NameIndex(cards).exact
+    exact = {n.strip().lower(): cid for cid, card in cards.items()
+             for n in (cid, card["name"], card["short_name"], *card["aliases"]) if len(by_key[normalise(n)]) == 1}
     operator = data["releases"].get("gpu-operator", {}).get("releases", [])
     dra = data["methods"].get("dra", {})
     return {
         "data_version": data["data_version"], "verified": data["verified"], "cards": cards,
+        "exact": exact,
         "operator_releases": sorted((r["version"] for r in operator), key=versions.key, reverse=True),
         "dra_features": [c["id"] for c in dra.get("capabilities", [])],
         "dra_min_kubernetes": ((dra.get("requirements") or {}).get("min_kubernetes") or {}).get("value"),
@@ -39,6 +45,9 @@ def make_index(data: dict) -> dict:
 
 def card_id(index: dict, name: str) -> str:
     """Resolve a typed card name; InputError with the closest cards."""
+    hit = index["exact"].get(str(name).strip().lower())  # a name or alias as written: no need for the matcher
+    if hit:
+        return hit
     from kb.catalog.names import NameError_, NameIndex
 
     try:

@@ -1,30 +1,62 @@
 """Precomputed answers on disk, keyed by the hash of catalog/ and rules/.
 
 Layout under kb.catalog.compiled.cache_dir(): `answers-<hash>/index.json` (names and versions needed to
-resolve inputs), `answers-<hash>/all.json` (the export) and one `<key>.json` per answer, so a CLI call
-reads two small files. A folder for another hash is never read; it is replaced when the matrix is rebuilt.
+resolve inputs), `answers-<hash>/all.json` (the export), `answers-<hash>/live-<question>.json` (the parts of
+the compiled catalog and the rules a question reads, for the live engine) and one `<key>.json` per answer, so a CLI call reads two small files. A folder
+for another hash is never read; it is replaced when the matrix is rebuilt. `answers-stamp.json` remembers
+the hash for the files' sizes, times and inodes, so an unchanged catalog is not read again to hash it.
 This module imports neither pydantic, yaml nor durable unless the cache has to be (re)built.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import shutil
+import zlib
 
 from kb.catalog.compiled import cache_dir, catalog_dir, input_hash, rules_dir
 
 _MEMO: dict = {}
 
 
+def _stamp(root: str) -> list:
+    """Path, size, mtime, ctime and inode of every file below `root` (no file is read)."""
+    out = []
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return out
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            out += _stamp(entry.path)
+        elif entry.name.endswith((".yaml", ".yml", ".json")):
+            st = entry.stat()
+            out.append([entry.path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
+    return out
+
+
 def current_hash() -> str:
-    return input_hash(catalog_dir(), rules_dir())
+    """input_hash(catalog_dir(), rules_dir()), reused while no file below them changed (size, times, inode)."""
+    stamp = [_stamp(str(d)) for d in (catalog_dir(), rules_dir())]
+    path = cache_dir() / "answers-stamp.json"
+    known = _read(path)
+    if known and known.get("stamp") == stamp:
+        return known["hash"]
+    key = input_hash(catalog_dir(), rules_dir())
+    try:
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".answers-stamp.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"stamp": stamp, "hash": key}), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass
+    return key
 
 
 def answer_key(question: str, inputs: dict) -> str:
+    """File name of an answer; two inputs may share one (the reader checks the inputs stored in it)."""
     text = json.dumps([question, inputs], sort_keys=True, ensure_ascii=False)
-    return hashlib.sha1(text.encode()).hexdigest()[:20]
+    return f"{question}-{zlib.crc32(text.encode()):08x}"
 
 
 def _folder(key: str):
@@ -41,12 +73,15 @@ def _read(path):
 
 def build(key: str, *, engine: str = "durable") -> dict:
     """Compute the whole matrix and write it (atomically: a finished folder is renamed into place)."""
+    import shutil
+
     from kb.catalog.compiled import load_data
-    from kb.questions import compute_all
+    from kb.questions import compute_all, needs
     from kb.questions.base import make_index
 
     data = load_data()
-    answers = compute_all(data, engine=engine)
+    rules = question_rules_all()
+    answers = compute_all(data, engine=engine, rules=rules)
     export = {"data_version": data["data_version"], "verified": data["verified"], "hash": key, "answers": answers}
     index = make_index(data)
     folder = _folder(key)
@@ -55,17 +90,32 @@ def build(key: str, *, engine: str = "durable") -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         (tmp / "index.json").write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
+        # what the live engine needs, under the same key: no second hashing or validation per call
+        for question in rules:
+            parts, questions = needs(question)
+            live = {"data": {k: v for k, v in data.items() if k in parts},
+                    "rules": {q: r for q, r in rules.items() if q in questions}}
+            (tmp / f"live-{question}.json").write_text(json.dumps(live, ensure_ascii=False), encoding="utf-8")
         (tmp / "all.json").write_text(json.dumps(export, ensure_ascii=False), encoding="utf-8")
         for a in answers:
             (tmp / f"{answer_key(a['question'], a['inputs'])}.json").write_text(
                 json.dumps(a, ensure_ascii=False), encoding="utf-8")
         for old in cache_dir().glob("answers-*"):
-            shutil.rmtree(old, ignore_errors=True)
+            if old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
         tmp.rename(folder)
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)  # an unwritable cache is simply not used
-    _MEMO[key] = (index, {answer_key(a["question"], a["inputs"]): a for a in answers})
+    _MEMO[key] = (index, {answer_key(a["question"], a["inputs"]): a for a in answers}, (data, rules))
     return export
+
+
+def question_rules_all() -> dict:
+    """The rules of the questions (RuleError if one of their files is not valid; config checks are not needed)."""
+    from kb.engine.rules import question_rules
+    from kb.questions import QUESTIONS
+
+    return {q: question_rules(q) for q in QUESTIONS}
 
 
 def _index(key: str) -> dict:
@@ -81,8 +131,10 @@ def _index(key: str) -> dict:
 
 def _cached(key: str, question: str, inputs: dict) -> dict | None:
     if key in _MEMO:
-        return _MEMO[key][1].get(answer_key(question, inputs))
-    return _read(_folder(key) / f"{answer_key(question, inputs)}.json")
+        found = _MEMO[key][1].get(answer_key(question, inputs))
+    else:
+        found = _read(_folder(key) / f"{answer_key(question, inputs)}.json")
+    return found if found and found["question"] == question and found["inputs"] == inputs else None
 
 
 def export(*, engine: str = "durable") -> dict:
@@ -94,7 +146,7 @@ def export(*, engine: str = "durable") -> dict:
 
         data = load_data()
         return {"data_version": data["data_version"], "verified": data["verified"], "hash": key,
-                "answers": compute_all(data, engine=engine)}
+                "answers": compute_all(data, engine=engine, rules=question_rules_all())}
     cached = _read(_folder(key) / "all.json")
     if cached is not None and cached.get("hash") == key:
         return cached
@@ -113,12 +165,28 @@ def answer(question: str, raw: dict, *, engine: str = "durable") -> dict:
     key = current_hash()
     inputs = resolve(question, _index(key), **raw)
     found = _cached(key, question, inputs)
-    return found if found is not None else live(question, inputs, engine=engine)
+    if found is not None:
+        return found
+    from kb.questions import Asker
+
+    data, rules = _live_inputs(key, question)
+    return Asker(data, engine=engine, rules=rules).answer(question, inputs)
+
+
+def _live_inputs(key: str, question: str) -> tuple[dict, dict]:
+    """The compiled catalog and rules `question` reads, stored with the matrix of `key` (built with it)."""
+    if key in _MEMO:
+        return _MEMO[key][2]
+    stored = _read(_folder(key) / f"live-{question}.json")
+    if stored is None:
+        build(key)
+        return _MEMO[key][2]
+    return stored["data"], stored["rules"]
 
 
 def live(question: str, inputs: dict, *, engine: str = "durable") -> dict:
-    """Ask the engine now (inputs outside the precomputed matrix)."""
+    """Ask the engine now, on the catalog and rules in use (inputs outside the precomputed matrix)."""
     from kb.catalog.compiled import load_data
     from kb.questions import Asker
 
-    return Asker(load_data(), engine=engine).answer(question, inputs)
+    return Asker(load_data(), engine=engine, rules=question_rules_all()).answer(question, inputs)

@@ -6,6 +6,10 @@ from kb.questions import base
 from kb.questions.methods import dra_requirements
 from kb.questions.mig import compare
 
+#: the parts of the compiled catalog this question reads, and the questions it asks in turn
+DATA = ("methods", "sources")
+USES = ()
+
 DEFAULT_FEATURE = "whole-gpu"
 
 

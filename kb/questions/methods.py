@@ -10,6 +10,10 @@ from __future__ import annotations
 from kb import versions
 from kb.questions import base, mig
 
+#: the parts of the compiled catalog this question reads, and the questions it asks in turn
+DATA = ("cards", "methods", "sources")
+USES = ("mig",)
+
 METHOD_IDS = ("whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra")
 
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 from kb import versions
 from kb.questions import base
 
+#: the parts of the compiled catalog this question reads, and the questions it asks in turn
+DATA = ("cards", "sources")
+USES = ()
+
 
 def resolve(index: dict, card: str, operator: str | None = None, driver: str | None = None) -> dict:
     return {"card": base.card_id(index, card), "operator": base.operator_version(index, operator),

@@ -9,6 +9,10 @@ from __future__ import annotations
 from kb.questions import base
 from kb.questions.methods import METHOD_IDS, method_fact
 
+#: the parts of the compiled catalog this question reads, and the questions it asks in turn
+DATA = ("cards", "methods", "sources")
+USES = ("methods", "mig")
+
 WORKLOADS = ("training", "large-model", "small-inference", "dev", "multi-tenant")
 
 

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from kb.questions import base
 
+#: the parts of the compiled catalog this question reads, and the questions it asks in turn
+DATA = ("cards", "methods", "sources")
+USES = ("mig",)
+
 MODES = ("mig", "time-slicing", "mps")
 
 

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from kb.questions import base
 
+#: the parts of the compiled catalog this question reads, and the questions it asks in turn
+DATA = ("cards", "methods", "releases", "sources")
+USES = ("mig",)
+
 _NO_MIG = ("", "none", "whole", "disabled", "all-disabled")
 
 
