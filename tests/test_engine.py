@@ -273,3 +273,15 @@ def test_only_the_adapter_imports_durable():
                  if ("import durable" in p.read_text(encoding="utf-8") or "from durable" in p.read_text(encoding="utf-8"))
                  and p.name != "adapter.py"]
     assert offenders == []
+
+
+def test_the_rule_checker_command_reports_problems(tmp_path, monkeypatch, capsys):
+    from kb.engine.rules import main
+
+    write_rule(tmp_path, GOOD)
+    monkeypatch.setenv("GPUKB_RULES", str(tmp_path))
+    assert main([]) == 0 and capsys.readouterr().out == "1 rules valid, 0 problems\n"
+    write_rule(tmp_path, GOOD.replace('verdict: "yes"', "verdict: maybe"))
+    assert main([]) == 1
+    assert capsys.readouterr().out.splitlines()[0].startswith("rules/demo/T-001-demo.yaml:7: then.verdict: verdict 'maybe'")
+    assert main(["--schema"]) == 0 and (tmp_path / "rule.schema.json").read_text(encoding="utf-8") == schema_json()

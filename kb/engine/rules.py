@@ -378,3 +378,26 @@ RULE_SCHEMA = {
 def schema_json() -> str:
     """The rule file JSON Schema as written to rules/rule.schema.json."""
     return json.dumps(RULE_SCHEMA, indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m kb.engine.rules [--schema]`: check every rule file (exit 1 on problems), or write the schema."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--schema"]:
+        from kb.catalog.compiled import rules_dir
+
+        (rules_dir() / "rule.schema.json").write_text(schema_json(), encoding="utf-8")
+        return 0
+    from kb.catalog.compiled import rules_dir
+
+    rules, problems = compile_rules(rules_dir())
+    for p in (p for ps in problems.values() for p in ps):
+        print(p)
+    print(f"{sum(len(r) for r in rules.values())} rules valid, {sum(len(p) for p in problems.values())} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
