@@ -73,6 +73,7 @@ def test_a_good_rule_compiles(tmp_path):
     (("{$gte: {memory_gb: 48}}", "{card: {x: card}}"), 5, "'x' is not a fact named earlier in this rule"),
     (("  - cards/{card}#memory_gb", "  - memory_gb"), 11, "is not a fact reference"),
     (("id: T-001", "id: T-002"), 1, "the file name must start with the id"),
+    (("en: \"{name} has", "en: \"{d.name} has"), 8, "placeholder {d.name} names no fact of the rule (facts: c)"),
     (("question: demo", "question: other"), 2, "must equal the folder name 'demo'"),
     (("text: {en: \"{name} has {memory_gb} GB\", de: \"{name} hat {memory_gb} GB\"}", "text: {en: only English}"), 8,
      "text needs exactly the keys 'en' and 'de'"),

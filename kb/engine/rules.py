@@ -218,6 +218,13 @@ def check_rule(doc, display: str, question_dir: str | None = None) -> tuple[dict
             if not isinstance(then["details"], dict):
                 chk.add(("then", "details"), "details: is a mapping")
             compiled_then["details"] = then["details"]
+    aliases = [alias for alias, _ in when]
+    for key in ("text", "condition"):
+        for lang, text in (compiled_then.get(key) or {}).items():
+            for name in placeholders(text) if isinstance(text, str) else []:
+                if "." in name and name.split(".")[0] not in aliases:
+                    chk.add(("then", key, lang), f"placeholder {{{name}}} names no fact of the rule "
+                            f"(facts: {', '.join(aliases) or 'none'})")
     cites = data["cites"]
     if not isinstance(cites, list) or not cites:
         chk.add(("cites",), "cites: lists at least one catalog fact, e.g. cards/{card}#mig.status")
