@@ -32,13 +32,25 @@ def cache_dir() -> Path:
     return Path(base)
 
 
+def code_stamp() -> list:
+    """Name, size and mtime of every module of the kb package: cached data made by other code is not reused."""
+    package = Path(__file__).resolve().parent.parent
+    out = []
+    for folder, _dirs, files in sorted(os.walk(package)):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(folder, name))
+                out.append([os.path.relpath(os.path.join(folder, name), package), st.st_size, st.st_mtime_ns])
+    return out
+
+
 def input_hash(*dirs: Path) -> str:
-    """sha256 over the relative paths and bytes of every file below `dirs` (YAML and the code version)."""
+    """sha256 over the relative paths and bytes of every file below `dirs`, the code version and `code_stamp()`."""
     import hashlib  # here, not at the top: a CLI call served from the answer cache never hashes
 
     from kb import __version__
 
-    h = hashlib.sha256(f"{CACHE_FORMAT}:{__version__}".encode())
+    h = hashlib.sha256(f"{CACHE_FORMAT}:{__version__}:{json.dumps(code_stamp())}".encode())
     for d in dirs:
         h.update(str(d).encode())
         if not d.is_dir():

@@ -14,7 +14,7 @@ import json
 import os
 import zlib
 
-from kb.catalog.compiled import cache_dir, catalog_dir, input_hash, rules_dir
+from kb.catalog.compiled import cache_dir, catalog_dir, code_stamp, input_hash, rules_dir
 
 _MEMO: dict = {}
 
@@ -36,8 +36,8 @@ def _stamp(root: str) -> list:
 
 
 def current_hash() -> str:
-    """input_hash(catalog_dir(), rules_dir()), reused while no file below them changed (size, times, inode)."""
-    stamp = [_stamp(str(d)) for d in (catalog_dir(), rules_dir())]
+    """input_hash(catalog_dir(), rules_dir()), reused while no file below them and no module of kb changed."""
+    stamp = [_stamp(str(d)) for d in (catalog_dir(), rules_dir())] + [code_stamp()]
     path = cache_dir() / "answers-stamp.json"
     known = _read(path)
     if known and known.get("stamp") == stamp:
