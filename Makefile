@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup serve site test test-fast lint vale bench schema clean
+.PHONY: setup serve site test lint vale bench schema clean
 
 $(BIN)/gpukb: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "error: need python3.11 or python3.12 (durable-rules does not run on 3.13)"; exit 2; }
