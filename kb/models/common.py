@@ -10,12 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 T = TypeVar("T")
 
-#: A software version as NVIDIA writes it, without a leading "v": "26.7.0", "0.20.0", "575.57.08".
-#: Always quoted in YAML (PyYAML turns an unquoted 1.30 into the float 1.3).
+#: A software version as NVIDIA writes it, without a leading "v": "26.7.0", "0.20.0", "575.57.08", or a
+#: driver branch "580". Always quoted in YAML (PyYAML turns an unquoted 1.30 into the float 1.3).
 Version = Annotated[
     str,
-    StringConstraints(pattern=r"^\d+(\.\d+){1,3}$"),
-    Field(description='A version without a leading "v", quoted in YAML, e.g. "26.7.0".'),
+    StringConstraints(pattern=r"^\d+(\.\d+){0,3}$"),
+    Field(description='A version without a leading "v", quoted in YAML, e.g. "26.7.0" or a driver branch "580".'),
 ]
 
 #: A stable identifier: lower-case words joined by hyphens.
