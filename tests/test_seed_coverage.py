@@ -1,10 +1,14 @@
 """Every statement of the seed article ends up as a cited fact, a rule or a sentence of the guide
-(catalog/seed-coverage.yaml), and every reference in that map names something that exists."""
+(catalog/seed-coverage.yaml), and every reference in that map names something that exists: a catalog
+fact, a rule id of rules/, or a heading anchor of a guide page under docs/."""
 
 from __future__ import annotations
 
+import functools
 import re
+from pathlib import Path
 
+import markdown
 import pytest
 import yaml
 
@@ -18,6 +22,11 @@ SEED = SHARED / "seed" / "000_36cb64a2234e4a83.txt"
 
 def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
+
+
+def strip_note(ref: str) -> str:
+    """'methods/mig#summary (note)' → 'methods/mig#summary'."""
+    return re.sub(r"\s*\(.*\)$", "", ref)
 
 
 def refs():
@@ -66,7 +75,7 @@ def test_fact_references_resolve():
     for i, ref in refs():
         if ref.startswith(("guide:", "rule:")):
             continue
-        target = re.sub(r"\s*\(.*\)$", "", ref)
+        target = strip_note(ref)
         entity, _, path = target.partition("#")
         if entity == "sources":
             if path not in data["sources"]:
@@ -81,3 +90,104 @@ def test_fact_references_resolve():
         if not (_has_citations(node) or path.endswith(UNCITED_FIELDS)):
             bad.append((i, ref))
     assert bad == [], "\n".join(f"entry {i}: {r}" for i, r in bad)
+
+
+RULE_REF = re.compile(r"^rule: (?P<id>[A-Z]+-\d{3})$")
+GUIDE_REF = re.compile(r"^guide: (?P<page>[a-z0-9-]+(?:/[a-z0-9-]+)*)#(?P<anchor>[^\s#]+)$")
+DOCS = REPO / "docs"
+
+
+@functools.cache
+def rule_ids(rules_dir: Path = REPO / "rules") -> frozenset[str]:
+    """The `id` of every rule file under rules/<question>/."""
+    return frozenset(yaml.safe_load(f.read_text(encoding="utf-8"))["id"] for f in rules_dir.glob("*/*.yaml"))
+
+
+@functools.cache
+def _markdown_extensions() -> tuple[list, dict]:
+    """The Markdown extensions of mkdocs.yml with their settings (toc, attr_list, …): anchors come out as mkdocs makes them."""
+    names, configs = [], {}
+    for item in yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))["markdown_extensions"]:
+        name, config = next(iter(item.items())) if isinstance(item, dict) else (item, None)
+        names.append(name)
+        configs[name] = config or {}
+    return names, configs
+
+
+def heading_anchors(text: str) -> set[str]:
+    """The ids mkdocs' toc gives the headings of a Markdown page (an explicit `{#id}` or the slug of the text)."""
+    names, configs = _markdown_extensions()
+    md = markdown.Markdown(extensions=names, extension_configs=configs)
+    md.convert(text)
+
+    def walk(tokens):
+        for token in tokens:
+            yield token["id"]
+            yield from walk(token["children"])
+
+    return set(walk(md.toc_tokens))
+
+
+@functools.cache
+def page_anchors(page: str) -> frozenset[str] | None:
+    """Anchors of the German guide page docs/<page>.de.md; None where there is no such hand-written page."""
+    path = DOCS / f"{page}.de.md"
+    if page.split("/")[0] == "generated" or not path.is_file():
+        return None
+    return frozenset(heading_anchors(path.read_text(encoding="utf-8")))
+
+
+def reference_problem(ref: str) -> str | None:
+    """Why a `rule:` or `guide:` reference of the coverage map names nothing that exists (None: it does)."""
+    target = strip_note(ref)
+    if ref.startswith("rule:"):
+        m = RULE_REF.match(target)
+        if not m:
+            return "not 'rule: <RULE-ID>'"
+        return None if m["id"] in rule_ids() else f"no rule {m['id']} under rules/"
+    m = GUIDE_REF.match(target)
+    if not m:
+        return "not 'guide: <page>#<anchor>'"
+    anchors = page_anchors(m["page"])
+    if anchors is None:
+        return f"no guide page docs/{m['page']}.de.md"
+    return None if m["anchor"] in anchors else f"no heading #{m['anchor']} in docs/{m['page']}.de.md (has: {sorted(anchors)})"
+
+
+def test_rule_and_guide_references_exist():
+    bad = [(i, ref, reference_problem(ref)) for i, ref in refs() if ref.startswith(("guide:", "rule:"))]
+    bad = [b for b in bad if b[2]]
+    assert bad == [], "\n".join(f"entry {i}: {r}: {why}" for i, r, why in bad)
+
+
+def test_every_reference_is_a_fact_a_rule_id_or_a_guide_anchor():
+    kinds = {"cards/", "methods/", "releases/", "sources#", "rule: ", "guide: "}
+    assert [r for _, r in refs() if not r.startswith(tuple(kinds))] == []
+
+
+@pytest.mark.parametrize("ref, problem", [
+    ("rule: MIG-006", None),
+    ("rule: MIG-006 (display-mode switch)", None),
+    ("rule: MIG-999", "no rule MIG-999 under rules/"),
+    ("rule: MIG on these cards is conditional", "not 'rule: <RULE-ID>'"),
+    ("guide: guide/mig#welche-karten-mig-konnen", None),
+    ("guide: guide/mps#einschrankungen (umlaut dropped as mkdocs does)", None),
+    ("guide: index#nachschlagen", None),
+    ("guide: guide/mig#welche-karten-mig-können", "no heading #welche-karten-mig-können in docs/guide/mig.de.md"),
+    ("guide: guide/nowhere#einrichten", "no guide page docs/guide/nowhere.de.md"),
+    ("guide: generated/dra#dra", "no guide page docs/generated/dra.de.md"),
+    ("guide: heading (MIG)", "not 'guide: <page>#<anchor>'"),
+])
+def test_reference_check_tells_good_from_bad(ref, problem):
+    found = reference_problem(ref)
+    assert (found.split(" (has:")[0] if found else found) == problem
+
+
+@pytest.mark.parametrize("heading, anchor", [
+    ("## Einschränkungen", "einschrankungen"),
+    ("## Strategien: `single` und `mixed`", "strategien-single-und-mixed"),
+    ("## GPUs für virtuelle Maschinen", "gpus-fur-virtuelle-maschinen"),
+    ("## Sonderfall { #eigener-anker }", "eigener-anker"),
+])
+def test_anchors_are_computed_like_mkdocs_toc(heading, anchor):
+    assert anchor in heading_anchors(f"# Seite\n\n{heading}\n\nText.\n")
