@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import need_sources
+from kb.catalog.compiled import load_data
 from kb.cli.main import cli
 
 
@@ -75,3 +76,53 @@ def test_mig_parted_config_before_the_rtx_pro_6000_profiles():
     code, item = diff("mig-parted-config-default", "mig-parted/config-default@2025-03-19.yaml")
     assert code == 1
     assert "mig-parted's default config no longer has profile 1g.24gb+gfx (card RTX PRO 6000 Server Edition)" in texts(item)
+
+
+def test_device_plugin_readme_of_v0_17_0_lacks_the_runtime_class_wording():
+    """The README at tag v0.17.0 called the default runtime "required for docker"; the catalog quotes the newer
+    wording (releases/device-plugin features[runtime-class-without-default-runtime])."""
+    code, item = diff("device-plugin-readme", "k8s-device-plugin/README@2024-10-31.md")
+    assert (code, item["status"], [c["kind"] for c in item["changes"]]) == (1, "drift", ["quote-gone"])
+    assert item["changes"][0]["details"]["quote"].startswith(
+        "If the nvidia runtime should be set as the default runtime (with non-cri docker versions, for example)")
+    features = [f["id"] for f in load_data()["releases"]["device-plugin"]["features"]]
+    at = features.index("runtime-class-without-default-runtime")
+    assert item["changes"][0]["touches"] == [f"releases/device-plugin features[{at}]"]
+    assert item["extracted"]["latest_release"] == "0.17.0"
+
+
+def test_device_plugin_readme_newest_exits_0():
+    code, item = diff("device-plugin-readme", "k8s-device-plugin/README@2026-05-19.md")
+    assert (code, item["status"], texts(item), item["extracted"]["latest_release"]) == (0, "ok", [], "0.17.1")
+
+
+def test_mig_parted_changelog_lists_the_catalog_releases_of_the_mig_manager():
+    code, item = diff("mig-parted-changelog", "mig-parted/CHANGELOG@2026-08-19.md")
+    assert (code, item["status"], item["extractor"], texts(item)) == (0, "ok", "device-plugin-changelog", [])
+    assert item["extracted"]["newest"] == "0.15.0"
+
+
+def _changelog_variant(tmp_path, edit) -> str:
+    text = (need_sources() / "mig-parted" / "CHANGELOG@2026-08-19.md").read_text(encoding="utf-8")
+    path = tmp_path / "CHANGELOG.md"
+    path.write_text(edit(text), encoding="utf-8")
+    return str(path)
+
+
+def test_mig_parted_changelog_with_a_newer_release_is_drift(tmp_path):
+    path = _changelog_variant(tmp_path, lambda t: t.replace("## v0.15.0\n", "## v0.16.0\n- Something new\n\n## v0.15.0\n", 1))
+    result = CliRunner().invoke(cli, ["sources", "diff", "mig-parted-changelog", path, "--json"])
+    item = json.loads(result.stdout)["sources"][0]
+    assert (result.exit_code, texts(item)) == (1, [
+        "mig-parted-changelog lists NVIDIA MIG Manager for Kubernetes 0.16.0, newer than the catalog's newest (0.15.0)"])
+
+
+def test_mig_parted_changelog_without_a_catalog_release_is_drift(tmp_path):
+    path = _changelog_variant(tmp_path, lambda t: t[:t.index("## v0.15.0")] + t[t.index("## v0.14.5"):])
+    result = CliRunner().invoke(cli, ["sources", "diff", "mig-parted-changelog", path, "--json"])
+    item = json.loads(result.stdout)["sources"][0]
+    assert result.exit_code == 1
+    assert [(c["kind"], c["touches"]) for c in item["changes"]] == [
+        ("release-missing", ["releases/mig-manager releases[0]"])]
+    assert texts(item) == ["mig-parted-changelog does not list NVIDIA MIG Manager for Kubernetes 0.15.0, which the "
+                           "catalog has (newest there: 0.14.5)"]
