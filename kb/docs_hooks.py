@@ -46,7 +46,7 @@ def generate(repo_url: str) -> dict[str, str | bytes]:
     from kb import __version__
     from kb.cli.main import cli
     from kb.site.cliref import command_help
-    from kb.site.facts import FactError
+    from kb.catalog.facts import FactError
     from kb.site.pages import catalog_pages, cli_pages
 
     data = _data()

@@ -14,8 +14,8 @@ import markdown
 import pytest
 
 from kb.catalog.compiled import compile_catalog
+from kb.catalog.facts import FactError
 from kb.site.cliref import cli_page, command_help
-from kb.site.facts import FactError, parse_path, resolve
 from kb.site.markers import MarkerError, expand
 from kb.site.md import esc, table
 from kb.site.page import Ctx
@@ -64,29 +64,26 @@ def test_table():
 
 # --- facts ----------------------------------------------------------------------------------------
 
-def test_parse_path():
-    assert parse_path("releases[26.7.0].changes[dra-managed]") == ["releases", "[26.7.0]", "changes", "[dra-managed]"]
-    assert parse_path("mig.max_instances") == ["mig", "max_instances"]
-    assert parse_path("config_keys[sharing.mps.resources[].replicas]") == ["config_keys", "[sharing.mps.resources[].replicas]"]
-
-
 def test_resolve(data):
-    assert resolve(data, "cards/h200-nvl", "mig.max_instances")["value"] == 7
-    assert resolve(data, "releases/gpu-operator", "releases[26.7.0].changes[dra-managed]")["id"] == "dra-managed"
-    assert resolve(data, "methods/dra", "capabilities[dynamic-mig].maturity")["value"] == "alpha"
+    notes = Ctx(data, "en", REPO).notes
+    assert notes.fact_refs("cards/h200-nvl", "mig.max_instances")[0]["value"] == 7
+    assert notes.fact_refs("releases/gpu-operator", "releases[26.7.0].changes[dra-managed]")[0]["id"] == "dra-managed"
+    assert notes.fact_refs("methods/dra", "capabilities[dynamic-mig].maturity")[0]["value"] == "alpha"
 
 
 @pytest.mark.parametrize("entity, path, message", [
-    ("cards/h100", "mig.status", "no card 'h100' in the catalog (cards/h100)"),
-    ("gpus/h200-nvl", "mig.status", "unknown entity kind 'gpus' in 'gpus/h200-nvl' (use one of cards, releases, methods)"),
-    ("cards/h200-nvl", "mig.colour", "cards/h200-nvl mig.colour: no field 'colour'"),
+    ("cards/h100", "mig.status", "cards/h100 mig.status: no card 'h100' in the catalog"),
+    ("gpus/h200-nvl", "mig.status", "gpus/h200-nvl mig.status: unknown entity kind 'gpus' (use one of cards, releases, methods)"),
+    ("cards/h200-nvl", "mig.colour", "cards/h200-nvl mig.colour: no field 'colour' in 'mig'"),
     ("cards/h200-nvl", "mig", "cards/h200-nvl mig: not a cited fact"),
-    ("cards/h200-nvl", "mig.profiles[9g.99gb]", "cards/h200-nvl mig.profiles[9g.99gb]: 0 items match [9g.99gb]"),
-    ("cards/h200-nvl", "mig..status", "cannot read path 'mig..status' at '.status'"),
+    ("cards/h200-nvl", "mig.profiles[9g.99gb]", "cards/h200-nvl mig.profiles[9g.99gb]: no item [9g.99gb] in 'mig.profiles'"),
+    ("cards/h200-nvl", "mig..status", "cards/h200-nvl mig..status: cannot read 'mig..status' at '..status'"),
+    ("releases/gpu-operator", "releases[26.7.0].changes[dra-manged]", "releases/gpu-operator releases[26.7.0].changes"
+     "[dra-manged]: no item [dra-manged] in 'releases[26.7.0].changes'; did you mean 'dra-managed'?"),
 ])
 def test_resolve_errors(data, entity, path, message):
     with pytest.raises(FactError) as exc:
-        resolve(data, entity, path)
+        Ctx(data, "en", REPO).notes.fact_refs(entity, path)
     assert str(exc.value) == message
 
 
@@ -112,7 +109,7 @@ def test_page_without_markers_is_unchanged(data):
 @pytest.mark.parametrize("page, message", [
     ("ok\n{{ quote: cards/l4 mig.status }}", "line 2: unknown marker {{ quote: cards/l4 mig.status }} (use cite:, value: or table:)"),
     ("{{ table: nope }}", "line 1: unknown table 'nope' (known: cards, dra-capabilities, method-properties, method-suitability, operator-components)"),
-    ("{{ cite: cards/l4 mig.max_instances }}", "line 1: cards/l4 mig.max_instances: no field 'max_instances'"),
+    ("{{ cite: cards/l4 mig.max_instances }}", "line 1: cards/l4 mig.max_instances: no field 'max_instances' in 'mig'"),
     ("{{ cite: cards/l4 }}", "line 1: marker {{ cite: cards/l4 }} needs an entity and a path, e.g. 'cards/l4 mig.status'"),
     ("text {{ cite: cards/l4 mig.status", "line 1: unbalanced marker braces"),
 ])

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import re
 
+from kb.catalog.facts import FactError, citations, resolve_ref
 from kb.engine.errors import EngineError
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}")
-_SEGMENT = re.compile(r"\[([^\]]+)\]|([^.\[\]]+)")
-#: fields that name an item of a list, in the order they are tried
-_ITEM_KEYS = ("id", "version", "name", "key", "workload", "component", "driver")
 
 
 def _lookup(rule: dict, facts: tuple, name: str):
@@ -67,41 +65,20 @@ def _fill_value(rule: dict, facts: tuple, value):
 _RESOLVED: dict = {}
 
 
-def resolve_cite(data: dict, ref: str) -> list[dict] | None:
-    """`cards/h200-nvl#mig.status` → its citations as {source, title, url, section, quote}; None if absent."""
+def resolve_cite(data: dict, ref: str) -> list[dict]:
+    """`cards/h200-nvl#mig.status` → its citations as {source, title, url, section, quote}; FactError where
+    the reference names no cited fact. Memoised per catalog data (failures too)."""
     key = (data.get("hash") or id(data), ref)
-    if key not in _RESOLVED:
-        _RESOLVED[key] = _resolve(data, ref)
-    return _RESOLVED[key]
-
-
-def _resolve(data: dict, ref: str) -> list[dict] | None:
-    entity, _, path = ref.partition("#")
-    kind, _, ident = entity.partition("/")
-    node = data.get(kind, {}).get(ident)
-    for m in _SEGMENT.finditer(path):
-        key = m.group(1) or m.group(2)
-        if isinstance(node, dict):
-            node = node.get(key)
-        elif isinstance(node, list):
-            node = next((item for item in node if isinstance(item, dict)
-                         and any(str(item.get(k)) == key for k in _ITEM_KEYS if k in item)), None)
-        else:
-            node = None
-        if node is None:
-            return None
-    items = node if isinstance(node, list) else [node]
-    cites = [c for item in items if isinstance(item, dict) for c in item.get("cite", [])]
-    if not cites:
-        return None
-    out = []
-    for c in cites:
-        source = data["sources"].get(c["source"], {})
-        cite = {"source": c["source"], "title": source.get("title", c["source"]), "url": source.get("url"),
-                "section": c.get("section"), "quote": c["quote"]}
-        if cite not in out:
-            out.append(cite)
-    return out
+    found = _RESOLVED.get(key)
+    if found is None:
+        try:
+            found = citations(data, resolve_ref(data, ref)) or FactError("not a cited fact", ref)
+        except FactError as exc:
+            found = exc
+        _RESOLVED[key] = found
+    if isinstance(found, FactError):
+        raise FactError(found.reason, ref)  # a fresh one: re-raising the memoised one would grow its traceback
+    return found
 
 
 def conclude(rule: dict, facts: tuple, data: dict) -> dict:
@@ -110,11 +87,13 @@ def conclude(rule: dict, facts: tuple, data: dict) -> dict:
     for ref in rule["cites"]:
         optional = ref.endswith("?")
         filled = fill(rule, facts, ref.rstrip("?"))
-        found = resolve_cite(data, filled)
-        if found is None:
+        try:
+            found = resolve_cite(data, filled)
+        except FactError as exc:
             if optional:
                 continue
-            raise EngineError(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog")
+            raise EngineError(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog "
+                              f"({exc.reason})") from None
         cites += [dict(c) for c in found if c not in cites]
     out = {"rule": rule["id"], "title": rule["title"]}
     if "verdict" in then:

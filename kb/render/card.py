@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from kb.catalog.facts import fact_ref, iter_facts
+from kb.catalog.facts import citation, fact_ref, iter_facts
 from kb.render.labels import label, value_text
 
 
-def citation(data: dict, cit: dict) -> dict:
-    src = data["sources"].get(cit["source"], {})
-    out = {"source": cit["source"], "title": src.get("title"), "url": src.get("url"), "quote": cit["quote"]}
+def _citation(data: dict, cit: dict) -> dict:
+    """A citation as `gpukb card --json` shows it: section only where given, and the snapshot it pins."""
+    full = citation(data, cit)
+    out = {k: full[k] for k in ("source", "title", "url", "quote")}
     for key in ("section", "snapshot"):
         if cit.get(key):
             out[key] = cit[key]
@@ -21,12 +22,12 @@ def card_facts(data: dict, card_id: str) -> list[dict]:
     out = []
     for path, fact in iter_facts(card):
         ref = fact_ref(path)
-        item = {"path": ref, "value": fact["value"], "citations": [citation(data, c) for c in fact["cite"]]}
+        item = {"path": ref, "value": fact["value"], "citations": [_citation(data, c) for c in fact["cite"]]}
         if fact.get("note"):
             item["note"] = fact["note"]
         if fact.get("disputed_by"):
             item["disputed_by"] = [{"value": c["value"], "note": c["note"],
-                                    "citations": [citation(data, x) for x in c["cite"]]} for c in fact["disputed_by"]]
+                                    "citations": [_citation(data, x) for x in c["cite"]]} for c in fact["disputed_by"]]
         out.append(item)
     return out
 

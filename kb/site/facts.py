@@ -1,70 +1,17 @@
-"""Find a cited fact in the plain catalog data by a reference, and turn its citations into footnotes.
+"""Turn the citations of catalog facts into the numbered footnotes of a page.
 
-A reference names an entity and a path inside it: ``cards/h200-nvl mig.max_instances``,
-``releases/gpu-operator releases[26.7.0].changes[dra-managed]``, ``methods/mig isolation.fault``.
-A `[key]` selects the list item whose id (or version, name, key, workload, component, driver) is `key`.
-A reference that does not resolve to something with citations raises `FactError`: the build fails.
+Facts are named as in the guide's markers, ``cards/h200-nvl mig.max_instances`` or
+``releases/gpu-operator releases[26.7.0].changes[dra-managed]``, and resolved by `kb.catalog.facts.resolve_ref`.
+A reference that does not name a fact with citations raises `FactError`: the build fails.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from kb.catalog.facts import FactError, resolve_ref
 from kb.site.labels import L, date
 from kb.site.md import esc, link
-
-KINDS = ("cards", "releases", "methods")
-_SELECT_KEYS = ("id", "version", "name", "key", "workload", "component", "driver")
-# a selector may itself contain "[]" (config keys such as sharing.mps.resources[].replicas)
-_SELECTOR = r"\[(?:[^\[\]]|\[\])+\]"
-_SEGMENT = re.compile(rf"([A-Za-z_][A-Za-z0-9_]*)((?:{_SELECTOR})*)(?:\.|$)")
-
-
-class FactError(LookupError):
-    """A reference that names no cited fact of the catalog."""
-
-
-def parse_path(path: str) -> list[str]:
-    """'releases[26.7.0].changes[x]' → ['releases', '[26.7.0]', 'changes', '[x]']."""
-    parts: list[str] = []
-    pos = 0
-    while pos < len(path):
-        m = _SEGMENT.match(path, pos)
-        if not m or m.end() == pos:
-            raise FactError(f"cannot read path {path!r} at {path[pos:]!r}")
-        parts.append(m.group(1))
-        parts += re.findall(_SELECTOR, m.group(2))
-        pos = m.end()
-    if not parts or path.endswith("."):
-        raise FactError(f"cannot read path {path!r}")
-    return parts
-
-
-def resolve(data: dict, entity: str, path: str) -> dict:
-    """The object at `path` inside `entity` ('cards/h200-nvl'); it must carry citations (`cite`)."""
-    kind, _, ident = entity.partition("/")
-    if kind not in KINDS:
-        raise FactError(f"unknown entity kind {kind!r} in {entity!r} (use one of {', '.join(KINDS)})")
-    node = data[kind].get(ident)
-    if node is None:
-        raise FactError(f"no {kind[:-1]} {ident!r} in the catalog ({entity})")
-    for part in parse_path(path):
-        if part.startswith("["):
-            key = part[1:-1]
-            if not isinstance(node, list):
-                raise FactError(f"{entity} {path}: {part} selects from something that is not a list")
-            hits = [item for item in node if isinstance(item, dict) and any(str(item.get(k)) == key for k in _SELECT_KEYS)]
-            if len(hits) != 1:
-                raise FactError(f"{entity} {path}: {len(hits)} items match {part}")
-            node = hits[0]
-        else:
-            if not isinstance(node, dict) or part not in node:
-                raise FactError(f"{entity} {path}: no field {part!r}")
-            node = node[part]
-    if not isinstance(node, dict) or not node.get("cite"):
-        raise FactError(f"{entity} {path}: not a cited fact")
-    return node
 
 
 @dataclass
@@ -87,7 +34,7 @@ class Footnotes:
             label = self._labels.get(key)
             if label is None:
                 if cite["source"] not in self.data["sources"]:
-                    raise FactError(f"{entity} {path}: cites unknown source {cite['source']!r}")
+                    raise FactError(f"cites unknown source {cite['source']!r}", f"{entity} {path}")
                 label = f"{self.prefix}{len(self._labels) + 1}"
                 self._labels[key] = label
                 self._cites[label] = cite
@@ -100,8 +47,11 @@ class Footnotes:
         return "".join(out)
 
     def fact_refs(self, entity: str, path: str) -> tuple[dict, str]:
-        """Resolve a fact and return it with its footnote references."""
-        node = resolve(self.data, entity, path)
+        """Resolve a fact (it must carry citations) and return it with its footnote references."""
+        ref = f"{entity} {path}"
+        node = resolve_ref(self.data, ref)
+        if not isinstance(node, dict) or not node.get("cite"):
+            raise FactError("not a cited fact", ref)
         return node, self.refs(node["cite"], entity, path)
 
     def render(self) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from kb.site.facts import FactError
+from kb.catalog.facts import FactError
 from kb.site.labels import value_label
 from kb.site.md import esc
 from kb.site.cards import card_table

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.site.facts import FactError
+from kb.catalog.facts import FactError
 from kb.site.labels import date
 from kb.site.md import code, esc, table
 from kb.site.page import Ctx
