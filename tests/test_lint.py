@@ -1,4 +1,4 @@
-"""`gpukb lint` on a clean fixture catalog and on one broken catalog per kind of breakage."""
+"""`gpukb lint` on a clean fixture catalog and its rule base, and on one broken copy per kind of breakage."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from conftest import FIXTURES
 from kb.cli.main import cli
 
 GOOD = FIXTURES / "lint" / "good"
+RULES = FIXTURES / "lint" / "rules"  # the rule base checked against the fixture catalog
 BROKEN = FIXTURES / "lint" / "broken"
 SHARED = FIXTURES / "lint" / "shared"
 
@@ -40,12 +41,36 @@ EXPECTED = {
     "pinned-snapshot-missing": (1, [
         "lt/cards/beta-10.yaml:27: operator_support.listed.cite[0].snapshot: no snapshot of 2024-06-01 for source "
         "'demo-support' (sources/demo/support; have: 2025-06-01, 2026-01-01) [quotes]"]),
+    "rule-invalid": (1, [
+        "rules/mig/LT-002-maybe.yaml:10: then.verdict: verdict 'maybe' is not one of yes, conditional, unconfirmed, no [rules]"]),
+    "rule-cite-unresolved": (1, [
+        "rules/mig/LT-001-mig-documented.yaml:16: cites[1]: methods/whole#limits.no-isolation: no item 'no-isolation' "
+        "in 'limits'; did you mean 'no-isolation-demo'? [rules]",
+        "rules/mig/LT-001-mig-documented.yaml:17: cites[2]: releases/gpu-operator#releases[26.1.0]: not a cited fact [rules]",
+        "rules/mig/LT-001-mig-documented.yaml:18: cites[3]: cards/{card}#mig.stauts resolves for no card "
+        "(e.g. cards/alpha-100#mig.stauts: no field 'stauts' in 'mig'; did you mean 'status'?) [rules]"]),
 }
 
 
-def run_lint(catalog, *args, shared=SHARED):
-    env = {"GPUKB_SHARED": str(shared)}
+def run_lint(catalog, *args, shared=SHARED, rules=RULES):
+    env = {"GPUKB_SHARED": str(shared), "GPUKB_RULES": str(rules)}
     return CliRunner().invoke(cli, ["lint", "--catalog", str(catalog), *args], env=env)
+
+
+def broken_copy(tmp_path, *kinds):
+    """The good catalog (tmp/lt) and rules (tmp/rules) with the files of each breakage laid over them
+    (a breakage's rules/ folder over the rules, everything else over the catalog)."""
+    catalog, rules = tmp_path / "lt", tmp_path / "rules"
+    shutil.copytree(GOOD, catalog)
+    shutil.copytree(RULES, rules)
+    for kind in kinds:
+        for part in (BROKEN / kind).iterdir():
+            target = rules if part.name == "rules" else catalog / part.name
+            if part.is_dir():
+                shutil.copytree(part, target, dirs_exist_ok=True)
+            else:
+                shutil.copy(part, target)
+    return catalog, rules
 
 
 def test_every_breakage_has_a_fixture():
@@ -63,7 +88,7 @@ def test_clean_catalog_json():
     data = json.loads(run_lint(GOOD, "--json").output)
     assert data["problems"] == []
     assert data["checks"] == {"schema": "passed", "sources": "passed", "aliases": "passed",
-                              "versions": "passed", "quotes": "passed"}
+                              "versions": "passed", "quotes": "passed", "rules": "passed"}
 
 
 def test_quotes_skipped_not_passed_without_snapshots(tmp_path):
@@ -74,26 +99,36 @@ def test_quotes_skipped_not_passed_without_snapshots(tmp_path):
 
 @pytest.mark.parametrize("kind", sorted(EXPECTED))
 def test_broken_catalog(kind, tmp_path):
-    catalog = tmp_path / "lt"
-    shutil.copytree(GOOD, catalog)
-    shutil.copytree(BROKEN / kind, catalog, dirs_exist_ok=True)
-    result = run_lint(catalog)
+    catalog, rules = broken_copy(tmp_path, kind)
+    result = run_lint(catalog, rules=rules)
     code, problems = EXPECTED[kind]
     assert result.exit_code == code
     assert "Traceback" not in result.output
     found = [line for line in result.output.splitlines() if line.endswith("]")]
     assert found == problems
-    data = json.loads(run_lint(catalog, "--json").output)
+    data = json.loads(run_lint(catalog, "--json", rules=rules).output)
     assert data["exit_code"] == code and len(data["problems"]) == len(problems)
 
 
 def test_all_problems_reported_at_once(tmp_path):
-    catalog = tmp_path / "lt"
-    shutil.copytree(GOOD, catalog)
-    for kind in ("unquoted-version", "missing-citation"):
-        shutil.copytree(BROKEN / kind, catalog, dirs_exist_ok=True)
-    data = json.loads(run_lint(catalog, "--json").output)
+    catalog, rules = broken_copy(tmp_path, "unquoted-version", "missing-citation")
+    data = json.loads(run_lint(catalog, "--json", rules=rules).output)
     assert sorted(p["file"] for p in data["problems"]) == ["lt/cards/alpha-100.yaml", "lt/cards/beta-10.yaml"]
+
+
+def test_every_check_reports_at_once(tmp_path):
+    catalog, rules = broken_copy(tmp_path, "quote-missing", "rule-invalid", "rule-cite-unresolved")
+    data = json.loads(run_lint(catalog, "--json", rules=rules).output)
+    assert [(p["kind"], p["file"]) for p in data["problems"]] == [("quotes", "lt/cards/alpha-100.yaml")] + [
+        ("rules", "rules/mig/LT-001-mig-documented.yaml")] * 3 + [("rules", "rules/mig/LT-002-maybe.yaml")]
+    assert data["checks"]["quotes"] == data["checks"]["rules"] == "failed"
+
+
+def test_missing_rules_folder_is_a_finding(tmp_path):
+    data = json.loads(run_lint(GOOD, "--json", rules=tmp_path / "norules").output)
+    assert data["checks"]["rules"] == "failed" and data["exit_code"] == 1
+    assert [(p["file"], p["message"], p["kind"]) for p in data["problems"]] == [
+        (str(tmp_path / "norules"), "rules folder not found", "rules")]
 
 
 def test_missing_catalog_is_unusable(tmp_path):
@@ -103,7 +138,5 @@ def test_missing_catalog_is_unusable(tmp_path):
 
 
 def test_german_summary(tmp_path):
-    catalog = tmp_path / "lt"
-    shutil.copytree(GOOD, catalog)
-    shutil.copytree(BROKEN / "quote-missing", catalog, dirs_exist_ok=True)
-    assert run_lint(catalog, "--lang", "de").output.splitlines()[-1] == "1 Problem(e)"
+    catalog, rules = broken_copy(tmp_path, "quote-missing")
+    assert run_lint(catalog, "--lang", "de", rules=rules).output.splitlines()[-1] == "1 Problem(e)"

@@ -66,7 +66,11 @@ def compile_catalog(root: Path) -> dict:
     """Validate the catalog (raises CatalogError) and turn it into plain data."""
     from kb.catalog.loader import load_catalog
 
-    cat = load_catalog(root)
+    return catalog_data(load_catalog(root))
+
+
+def catalog_data(cat) -> dict:
+    """A loaded `kb.catalog.loader.Catalog` as plain data."""
     dump = lambda m: m.model_dump(mode="json", exclude_none=True)  # noqa: E731
     return {
         "data_version": cat.sources.data_version,

@@ -15,15 +15,17 @@ from kb.cli.options import output_options, print_json, t
               help="Catalog folder to check (default: the repository's catalog/).")
 @output_options
 def lint(catalog_path, as_json, lang):
-    """Check the catalog: schema, citations, source ids, aliases, versions, quotes.
+    """Check the catalog: schema, citations, source ids, aliases, versions, quotes, rules.
 
-    Prüft den Katalog: Schema, Belege, Quellen-IDs, Aliasse, Versionen, Zitate.
+    Prüft den Katalog: Schema, Belege, Quellen-IDs, Aliasse, Versionen, Zitate, Regeln.
 
-    Exit 0 clean, 1 findings, 2 unreadable input.
+    The rule files ($GPUKB_RULES, default rules/) must be valid and their cites must resolve in the
+    catalog. Die Regeldateien ($GPUKB_RULES, sonst rules/) müssen gültig sein und ihre Belege im Katalog
+    auflösen. Exit 0 clean, 1 findings, 2 unreadable input.
 
     \b
     Example / Beispiel:
-      gpukb lint --catalog tests/fixtures/catalog --json
+      gpukb lint --json
     """
     from kb.catalog.compiled import catalog_dir
     from kb.lint.run import lint as run_lint

@@ -1,10 +1,12 @@
-"""What every lint check gets: the validated catalog, its YAML documents, and where the snapshots are."""
+"""What every lint check gets: the validated catalog, its YAML documents, where the snapshots are, and the
+rule base whose citations must resolve in the catalog."""
 
 from __future__ import annotations
 
 import datetime as dt
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
@@ -23,6 +25,14 @@ class LintContext:
     catalog: Catalog
     shared: Path
     today: dt.date
+    rules: Path  # the rule base checked against this catalog (kb.catalog.compiled.rules_dir(), $GPUKB_RULES)
+
+    @cached_property
+    def data(self) -> dict:
+        """The catalog as the plain data the engine, site and CLI read (kb.catalog.compiled.load_data())."""
+        from kb.catalog.compiled import catalog_data
+
+        return catalog_data(self.catalog)
 
     def documents(self) -> Iterator[tuple[str, Document]]:
         yield from sorted(self.catalog.documents.items())

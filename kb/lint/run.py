@@ -7,6 +7,7 @@ import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kb.catalog.compiled import rules_dir
 from kb.catalog.loader import CatalogError, load_catalog
 from kb.catalog.yamlsafe import Problem
 from kb.lint.checks import CHECKS
@@ -20,7 +21,8 @@ class LintResult:
     checks: dict[str, str] = field(default_factory=dict)  # check id -> passed | failed | skipped: why
 
 
-def lint(root: Path, today: dt.date | None = None, shared: Path | None = None) -> LintResult:
+def lint(root: Path, today: dt.date | None = None, shared: Path | None = None, rules: Path | None = None) -> LintResult:
+    """Check the catalog at `root`, and the rule base `rules` (default: kb.catalog.compiled.rules_dir()) against it."""
     result = LintResult()
     try:
         catalog = load_catalog(root)
@@ -32,7 +34,8 @@ def lint(root: Path, today: dt.date | None = None, shared: Path | None = None) -
             result.checks[name] = "skipped: the catalog does not load"
         return result
     result.checks["schema"] = "passed"
-    ctx = LintContext(catalog=catalog, shared=shared or shared_dir(), today=today or dt.date.today())
+    ctx = LintContext(catalog=catalog, shared=shared or shared_dir(), today=today or dt.date.today(),
+                      rules=rules or rules_dir())
     for name in CHECKS:
         module = importlib.import_module(f"kb.lint.checks.{name}")
         if name == "quotes" and not ctx.shared.is_dir():
