@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+from kb.questions import words
+
 QUESTION_TITLE = {
     "mig": {"en": "MIG", "de": "MIG"},
     "methods": {"en": "Sharing methods", "de": "Sharing-Methoden"},
@@ -33,27 +35,35 @@ INPUT_LABELS = {
     "gpus": {"en": "GPUs", "de": "GPUs"}, "mig_enabled": {"en": "MIG enabled", "de": "MIG aktiviert"},
     "workload": {"en": "workload", "de": "Arbeitslast"}, "mig_strategy": {"en": "mig.strategy", "de": "mig.strategy"},
     "rename_by_default": {"en": "renameByDefault", "de": "renameByDefault"},
+    "profile": {"en": "profile", "de": "Profil"}, "mode": {"en": "sharing", "de": "Teilen per"},
+    "replicas": {"en": "replicas", "de": "Replikate"}, "feature": {"en": "feature", "de": "Funktion"},
+    "isolation": {"en": "isolation", "de": "Isolierung"},
 }
 
 
 #: labels of detail keys (keys not listed are shown with "_" as " ")
 DETAIL_LABELS = {
-    "mig_status": ("MIG status", "MIG-Status"), "max_instances": ("max instances", "max. Instanzen"),
-    "smallest_profile": ("smallest profile", "kleinstes Profil"), "profiles": ("profiles", "Profile"),
-    "prerequisites": ("prerequisites", "Voraussetzungen"), "operator_listed": ("on the operator's support list", "auf der Supportliste des Operators"),
+    "mig_status": ("MIG status", "MIG-Status"), "max_instances": ("max instances", "Max. Instanzen"),
+    "smallest_profile": ("smallest profile", "Kleinstes Profil"), "profiles": ("profiles", "Profile"),
+    "prerequisites": ("prerequisites", "Voraussetzungen"), "operator_listed": ("on the operator's support list", "Auf der Supportliste des Operators"),
     "operator_min_driver": ("operator's minimum driver", "Mindesttreiber laut Operator"), "min_driver": ("minimum driver", "Mindesttreiber"),
     "min_vbios": ("minimum vBIOS", "Mindest-vBIOS"), "display_mode_switch": ("display-mode switch", "Umschaltung des Anzeigemodus"),
     "prerequisites_published": ("prerequisites published", "Voraussetzungen veröffentlicht"),
-    "written_confirmation": ("get written confirmation", "schriftlich bestätigen lassen"),
-    "methods": ("methods", "Methoden"), "mode": ("mode", "Modus"), "resource": ("resource", "Ressource"),
+    "written_confirmation": ("get written confirmation", "Schriftlich bestätigen lassen"),
+    "methods": ("methods", "Methoden"), "mode": ("sharing", "Teilen per"), "resource": ("resource", "Ressource"),
     "labels": ("node labels", "Node-Labels"), "replicas": ("replicas", "Replikate"), "profile": ("profile", "Profil"),
-    "mig_strategy": ("mig.strategy", "mig.strategy"), "strategy": ("strategy", "Strategie"), "feature": ("feature", "Funktion"),
+    "mig_strategy": ("mig.strategy", "mig.strategy"), "strategy": ("mig.strategy", "mig.strategy"), "feature": ("feature", "Funktion"),
     "maturity": ("maturity", "Reife"), "min_kubernetes": ("minimum Kubernetes", "Mindestversion Kubernetes"),
     "driver_version": ("DRA driver", "DRA-Treiber"), "operator_manages_dra": ("operator manages the DRA driver", "Operator verwaltet den DRA-Treiber"),
-    "ranking": ("ranking", "Rangfolge"), "excluded": ("ruled out", "ausgeschlossen"), "method": ("method", "Methode"),
-    "rank": ("rank", "Rang"), "verdict": ("verdict", "Urteil"), "why": ("why", "warum"), "risk": ("risk for neighbours", "Risiko für Nachbarn"),
-    "conditions": ("conditions", "Bedingungen"),
+    "ranking": ("ranking", "Rangfolge"), "excluded": ("ruled out", "Ausgeschlossen"),
+    "why": ("why", "Warum"), "risk": ("risk for neighbours", "Risiko für Nachbarn"), "conditions": ("conditions", "Bedingungen"),
 }
+#: detail keys whose values are catalog ids, shown in words
+VALUE_WORDS = {"mig_status": words.MIG_STATUS, "maturity": words.MATURITY, "mode": words.MODE,
+               "feature": words.DRA_FEATURE, "excluded": words.METHOD, "workload": words.WORKLOAD,
+               "isolation": words.ISOLATION}
+#: detail keys whose values are maps with catalog ids as keys
+KEY_WORDS = {"methods": words.METHOD}
 TRUTH = {True: {"en": "yes", "de": "ja"}, False: {"en": "no", "de": "nein"}}
 
 
@@ -101,33 +111,54 @@ def _label(key: str, lang: str) -> str:
     return pair[lang == "de"] if pair else key.replace("_", " ")
 
 
-def _detail_lines(value, lang: str, indent: str) -> list[str]:
-    value = pick(value, lang)
+def _capital(text: str, lang: str) -> str:
+    """German starts a line with a capital ("Ganze GPU"); the English labels stay lower case."""
+    return text[:1].upper() + text[1:] if lang == "de" else text
+
+
+def _empty(value) -> bool:
+    return value is None or (isinstance(value, (list, dict, str)) and not value)
+
+
+def _ranking_lines(ranking: list[dict], lang: str, indent: str) -> list[str]:
+    """`recommend`'s ranking: one numbered method per entry with its verdict, why, risk and conditions."""
     lines = []
-    for key, item in value.items():
-        if item in (None, [], {}, ""):
-            continue
-        label = _label(key, lang)
-        if isinstance(item, dict):
-            lines.append(f"{indent}{label}:")
-            lines += _detail_lines(item, lang, indent + "  ")
-        elif isinstance(item, list) and item and isinstance(item[0], dict):
-            lines.append(f"{indent}{label}:")
-            for entry in item:
-                lines.append(f"{indent}  - " + "; ".join(f"{_label(k, lang)}: {_show(v, lang)}" for k, v in entry.items()
-                                                         if v not in (None, [], {}, "")))
-        else:
-            lines.append(f"{indent}{label}: {_show(item, lang)}")
+    for i, entry in enumerate(ranking, 1):
+        lines.append(f"{indent}{i}. {_capital(words.word(words.METHOD, entry['method'], lang), lang)}: "
+                     f"{VERDICT[entry['verdict']][lang]}")
+        for key in ("why", "risk", "conditions"):
+            if not _empty(entry.get(key)):
+                lines.append(f"{indent}   {_label(key, lang)}: {_show(entry[key], lang, sep=' ')}")
     return lines
 
 
-def _show(value, lang: str = "en") -> str:
+def _detail_lines(value, lang: str, indent: str, keys: dict | None = None) -> list[str]:
+    value = pick(value, lang)
+    lines = []
+    for key, item in value.items():
+        if _empty(item):
+            continue
+        label = _capital(words.word(keys, key, lang), lang) if keys else _label(key, lang)
+        if key == "ranking" and isinstance(item, list):
+            lines.append(f"{indent}{label}:")
+            lines += _ranking_lines(item, lang, indent + "  ")
+        elif isinstance(item, dict):
+            lines.append(f"{indent}{label}:")
+            lines += _detail_lines(item, lang, indent + "  ", KEY_WORDS.get(key))
+        else:
+            lines.append(f"{indent}{label}: {_show(item, lang, VALUE_WORDS.get(key))}")
+    return lines
+
+
+def _show(value, lang: str = "en", table: dict | None = None, sep: str = ", ") -> str:
     if isinstance(value, bool):
         return TRUTH[value][lang]
     if isinstance(value, list):
-        return ", ".join(_show(v, lang) for v in value)
+        return sep.join(_show(v, lang, table) for v in value)
     if isinstance(value, dict):
         return ", ".join(f"{k}: {_show(v, lang)}" for k, v in value.items())
+    if table is not None:
+        return words.word(table, value, lang)
     if value in VERDICT:
         return VERDICT[value][lang]
     return str(value)
@@ -136,8 +167,11 @@ def _show(value, lang: str = "en") -> str:
 def _input(key: str, value, lang: str) -> str:
     label = INPUT_LABELS.get(key, {}).get(lang, key.replace("_", " "))
     if key == "gpus":
-        return label + " " + " + ".join(f"{g['card']}:{','.join(g['profiles']) or 'none'}" for g in value)
-    return f"{label} {_show(value, lang)}"
+        none = {"en": "no MIG", "de": "ohne MIG"}[lang]
+        return label + " " + " + ".join(f"{g['card']} ({', '.join(g['profiles']) or none})" for g in value)
+    if value is True:
+        return label
+    return f"{label} {_show(value, lang, VALUE_WORDS.get(key))}"
 
 
 def _fact_line(fact: dict) -> str:
@@ -148,7 +182,7 @@ def _fact_line(fact: dict) -> str:
 def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
     """The short human answer: heading, summary, reasons with footnotes, conditions, details, sources."""
     t = lambda key: LABELS[key][lang]  # noqa: E731
-    inputs = ", ".join(_input(k, v, lang) for k, v in answer["inputs"].items() if v not in (None, False, [], ""))
+    inputs = ", ".join(_input(k, v, lang) for k, v in answer["inputs"].items() if v is not False and not _empty(v))
     title = QUESTION_TITLE.get(answer["question"], {}).get(lang, answer["question"])
     lines = [f"{title} ({inputs}): {VERDICT[answer['verdict']][lang]}", answer["summary"][lang], ""]
     numbers, notes = _footnotes(answer)

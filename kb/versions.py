@@ -19,14 +19,24 @@ class VersionError(ValueError):
         self.known = known or []
 
 
+def shown(text, limit: int = 60) -> str:
+    """User input quoted for a message, cut where it is long."""
+    text = str(text)
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+#: an example of each kind of version, for messages
+EXAMPLE = {"Kubernetes version": "1.34.2", "driver version": "575.57.08"}
+
+
 def parse(text: str, what: str = "version") -> tuple[int, ...]:
     """'v26.7.0' / '26.7.0' / '26.7' → (26, 7, 0) / (26, 7); VersionError otherwise."""
     m = _VERSION.match(str(text))
     if not m:
-        raise VersionError(f"{text!r} is not a {what} (expected digits and dots, e.g. 26.7.0)")
+        raise VersionError(f"{shown(text)} is not a {what} (expected digits and dots, e.g. {EXAMPLE.get(what, '26.7.0')})")
     parts = tuple(int(p) for p in m.group(1).split("."))
     if any(p > 999 for p in parts):
-        raise VersionError(f"{text!r} is not a {what}: each part must be below 1000")
+        raise VersionError(f"{shown(text)} is not a {what}: each part must be below 1000")
     return parts
 
 
@@ -46,7 +56,7 @@ def driver(text: str) -> str:
     """A driver version as NVIDIA writes it: '575.57.08' (the parts' leading zeros kept)."""
     m = _VERSION.match(str(text))
     if not m or len(m.group(1).split(".")) < 2:
-        raise VersionError(f"{text!r} is not a driver version (e.g. 575.57.08 or 580.82)")
+        raise VersionError(f"{shown(text)} is not a driver version (e.g. 575.57.08 or 580.82)")
     parse(text, "driver version")
     return m.group(1)
 
@@ -55,7 +65,7 @@ def kubernetes(text: str) -> str:
     """'v1.34.2' / '1.34.2' / '1.34' → '1.34.2' / '1.34.0' (a missing patch counts as .0)."""
     parts = parse(text, "Kubernetes version")
     if len(parts) < 2 or len(parts) > 3:
-        raise VersionError(f"{text!r} is not a Kubernetes version (e.g. 1.34.2)")
+        raise VersionError(f"{shown(text)} is not a Kubernetes version (e.g. 1.34.2)")
     return ".".join(str(p) for p in (parts + (0,))[:3])
 
 

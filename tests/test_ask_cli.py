@@ -37,7 +37,7 @@ Yes: H200 NVL can run MIG with GPU Operator 26.7.0.
 Why:
   - NVIDIA's MIG user guide lists H200 NVL among the MIG-capable GPUs. [1][2]
 Details:
-  MIG status: documented
+  MIG status: documented in NVIDIA's MIG user guide
   max instances: 7
   smallest profile: 1g.18gb
   profiles: 1g.18gb, 2g.35gb, 7g.141gb
@@ -59,15 +59,15 @@ Warum:
   - NVIDIAs MIG-Benutzerhandbuch führt die RTX PRO 6000 Server Edition unter den MIG-fähigen GPUs. [2][3]
   - Treiber 575.57.08 erfüllt 575.57.08, das Minimum, das die Supportliste des GPU Operators für die RTX PRO 6000 Server Edition verlangt. [4]
 Details:
-  MIG-Status: documented
-  max. Instanzen: 4
-  kleinstes Profil: 1g.24gb
+  MIG-Status: in NVIDIAs MIG-Benutzerhandbuch dokumentiert
+  Max. Instanzen: 4
+  Kleinstes Profil: 1g.24gb
   Profile: 1g.24gb, 2g.48gb, 4g.96gb
   Voraussetzungen:
     Mindesttreiber: 575.51.03
     Umschaltung des Anzeigemodus: nein
     Voraussetzungen veröffentlicht: ja
-  auf der Supportliste des Operators: ja
+  Auf der Supportliste des Operators: ja
   Mindesttreiber laut Operator: 575.57.08
 Quellen:
   [1] GPU Operator Platform Support: “MIG is not supported on the 575.57.08 driver release.” https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html
@@ -143,11 +143,21 @@ def test_json_in_german_and_the_other_questions():
     (("ask", "resource", "L4", "--profile", "1g.6gb"), "Error: L4 has no MIG profiles"),
     (("ask", "resource", "L4"), "Error: say what the pod gets: --profile P (MIG), --time-slicing N or --mps N"),
     (("ask", "resource", "L4", "--time-slicing", "2", "--mps", "2"), "Error: choose one of --time-slicing and --mps"),
-    (("ask", "resource", "L4", "--time-slicing", "0"), "Error: replicas must be a whole number of at least 1, not 0"),
+    (("ask", "resource", "L4", "--time-slicing", "0"), "Error: replicas must be a whole number of at least 1 and below 2^63, not 0"),
     (("ask", "resource", "H200 NVL", "--mig-strategy", "mixed", "--time-slicing", "2"), "Error: --mig-strategy needs --profile"),
     (("ask", "strategy"), "Error: name the node's GPUs"),
     (("ask", "strategy", "--gpu", "L4:all-1g.6gb"), "Error: unknown MIG profile '1g.6gb' for L4"),
-    (("ask", "dra", "--k8s", "one.thirty"), "Error: 'one.thirty' is not a Kubernetes version"),
+    (("ask", "dra", "--k8s", "one.thirty"), "Error: 'one.thirty' is not a Kubernetes version (expected digits and dots, e.g. 1.34.2)"),
+    (("ask", "resource", "L4", "--time-slicing", str(2**63)), "Error: replicas must be a whole number of at least 1 and below 2^63"),
+    (("ask", "recommend", "--workload", "dev", "--card", ""), "Error: unknown card ''"),
+    (("ask", "strategy", "--gpu", "H200 NVL:all-"), "Error: incomplete MIG layout in 'H200 NVL:all-'; profiles of H200 NVL: 1g.18gb"),
+    (("ask", "strategy", "--gpu", "H200 NVL:"), "Error: incomplete MIG layout in 'H200 NVL:'"),
+    (("ask", "strategy", "--gpu", "H200 NVL:1g.18gb,,2g.35gb"), "Error: incomplete MIG layout"),
+    (("ask", "strategy", "--gpu", "H200 NVL:7g.141gb,7g.141gb"),
+     "Error: 'H200 NVL:7g.141gb,7g.141gb' does not fit on one H200 NVL: 2 × 7g.141gb, but the card holds at most 1"),
+    (("ask", "strategy", "--gpu", "H200 NVL:2g.35gb,2g.35gb,2g.35gb,1g.18gb,1g.18gb"),
+     "Error: 'H200 NVL:2g.35gb,2g.35gb,2g.35gb,1g.18gb,1g.18gb' does not fit on one H200 NVL: its profiles need 8 compute slices, the card has 7"),
+    (("ask", "mig", "x" * 5000), "Error: unknown card 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (list all: gpukb cards)"),
     (("ask", "dra"), "Error: say which Kubernetes version the cluster runs"),
 ])
 def test_unusable_input_exits_2_with_a_suggestion(args, message):
@@ -157,9 +167,16 @@ def test_unusable_input_exits_2_with_a_suggestion(args, message):
     assert "Traceback" not in result.output
 
 
+def test_profiles_are_matched_whatever_the_case():
+    resource = json.loads(run("ask", "resource", "H200 NVL", "--profile", "1G.18GB", "--json").output)
+    assert resource["inputs"]["profile"] == "1g.18gb" and resource["details"]["resource"] == "nvidia.com/gpu"
+    strategy = json.loads(run("ask", "strategy", "--gpu", "H200 NVL:ALL-1G.18GB", "--json").output)
+    assert strategy["inputs"]["gpus"] == [{"card": "h200-nvl", "profiles": ["1g.18gb"]}]
+
+
 def test_unusable_input_in_german():
     result = run("ask", "mig", "RTX PRO 9000", "--lang", "de")
-    assert result.exit_code == 2 and "Error: unbekannte Karte 'RTX PRO 9000' — meinten Sie: " in result.output
+    assert result.exit_code == 2 and "Fehler: unbekannte Karte 'RTX PRO 9000' — meinten Sie: " in result.output
 
 
 def test_an_ambiguous_name_lists_the_cards():

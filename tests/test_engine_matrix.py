@@ -44,15 +44,55 @@ def ask():
     return answer
 
 
-@pytest.mark.parametrize("card, verdict", [
-    ("H200 NVL", "yes"),
-    ("RTX PRO 6000 Workstation", "conditional"), ("RTX PRO 6000 Max-Q", "conditional"), ("RTX PRO 5000", "conditional"),
-    ("RTX PRO 6000 Server Edition", "conditional"),
-    ("RTX PRO 4500", "unconfirmed"), ("RTX PRO 5500", "unconfirmed"), ("RTX PRO 5000 72GB", "unconfirmed"),
-    ("L4", "no"), ("L40S", "no"), ("RTX PRO 4000", "no"), ("RTX PRO 2000", "no"),
-])
-def test_mig_verdicts_of_the_seed(ask, card, verdict):
-    assert ask("mig", card=card)["verdict"] == verdict
+SEED_MIG = [  # card, verdict without a driver, the rule that must give the reason
+    ("H200 NVL", "yes", "MIG-001"),
+    ("RTX PRO 6000 Workstation", "conditional", "MIG-006"), ("RTX PRO 6000 Max-Q", "conditional", "MIG-006"),
+    ("RTX PRO 5000", "conditional", "MIG-006"),
+    ("RTX PRO 6000 Server Edition", "conditional", "MIG-011"),
+    ("RTX PRO 4500", "unconfirmed", "MIG-005"), ("RTX PRO 5500", "unconfirmed", "MIG-003"),
+    ("RTX PRO 5000 72GB", "unconfirmed", "MIG-004"),
+    ("L4", "no", "MIG-002"), ("L40S", "no", "MIG-002"), ("RTX PRO 4000", "no", "MIG-002"), ("RTX PRO 2000", "no", "MIG-002"),
+]
+
+
+@pytest.mark.parametrize("card, verdict, rule", SEED_MIG)
+def test_mig_verdicts_of_the_seed(ask, card, verdict, rule):
+    a = ask("mig", card=card)
+    assert a["verdict"] == verdict
+    assert rule in {r["rule"] for r in a["reasons"] if r["verdict"] == verdict}
+
+
+def _releases():
+    return load_data(REAL)["releases"]["gpu-operator"]["releases"] if any((REAL / "cards").glob("*.yaml")) else []
+
+
+@pytest.mark.parametrize("operator", [r["version"] for r in _releases()])
+def test_the_seed_mig_verdicts_hold_for_every_known_operator_release(ask, operator):
+    """The MIG list and the display-mode switch do not depend on the release; the support list may (MIG-007),
+    which keeps a yes conditional but never turns an answer into a no or an unconfirmed into a yes."""
+    got = {card: ask("mig", card=card, operator=operator)["verdict"] for card, _, _ in SEED_MIG}
+    want = {card: verdict for card, verdict, _ in SEED_MIG}
+    if not ask("mig", card="H200 NVL", operator=operator)["details"]["operator_listed"]:
+        want["H200 NVL"] = "conditional"
+    assert got == want
+
+
+def test_a_support_list_entry_since_a_release_holds_for_every_later_release(ask):
+    """RTX PRO 4500 Server Edition is on the operator's support list from 26.3.0 on: MIG-007 fires before only."""
+    fired = {r["version"]: "MIG-007" in {c["rule"] for c in ask("mig", card="RTX PRO 4500 Server Edition",
+                                                                     operator=r["version"])["reasons"]}
+             for r in _releases()}
+    from kb import versions
+
+    assert fired == {v: versions.key(v) < versions.key("26.3.0") for v in fired}
+
+
+def test_the_operator_manages_the_dra_driver_from_26_7_0_on(ask):
+    from kb import versions
+
+    managed = {r["version"]: ask("dra", operator=r["version"], k8s="1.34.2")["details"]["operator_manages_dra"]
+               for r in _releases()}
+    assert managed == {v: versions.key(v) >= versions.key("26.7.0") for v in managed}
 
 
 def test_h200_nvl_runs_seven_instances(ask):
@@ -67,10 +107,12 @@ def test_workstation_cards_need_the_display_mode_switch(ask):
         assert {"MIG-006", "MIG-007"} <= {c["rule"] for c in a["conditions"]}
 
 
-@pytest.mark.parametrize("driver, verdict", [
-    ("570.124.06", "no"), ("575.51.03", "no"), ("575.57.08", "no"), ("575.64.05", "yes"), ("580.82.07", "yes")])
-def test_rtx_pro_6000_server_edition_depends_on_the_driver(ask, driver, verdict):
-    assert ask("mig", card="RTX PRO 6000 Server Edition", driver=driver)["verdict"] == verdict
+@pytest.mark.parametrize("driver, verdict, rule", [
+    ("570.124.06", "no", "MIG-008"), ("575.51.03", "no", "MIG-008"), ("575.57.08", "no", "MIG-010"),
+    ("v575.57.08", "no", "MIG-010"), ("575.64.05", "yes", "MIG-012"), ("580.82.07", "yes", "MIG-012")])
+def test_rtx_pro_6000_server_edition_depends_on_the_driver(ask, driver, verdict, rule):
+    a = ask("mig", card="RTX PRO 6000 Server Edition", driver=driver)
+    assert a["verdict"] == verdict and rule in {r["rule"] for r in a["reasons"] if r["verdict"] == verdict}
 
 
 def test_rtx_pro_4500_needs_written_confirmation(ask):

@@ -20,14 +20,14 @@ def _problem(exc: Exception, lang: str) -> UsageProblem | None:
     from kb.questions.base import InputError
 
     if isinstance(exc, InputError):
-        return UsageProblem(exc.text[lang])
+        return UsageProblem(exc.text[lang], lang)
     loader, rules = sys.modules.get("kb.catalog.loader"), sys.modules.get("kb.engine.rules")
     for mod, what in ((loader, "CatalogError"), (rules, "RuleError")):
         if mod is not None and isinstance(exc, getattr(mod, what)):
             shown = "\n".join(f"  {p}" for p in exc.problems[:20])
             head = {"en": "the catalog or the rules are not usable (run 'gpukb lint'):",
                     "de": "Katalog oder Regeln sind nicht verwendbar ('gpukb lint' ausführen):"}[lang]
-            return UsageProblem(f"{head}\n{shown}")
+            return UsageProblem(f"{head}\n{shown}", lang)
     return None
 
 

@@ -14,17 +14,16 @@ def _versions(data: dict, operator, k8s, driver, lang: str):
     """The Environment from --operator/--k8s/--driver; a version that cannot be used exits 2."""
     from kb import versions
     from kb.check.facts import Environment
+    from kb.questions import base
 
     known = [r["version"] for r in data.get("releases", {}).get("gpu-operator", {}).get("releases", [])]
+    index = {"operator_releases": sorted(known, key=versions.key, reverse=True)}
     try:
-        return Environment(operator=versions.operator(operator, known) if operator else None,
-                           k8s=versions.kubernetes(k8s) if k8s else None,
-                           driver=versions.driver(driver) if driver else None)
-    except versions.VersionError as exc:
-        if exc.known:
-            raise UsageProblem(t(lang, str(exc), f"{operator!r} ist kein GPU-Operator-Release, das der Katalog kennt; "
-                                                 f"bekannt: {', '.join(exc.known)}")) from None
-        raise UsageProblem(t(lang, str(exc), f"unbrauchbare Version: {exc}")) from None
+        return Environment(operator=base.operator_version(index, operator) if operator is not None else None,
+                           k8s=base.kubernetes_version(k8s) if k8s is not None else None,
+                           driver=base.driver_version(driver))
+    except base.InputError as exc:
+        raise UsageProblem(exc.text[lang], lang) from None
 
 
 @click.command()
@@ -63,7 +62,7 @@ def check(files, operator, k8s, driver, as_json, lang):
             sys.exit(exit_code(unusable=True))
         raise UsageProblem(t(lang, "cannot read the input, nothing was checked:\n",
                              "Eingabe nicht lesbar, nichts wurde geprüft:\n")
-                           + "\n".join(f"  {p}" for p in problems)) from None
+                           + "\n".join(f"  {p}" for p in problems), lang) from None
     except (EngineError, RuleError) as exc:
         click.echo(t(lang, f"internal error in the rule engine: {exc}", f"interner Fehler der Regel-Engine: {exc}"),
                    err=True)

@@ -23,9 +23,16 @@ def print_json(data) -> None:
 
 
 class UsageProblem(click.ClickException):
-    """Unusable input: printed as 'Error: …' and exit code 2. Raised only at the CLI edge."""
+    """Unusable input: printed as 'Error: …' ('Fehler: …' with lang="de") and exit code 2. Raised only at the CLI edge."""
 
     exit_code = Exit.UNUSABLE
+
+    def __init__(self, message: str, lang: str = "en"):
+        super().__init__(message)
+        self.lang = lang
+
+    def show(self, file=None) -> None:
+        click.echo(f"{t(self.lang, 'Error', 'Fehler')}: {self.format_message()}", file=file, err=file is None)
 
 
 def t(lang: str, en: str, de: str) -> str:

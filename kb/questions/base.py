@@ -25,6 +25,7 @@ def make_index(data: dict) -> dict:
             "id": cid, "name": card["name"], "short_name": card["short_name"],
             "aliases": card.get("aliases", []), "plain_product": card.get("plain_product", False),
             "profiles": [p["name"] for p in card["mig"].get("profiles", [])],
+            "profile_counts": {p["name"]: p["max_count"] for p in card["mig"].get("profiles", [])},
         }
     from kb.catalog.names import NameIndex, normalise
 
@@ -55,13 +56,26 @@ def card_id(index: dict, name: str) -> str:
     except NameError_ as exc:
         names = [f"{index['cards'][c]['short_name']} ({c})" for c in exc.candidates]
         listed = "; ".join(names)
+        name = versions.shown(name)
         if exc.ambiguous:
-            raise InputError(f"{name!r} fits several cards: {listed}",
-                             f"{name!r} passt auf mehrere Karten: {listed}", exc.candidates) from None
-        en, de = f"unknown card {name!r}", f"unbekannte Karte {name!r}"
+            raise InputError(f"{name} fits several cards: {listed}",
+                             f"{name} passt auf mehrere Karten: {listed}", exc.candidates) from None
+        en, de = f"unknown card {name}", f"unbekannte Karte {name}"
         if names:
             en, de = en + f" — did you mean: {listed}", de + f" — meinten Sie: {listed}"
         raise InputError(en + " (list all: gpukb cards)", de + " (alle anzeigen: gpukb cards)", exc.candidates) from None
+
+
+def profile_name(index: dict, cid: str, profile: str) -> str | None:
+    """The card's MIG profile as NVIDIA writes it, whatever the case typed ('1G.18GB' → '1g.18gb'); None if unknown."""
+    wanted = str(profile).strip().lower()
+    return next((p for p in index["cards"][cid]["profiles"] if p.lower() == wanted), None)
+
+
+def slices(profile: str) -> int:
+    """Compute slices of a MIG profile: '3g.71gb' → 3."""
+    head = profile.split("g.", 1)[0]
+    return int(head) if head.isdigit() else 0
 
 
 def operator_version(index: dict, value: str | None) -> str:
@@ -75,7 +89,7 @@ def operator_version(index: dict, value: str | None) -> str:
         return versions.operator(value, known)
     except versions.VersionError as exc:
         shown = ", ".join(known)
-        raise InputError(f"{exc}", f"GPU Operator {value!r} ist kein Release, das der Katalog kennt; bekannt: {shown}",
+        raise InputError(f"{exc}", f"GPU Operator {versions.shown(value)} ist kein Release, das der Katalog kennt; bekannt: {shown}",
                          known) from None
 
 
@@ -85,14 +99,14 @@ def driver_version(value: str | None) -> str | None:
     try:
         return versions.driver(value)
     except versions.VersionError as exc:
-        raise InputError(str(exc), f"{value!r} ist keine Treiberversion (z. B. 575.57.08)") from None
+        raise InputError(str(exc), f"{versions.shown(value)} ist keine Treiberversion (z. B. 575.57.08)") from None
 
 
 def kubernetes_version(value: str) -> str:
     try:
         return versions.kubernetes(value)
     except versions.VersionError as exc:
-        raise InputError(str(exc), f"{value!r} ist keine Kubernetes-Version (z. B. 1.34.2)") from None
+        raise InputError(str(exc), f"{versions.shown(value)} ist keine Kubernetes-Version (z. B. 1.34.2)") from None
 
 
 def fold_verdict(conclusions: list[dict]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.questions import base
+from kb.questions import base, words
 from kb.questions.methods import dra_requirements
 from kb.questions.mig import compare
 
@@ -36,8 +36,12 @@ def defaults(index: dict) -> list[dict]:
 def facts(asker, inputs: dict) -> list[dict]:
     dra = asker.data["methods"]["dra"]
     capability = next(c for c in dra["capabilities"] if c["id"] == inputs["feature"])
+    maturity = capability["maturity"]["value"]
     fact = {"kind": "dra", "operator": inputs["operator"], "k8s": inputs["k8s"], "feature": inputs["feature"],
-            "maturity": capability["maturity"]["value"], **dra_requirements(asker.data, inputs["operator"])}
+            "feature_name_en": words.word(words.DRA_FEATURE, inputs["feature"], "en"),
+            "feature_name_de": words.word(words.DRA_FEATURE, inputs["feature"], "de"),
+            "maturity": maturity, "maturity_en": words.word(words.MATURITY, maturity, "en"),
+            "maturity_de": words.word(words.MATURITY, maturity, "de"), **dra_requirements(asker.data, inputs["operator"])}
     if "min_kubernetes" in fact:
         fact["k8s_vs_min_kubernetes"] = compare(inputs["k8s"], fact["min_kubernetes"])
     if capability.get("since"):
@@ -63,5 +67,5 @@ def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
     en, de = _SUMMARY[verdict]
     details = {"feature": inputs["feature"], "maturity": fact["maturity"], "min_kubernetes": fact.get("min_kubernetes"),
                "driver_version": fact.get("driver_version"), "operator_manages_dra": fact.get("operator_manages_dra")}
-    return base.build("dra", inputs, conclusions, verdict=verdict,
-                      summary={"en": en.format(**inputs), "de": de.format(**inputs)}, details=details, data=asker.data)
+    summary = {lang: text.format(**{**inputs, "feature": fact[f"feature_name_{lang}"]}) for lang, text in (("en", en), ("de", de))}
+    return base.build("dra", inputs, conclusions, verdict=verdict, summary=summary, details=details, data=asker.data)

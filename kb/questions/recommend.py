@@ -6,7 +6,7 @@ verdict, why and the risk for its neighbours; methods the rules rule out are in 
 
 from __future__ import annotations
 
-from kb.questions import base
+from kb.questions import base, words
 from kb.questions.methods import METHOD_IDS, method_fact
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
@@ -24,8 +24,9 @@ def resolve(index: dict, workload: str | None = None, card: str | None = None, i
     if isolation not in (None, "required"):
         raise base.InputError(f"--isolation takes 'required', not {isolation!r}",
                               f"--isolation kennt nur 'required', nicht {isolation!r}")
-    return {"workload": workload, "card": base.card_id(index, card) if card else None,
-            "isolation": isolation, "operator": base.operator_version(index, operator) if card else None}
+    given = card is not None
+    return {"workload": workload, "card": base.card_id(index, card) if given else None,
+            "isolation": isolation, "operator": base.operator_version(index, operator) if given else None}
 
 
 def defaults(index: dict) -> list[dict]:
@@ -56,14 +57,16 @@ def facts(asker, inputs: dict) -> list[dict]:
         fit = _suitability(method, inputs["workload"]) if method else None
         if fit is None:
             continue
-        fact = {**method_fact(method), "workload": inputs["workload"], "rank": fit["rank"],
+        fact = {**method_fact(method), "workload": inputs["workload"],
+                "workload_name_en": words.word(words.WORKLOAD, inputs["workload"], "en"),
+                "workload_name_de": words.word(words.WORKLOAD, inputs["workload"], "de"), "rank": fit["rank"],
                 "why_en": fit["text"]["en"], "why_de": fit["text"]["de"],
                 "isolation_required": inputs["isolation"] == "required", "card_given": bool(inputs["card"])}
         if inputs["card"]:
             card = data["cards"][inputs["card"]]
             fact.update(card=card["id"], name=card["short_name"], card_verdict=card_verdicts[m])
         out.append(fact)
-    return out
+    return sorted(out, key=lambda f: f["rank"])  # the reasons follow the ranking
 
 
 def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
@@ -82,14 +85,13 @@ def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
                         "conditions": [c["condition"] for c in about if c.get("condition")]})
     ranking.sort(key=lambda r: (r["rank"], base.RANK[r["verdict"]], r["method"]))
     verdict = ranking[0]["verdict"] if ranking else "no"
+    names = {lang: [data["methods"][r["method"]]["name"][lang] for r in ranking] for lang in ("en", "de")}
+    work = {lang: words.word(words.WORKLOAD, inputs["workload"], lang) for lang in ("en", "de")}
     if ranking:
-        top = data["methods"][ranking[0]["method"]]["name"]
-        summary = {"en": f"For {inputs['workload']}: {top['en']} first"
-                         + (f", then {', '.join(data['methods'][r['method']]['name']['en'] for r in ranking[1:])}." if ranking[1:] else "."),
-                   "de": f"Für {inputs['workload']}: zuerst {top['de']}"
-                         + (f", dann {', '.join(data['methods'][r['method']]['name']['de'] for r in ranking[1:])}." if ranking[1:] else ".")}
+        summary = {"en": f"For {work['en']}, in this order: {'; '.join(names['en'])}.",
+                   "de": f"Für {work['de']}, in dieser Reihenfolge: {'; '.join(names['de'])}."}
     else:
-        summary = {"en": f"No sharing method fits {inputs['workload']} with these requirements.",
-                   "de": f"Keine Sharing-Methode passt mit diesen Anforderungen zu {inputs['workload']}."}
+        summary = {"en": f"No sharing method fits {work['en']} with these requirements.",
+                   "de": f"Keine Sharing-Methode passt mit diesen Anforderungen zu {work['de']}."}
     return base.build("recommend", inputs, conclusions, verdict=verdict, summary=summary,
                       details={"ranking": ranking, "excluded": excluded}, data=data)

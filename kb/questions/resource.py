@@ -8,12 +8,15 @@ device plugin / GPU Feature Discovery set for it.
 from __future__ import annotations
 
 from kb.questions import base
+from kb.versions import shown
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "methods", "sources")
 USES = ("mig",)
 
 MODES = ("mig", "time-slicing", "mps")
+#: the device plugin reads `replicas` into a Go int (64 bits): a larger count does not load
+MAX_REPLICAS = 2**63 - 1
 
 
 def _bad(en: str, de: str) -> base.InputError:
@@ -37,18 +40,20 @@ def resolve(index: dict, card: str, operator: str | None = None, profile: str | 
         raise _bad(f"unknown MIG strategy {mig_strategy!r}; known: single, mixed",
                    f"unbekannte MIG-Strategie {mig_strategy!r}; bekannt: single, mixed")
     replicas = time_slicing if time_slicing is not None else mps
-    if replicas is not None and (not isinstance(replicas, int) or replicas < 1):
-        raise _bad(f"replicas must be a whole number of at least 1, not {replicas!r}",
-                   f"Replikate müssen eine ganze Zahl ab 1 sein, nicht {replicas!r}")
+    if replicas is not None and (not isinstance(replicas, int) or isinstance(replicas, bool)
+                                 or not 1 <= replicas <= MAX_REPLICAS):
+        raise _bad(f"replicas must be a whole number of at least 1 and below 2^63, not {replicas!r}",
+                   f"Replikate müssen eine ganze Zahl ab 1 und unter 2^63 sein, nicht {replicas!r}")
     if profile is not None:
         known = index["cards"][cid]["profiles"]
         name = index["cards"][cid]["short_name"]
         if not known:
             raise _bad(f"{name} has no MIG profiles (see gpukb ask mig {cid!r})",
                        f"Die {name} hat keine MIG-Profile (siehe gpukb ask mig {cid!r})")
+        profile = base.profile_name(index, cid, profile) or profile
         if profile not in known:
-            raise base.InputError(f"unknown MIG profile {profile!r} for {name}; known: {', '.join(known)}",
-                                  f"unbekanntes MIG-Profil {profile!r} für die {name}; bekannt: {', '.join(known)}", known)
+            raise base.InputError(f"unknown MIG profile {shown(profile)} for {name}; known: {', '.join(known)}",
+                                  f"unbekanntes MIG-Profil {shown(profile)} für die {name}; bekannt: {', '.join(known)}", known)
     return {"card": cid, "operator": base.operator_version(index, operator), "profile": profile,
             "mig_strategy": (mig_strategy or "single") if profile else None,
             "mode": "time-slicing" if time_slicing is not None else "mps" if mps is not None else "mig",

@@ -7,34 +7,67 @@ profiles joined by commas (`1g.18gb,1g.18gb,2g.35gb`). details.strategy is `sing
 from __future__ import annotations
 
 from kb.questions import base
+from kb.versions import shown
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "methods", "releases", "sources")
 USES = ("mig",)
 
-_NO_MIG = ("", "none", "whole", "disabled", "all-disabled")
+_NO_MIG = ("none", "whole", "disabled", "all-disabled")
+
+
+def _layout_error(spec: str, short: str, known: list[str], en: str, de: str) -> base.InputError:
+    listed = ", ".join(known) if known else "none (the card has no MIG profiles)"
+    gelistet = ", ".join(known) if known else "keine (die Karte hat keine MIG-Profile)"
+    return base.InputError(
+        f"{en} in {shown(spec)}; profiles of {short}: {listed}; layouts: all-<profile>, <profile>,<profile>,… or none",
+        f"{de} in {shown(spec)}; Profile der {short}: {gelistet}; Layouts: all-<Profil>, <Profil>,<Profil>,… oder none",
+        known)
+
+
+def _fits(index: dict, cid: str, spec: str, profiles: list[str]) -> None:
+    """A layout must fit on one GPU: no profile more often than the card holds it, no more compute slices
+    than the card has (NVIDIA's placement rules can forbid more; this catches the impossible)."""
+    card = index["cards"][cid]
+    counts = card["profile_counts"]
+    short = card["short_name"]
+    for p in dict.fromkeys(profiles):
+        if profiles.count(p) > counts[p]:
+            raise base.InputError(
+                f"{shown(spec)} does not fit on one {short}: {profiles.count(p)} × {p}, but the card holds at most {counts[p]}",
+                f"{shown(spec)} passt nicht auf eine {short}: {profiles.count(p)} × {p}, die Karte fasst höchstens {counts[p]}")
+    total = max(base.slices(p) * n for p, n in counts.items())
+    used = sum(base.slices(p) for p in profiles)
+    if used > total:
+        raise base.InputError(
+            f"{shown(spec)} does not fit on one {short}: its profiles need {used} compute slices, the card has {total}",
+            f"{shown(spec)} passt nicht auf eine {short}: Die Profile brauchen {used} Compute-Slices, die Karte hat {total}")
 
 
 def parse_gpu(index: dict, spec: str) -> dict:
-    """'H200 NVL:all-1g.18gb' → {"card": "h200-nvl", "profiles": ["1g.18gb"]}."""
-    name, _, layout = str(spec).partition(":")
+    """'H200 NVL:all-1g.18gb' → {"card": "h200-nvl", "profiles": ["1g.18gb"]} (all instances of one profile);
+    'H200 NVL:1g.18gb,2g.35gb' → the instances listed; 'H200 NVL' or 'H200 NVL:none' → no MIG."""
+    name, colon, layout = str(spec).partition(":")
     cid = base.card_id(index, name)
     layout = layout.strip()
-    if layout.lower() in _NO_MIG:
-        return {"card": cid, "profiles": []}
-    wanted = [p.strip() for p in (layout[4:] if layout.startswith("all-") else layout).split(",") if p.strip()]
     known = index["cards"][cid]["profiles"]
     short = index["cards"][cid]["short_name"]
+    if not colon or layout.lower() in _NO_MIG:
+        return {"card": cid, "profiles": []}
+    every = layout.lower().startswith("all-")
+    wanted = [p.strip() for p in (layout[4:] if every else layout).split(",")]
+    if not layout or any(not p for p in wanted) or (every and len(wanted) != 1):
+        raise _layout_error(spec, short, known, "incomplete MIG layout", "unvollständiges MIG-Layout")
+    profiles = []
     for p in wanted:
-        if p not in known:
-            listed = ", ".join(known) if known else "none (the card has no MIG profiles)"
-            gelistet = ", ".join(known) if known else "keine (die Karte hat keine MIG-Profile)"
-            raise base.InputError(
-                f"unknown MIG profile {p!r} for {short} in {spec!r}; known: {listed}; layouts: all-<profile>, "
-                "<profile>,<profile>,… or all-disabled",
-                f"unbekanntes MIG-Profil {p!r} für die {short} in {spec!r}; bekannt: {gelistet}; Layouts: "
-                "all-<Profil>, <Profil>,<Profil>,… oder all-disabled", known)
-    return {"card": cid, "profiles": wanted}
+        found = base.profile_name(index, cid, p)
+        if found is None:
+            raise _layout_error(spec, short, known, f"unknown MIG profile {shown(p)} for {short}",
+                                f"unbekanntes MIG-Profil {shown(p)} für die {short}")
+        profiles.append(found)
+    if not every:
+        _fits(index, cid, spec, profiles)
+    return {"card": cid, "profiles": profiles}
 
 
 def resolve(index: dict, gpus: list[str] | tuple = (), operator: str | None = None) -> dict:
@@ -85,6 +118,6 @@ def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
     if verdict != "yes":
         word = base.VERDICT_WORD[verdict]
         en = f"{word['en']}: {en[0].lower()}{en[1:]} MIG on one of its GPUs is {word['en'].lower()} (see below)."
-        de = f"{word['de']}: {de[0].lower()}{de[1:]} MIG auf einer seiner GPUs ist {word['de'].lower()} (siehe unten)."
+        de = f"{word['de']}: {de} MIG auf einer seiner GPUs ist {word['de'].lower()} (siehe unten)."
     return base.build("strategy", inputs, conclusions, verdict=verdict, summary={"en": en, "de": de},
                       details={"strategy": strategy}, data=asker.data)

@@ -1,0 +1,79 @@
+"""What a person reads: every answer of the matrix, in German and English, without raw catalog ids.
+
+The JSON keeps ids (`details.maturity == "ga"`); the text form and every reason, condition and summary
+use words. A condition reads the same for every GPU Operator release it applies to (the site numbers
+equal conditions once).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import pytest
+
+from kb.answer import render_text
+from kb.catalog.compiled import load_data
+from kb.questions import compute_all
+
+from conftest import FIXTURES, REPO
+
+#: catalog ids that are not words of either language
+IDS = ("not-listed", "datasheet-only", "whole-gpu", "static-mig", "dynamic-mig", "small-inference", "large-model",
+       "multi-tenant", "vm-passthrough", "ga")
+#: ids that are English words but not German ones
+ENGLISH = ("documented", "announced", "conditional", "unconfirmed", "yes", "no", "none", "partial", "full", "whole",
+           "training", "dev", "time-slicing", "mps", "alpha", "mode", "feature", "profile", "replicas", "isolation",
+           "workload", "why", "rank", "method", "risk", "maturity", "strategy")
+
+
+@pytest.fixture(scope="module", params=["fixture", "real"])
+def answers(request):
+    root = FIXTURES / "catalog" if request.param == "fixture" else REPO / "catalog"
+    return compute_all(load_data(root))
+
+
+def _reading(text: str) -> str:
+    """The part of a text answer a person reads (sources are titles and quotes of the documents)."""
+    for head in ("\nSources:", "\nQuellen:"):
+        text = text.split(head)[0]
+    return text
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"(?<![\w./<-])[a-z][a-z-]*[a-z](?![\w./>-])", text))
+
+
+def test_no_catalog_id_in_any_text_answer(answers):
+    found = defaultdict(set)
+    for a in answers:
+        for lang in ("en", "de"):
+            for w in _words(_reading(render_text(a, lang))) & set(IDS):
+                found[(lang, w)].add(f"{a['question']} {a['inputs']}")
+    assert {k: sorted(v)[:2] for k, v in found.items()} == {}
+
+
+def test_no_english_value_in_a_german_text_answer(answers):
+    found = defaultdict(set)
+    for a in answers:
+        for w in _words(_reading(render_text(a, "de"))) & set(ENGLISH):
+            found[w].add(f"{a['question']} {a['inputs']}")
+    assert {k: sorted(v)[:2] for k, v in found.items()} == {}
+
+
+def test_no_english_value_in_german_rule_titles_with_explain(answers):
+    titles = {(r["rule"], r["title"]["de"]) for a in answers for r in a["reasons"]}
+    assert sorted(t for t in titles if _words(t[1]) & set(ENGLISH + IDS)) == []
+
+
+def test_a_condition_reads_the_same_for_every_operator_release(answers):
+    texts = defaultdict(set)
+    for a in answers:
+        if "operator" not in a["inputs"]:
+            continue
+        same = tuple(sorted((k, repr(v)) for k, v in a["inputs"].items() if k != "operator"))
+        for lang in ("en", "de"):
+            for rule in {c["rule"] for c in a["conditions"]}:
+                texts[(a["question"], same, rule, lang)].add(
+                    tuple(c["text"][lang] for c in a["conditions"] if c["rule"] == rule))
+    assert {k: v for k, v in texts.items() if len(v) > 1} == {}
