@@ -5,12 +5,16 @@ mkdocs-gen-files does not work with mkdocs-static-i18n (which rebuilds the site 
 pages are written as real files first. A generator that meets an unknown marker or a missing fact raises
 PluginError: the build fails, naming the page and line.
 
-GPUKB_SKIP_GENERATE=1 reuses the files already in docs/generated/ (for timing the build without
-generation; markers are still expanded from the compiled catalog).
+docs/generated/.generated records what the folder was generated from (the hash of catalog/, rules/ and
+kb/'s code, and the repository URL) and the size and time of every file written: a build whose inputs and
+files are unchanged generates nothing (the second language, `mkdocs serve`, a rebuild).
+GPUKB_SKIP_GENERATE=1 reuses the files as they are (for timing the build without generation; markers are
+still expanded from the compiled catalog).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -18,10 +22,6 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 STAMP = ".generated"
-#: the input hash docs/generated/ was last written for in this process. mkdocs-static-i18n builds once
-#: per language in one process; `mkdocs serve` rebuilds after every edit: generate again only when the
-#: catalog or the rules changed.
-_STATE: dict = {}
 
 
 def _data() -> dict:
@@ -35,18 +35,20 @@ def _data() -> dict:
         raise PluginError(f"gpukb: the catalog is not usable (run 'gpukb lint'):\n{problems}") from None
 
 
-def _inputs_hash() -> str:
+def _generation_key(repo_url: str) -> str:
+    """What the generated pages depend on: catalog/, rules/, the code of kb/ (CLI help, generators) and the
+    repository URL the pages link to."""
     from kb.catalog.compiled import catalog_dir, input_hash, rules_dir
 
-    return input_hash(catalog_dir(), rules_dir())
+    return f"{input_hash(catalog_dir(), rules_dir())}|{repo_url}"
 
 
 def generate(repo_url: str) -> dict[str, str | bytes]:
     """Every generated file, path relative to docs/generated/ → content."""
     from kb import __version__
+    from kb.catalog.facts import FactError
     from kb.cli.main import cli
     from kb.site.cliref import command_help
-    from kb.catalog.facts import FactError
     from kb.site.pages import catalog_pages, cli_pages
 
     data = _data()
@@ -60,38 +62,49 @@ def generate(repo_url: str) -> dict[str, str | bytes]:
 
 
 def _engine_pages(data: dict, repo_url: str) -> dict[str, str]:
-    """The matrices, rule reference and ask page: the same engine `gpukb ask` uses."""
-    from kb.catalog.compiled import read_cache, write_cache
+    """The matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, computed here on
+    the catalog this site shows (the precomputed matrix plus the ask page's answers with a driver)."""
     from kb.engine.rules import RuleError, load_rules
-    from kb.questions import Asker, export_all
-    from kb.site.pages import engine_pages, known_drivers
+    from kb.questions import Asker, compute_all
+    from kb.site.pages import ask_inputs, engine_pages
 
     try:
         rules = load_rules()
-        export = export_all()
+        answers = compute_all(data, rules=rules)
+        mig = [a for a in answers if a["question"] == "mig"]
+        with_driver = Asker(data, rules=rules).answer_many("mig", ask_inputs(data, mig))
     except RuleError as exc:
         raise PluginError(f"gpukb: the rules are not usable:\n{exc}") from None
-    if export["data_version"] != data["data_version"]:
-        raise PluginError("gpukb: the engine answered for another catalog than the site shows")
-    mig = [a for a in export["answers"] if a["question"] == "mig"]
-    key = _inputs_hash()
-    cached = read_cache("site-ask", key)
-    if cached is None:
-        asker = Asker(data)
-        with_driver = []
-        for driver in known_drivers(data):  # one batch per driver: large durable-rules batches slow down a lot
-            with_driver += asker.answer_many("mig", [{**a["inputs"], "driver": driver} for a in mig])
-        cached = {"answers": with_driver}
-        write_cache("site-ask", key, cached)
-    ask = mig + cached["answers"]
+    export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
     try:
-        return engine_pages(data, export, rules, ask, repo_url)
+        return engine_pages(data, export, rules, mig + with_driver, repo_url)
     except KeyError as exc:
         raise PluginError(f"gpukb: {exc.args[0]}") from None
 
 
-def write_tree(folder: Path, files: dict[str, str | bytes]) -> None:
-    """Write files whose content changed and delete files no longer generated (keeps mtimes stable)."""
+def _file_stamp(folder: Path) -> dict[str, list[int]]:
+    """Size and mtime of every generated file (the stamp file itself left out)."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_file() and rel != STAMP:
+            st = path.stat()
+            out[rel] = [st.st_size, st.st_mtime_ns]
+    return out
+
+
+def up_to_date(folder: Path, key: str) -> bool:
+    """docs/generated/ was written for `key` and none of its files was changed, added or removed since."""
+    try:
+        stamp = json.loads((folder / STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(stamp, dict) and stamp.get("key") == key and stamp.get("files") == _file_stamp(folder)
+
+
+def write_tree(folder: Path, files: dict[str, str | bytes], key: str) -> None:
+    """Write files whose content changed and delete files no longer generated (keeps mtimes stable);
+    then stamp the folder with `key` and its files."""
     folder.mkdir(parents=True, exist_ok=True)
     for rel, content in files.items():
         path = folder / rel
@@ -106,19 +119,21 @@ def write_tree(folder: Path, files: dict[str, str | bytes]) -> None:
             path.unlink()
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
-    (folder / STAMP).write_text(_data()["hash"] + "\n", encoding="utf-8")
+    stamp = {"key": key, "files": _file_stamp(folder)}
+    (folder / STAMP).write_text(json.dumps(stamp, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def on_config(config):
+    """Generate docs/generated/ unless it is up to date (or GPUKB_SKIP_GENERATE=1), then list the card pages."""
     folder = Path(config.docs_dir) / "generated"
-    key = _inputs_hash()
-    if _STATE.get(str(folder)) != key:
-        skip = os.environ.get("GPUKB_SKIP_GENERATE") == "1"
-        if skip and not (folder / STAMP).is_file():
+    if os.environ.get("GPUKB_SKIP_GENERATE") == "1":
+        if not (folder / STAMP).is_file():
             raise PluginError("gpukb: GPUKB_SKIP_GENERATE=1 but docs/generated/ was never generated: build once without it")
-        if not skip:
-            write_tree(folder, generate(config.extra["repo_url"]))
-        _STATE[str(folder)] = key
+    else:
+        repo_url = config.extra["repo_url"]
+        key = _generation_key(repo_url)
+        if not up_to_date(folder, key):
+            write_tree(folder, generate(repo_url), key)
     config.nav = _expand_nav(config.nav, folder)
     return config
 

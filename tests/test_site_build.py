@@ -142,17 +142,36 @@ def test_generated_pages_are_not_scanned_for_markers():
     assert docs_hooks.on_page_markdown(text, _page("generated/cli.de.md"), None, None) == text
 
 
-def test_write_tree_keeps_unchanged_files_and_removes_stale_ones(tmp_path, monkeypatch):
+def test_write_tree_keeps_unchanged_files_and_removes_stale_ones(tmp_path):
     from kb import docs_hooks
 
-    monkeypatch.setattr(docs_hooks, "_data", lambda: {"hash": "h1"})
-    docs_hooks.write_tree(tmp_path, {"a.de.md": "A", "cards/x.de.md": "X"})
+    docs_hooks.write_tree(tmp_path, {"a.de.md": "A", "cards/x.de.md": "X"}, "k1")
     before = (tmp_path / "a.de.md").stat().st_mtime_ns
     os.utime(tmp_path / "a.de.md", ns=(before - 10**9, before - 10**9))
-    docs_hooks.write_tree(tmp_path, {"a.de.md": "A", "b.en.md": "B"})
+    docs_hooks.write_tree(tmp_path, {"a.de.md": "A", "b.en.md": "B"}, "k1")
     assert (tmp_path / "a.de.md").stat().st_mtime_ns == before - 10**9  # not rewritten
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == [
         ".generated", "a.de.md", "b.en.md"]
+
+
+def test_generated_folder_is_up_to_date_only_for_its_key_and_untouched_files(tmp_path):
+    from kb import docs_hooks
+
+    assert not docs_hooks.up_to_date(tmp_path, "k1")  # never generated
+    docs_hooks.write_tree(tmp_path, {"a.de.md": "A", "cards/x.de.md": "X"}, "k1")
+    assert docs_hooks.up_to_date(tmp_path, "k1")
+    assert not docs_hooks.up_to_date(tmp_path, "k2")  # catalog, rules, code or repository URL changed
+    (tmp_path / "cards" / "x.de.md").write_text("edited by hand")
+    assert not docs_hooks.up_to_date(tmp_path, "k1")
+    docs_hooks.write_tree(tmp_path, {"a.de.md": "A", "cards/x.de.md": "X"}, "k1")
+    assert (tmp_path / "cards" / "x.de.md").read_text() == "X"
+    (tmp_path / "stray.de.md").write_text("S")
+    assert not docs_hooks.up_to_date(tmp_path, "k1")
+    (tmp_path / "stray.de.md").unlink()
+    (tmp_path / "a.de.md").unlink()
+    assert not docs_hooks.up_to_date(tmp_path, "k1")
+    (tmp_path / ".generated").write_text("not json")
+    assert not docs_hooks.up_to_date(tmp_path, "k1")
 
 
 def test_nav_gets_one_entry_per_card(tmp_path):

@@ -51,6 +51,12 @@ def known_drivers(data: dict) -> list[str]:
     return sorted(found, key=versions.key)
 
 
+def ask_inputs(data: dict, mig_answers: list[dict]) -> list[dict]:
+    """The ask page's questions beyond the precomputed matrix: each MIG question of the matrix again with
+    every known driver (grouped by driver)."""
+    return [{**a["inputs"], "driver": driver} for driver in known_drivers(data) for a in mig_answers]
+
+
 def engine_pages(data: dict, export: dict, rules: dict, ask_answers: list[dict], repo_url: str) -> dict[str, str]:
     """Pages made of engine answers: MIG and method matrices, rule reference, the ask page and its JSON."""
     import json
