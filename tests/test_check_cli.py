@@ -147,3 +147,72 @@ def test_help_shows_an_example_in_both_languages(run):
     assert result.exit_code == 0
     assert "Example / Beispiel:" in result.output and "gpukb check -" in result.output
     assert "Prüft Manifeste" in result.output
+
+
+def test_a_directory_is_checked_file_by_file(run, tmp_path):
+    for name in ("CHK-030-FAIL.yaml", "CHK-081-FAIL.yaml"):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        (tmp_path / "sub" / name).write_text((CHECK / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not a manifest", encoding="utf-8")
+    (tmp_path / ".hidden.yaml").write_text("{[", encoding="utf-8")
+    out = json.loads(run(str(tmp_path), "--json").output)
+    files = [str(tmp_path / "sub" / n) for n in ("CHK-030-FAIL.yaml", "CHK-081-FAIL.yaml")]
+    assert out["summary"]["files"] == files
+    assert [(f["where"]["file"], f["rule"]) for f in out["findings"]] == [(files[0], "CHK-030"), (files[1], "CHK-081")]
+
+
+def test_a_directory_without_manifests_is_unusable(run, tmp_path):
+    result = run(str(tmp_path), "--lang", "de")
+    assert (result.exit_code, result.output) == (2, (
+        "Fehler: Eingabe nicht lesbar, nichts wurde geprüft:\n"
+        f"  {tmp_path}: keine YAML- oder JSON-Datei (.yaml, .yml, .json) in diesem Verzeichnis\n"))
+
+
+def test_a_json_array_of_objects_is_read_like_a_list(run, tmp_path):
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n", "labels": {
+        "nvidia.com/gpu.product": "NVIDIA-L4", "nvidia.com/mig.config": "all-1g.6gb"}}}
+    path = tmp_path / "nodes.json"
+    path.write_text(json.dumps([node, 3]), encoding="utf-8")
+    out = json.loads(run(str(path), "--json").output)
+    assert [(f["rule"], f["where"]["path"]) for f in out["findings"]] == [
+        ("CHK-033", '[0] → metadata.labels["nvidia.com/mig.config"]')]
+    assert [(i["kind"], i["reason"]) for i in out["summary"]["ignored"]] == [
+        ("(no kind)", "not a Kubernetes object (a mapping was expected)")]
+
+
+@pytest.mark.parametrize("replicas", ["9223372036854775808", "99999999999999999999999", "-1", "0", "1.5", '"4"'])
+def test_a_replica_count_the_device_plugin_cannot_read_is_an_error(run, tmp_path, replicas):
+    path = tmp_path / "dp.yaml"
+    path.write_text("version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - name: nvidia.com/gpu\n"
+                    f"      replicas: {replicas}\n", encoding="utf-8")
+    result = run(str(path), "--json")
+    assert result.exit_code == 1
+    assert "CHK-005" in [f["rule"] for f in json.loads(result.output)["findings"]]
+
+
+def test_the_largest_replica_count_go_reads_is_fine(run, tmp_path):
+    path = tmp_path / "dp.yaml"
+    path.write_text("version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - name: nvidia.com/gpu\n"
+                    "      replicas: 9223372036854775807\n", encoding="utf-8")
+    assert "CHK-005" not in [f["rule"] for f in json.loads(run(str(path), "--json").output)["findings"]]
+
+
+def test_unreadable_input_in_german(run):
+    result = run("inputs/malformed.yaml", "inputs/duplicate-key.yaml", "missing.yaml", "--lang", "de")
+    assert (result.exit_code, result.output) == (2, (
+        "Fehler: Eingabe nicht lesbar, nichts wurde geprüft:\n"
+        "  inputs/malformed.yaml:5: kein gültiges YAML: expected ',' or ']', but got '<stream end>' "
+        "(while parsing a flow sequence)\n"
+        "  inputs/duplicate-key.yaml:7: data.a: doppelter Schlüssel 'a' (zuerst in Zeile 6): Kubernetes lehnt das ab, "
+        "und YAML-Leser behielten stillschweigend nur einen Wert\n"
+        "  missing.yaml: Datei nicht lesbar: Datei oder Verzeichnis nicht gefunden\n"))
+
+
+def test_an_empty_version_option_is_unusable_not_ignored(run):
+    result = run("CHK-030-FAIL.yaml", "--driver", "", "--lang", "de")
+    assert (result.exit_code, result.output) == (2, "Fehler: '' ist keine Treiberversion (z. B. 575.57.08)\n")
+
+
+def test_what_is_not_checked_is_listed_in_german(run):
+    result = run("-", "--lang", "de", stdin='"hello"\n')
+    assert result.exit_code == 0 and "  (ohne kind) (<stdin>, Dok. 1): kein Kubernetes-Objekt" in result.output

@@ -66,3 +66,19 @@ def test_rules_load_with_titles_in_both_languages():
     rules = load_rules()["check"]
     assert {r["id"] for r in rules} == set(RULE_IDS)
     assert all(r["title"]["en"] and r["title"]["de"] for r in rules)
+
+
+#: catalog and YAML type ids that must read as words in a German finding
+_NOT_GERMAN = {"integer", "text", "number", "boolean", "mapping", "missing", "announced", "datasheet-only", "documented",
+               "not-listed", "values"}
+
+
+@pytest.mark.parametrize("path", [p for p in FIXTURE_FILES if p.stem.endswith("-FAIL")], ids=lambda p: p.stem)
+def test_a_german_finding_has_no_english_value(path):
+    import re
+
+    report = check([str(path)], load_data(), options(path), engine="reference", lang="de")
+    # the YAML parser's own words after "kein gültiges YAML:" stay as PyYAML writes them
+    messages = [re.sub(r"kein gültiges (YAML|JSON): [^.]*", "", f["message"]) for f in report.findings]
+    words = {w for m in messages for w in re.findall(r"(?<![\w./-])[a-z][a-z-]*[a-z](?![\w./-])", m)}
+    assert words & _NOT_GERMAN == set()

@@ -8,8 +8,10 @@ it starts on. Text that cannot be read (bad YAML/JSON, duplicate keys, undecodab
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -20,6 +22,46 @@ STDIN = "-"
 STDIN_NAME = "<stdin>"
 #: A document expanding to more values than this (YAML alias bombs) is refused as unreadable.
 MAX_NODES = 200_000
+
+
+#: what a YAML value is, in words: {type id: (en, de)}
+TYPE_WORDS = {
+    "missing": ("missing", "fehlt"), "boolean": ("boolean", "Wahrheitswert"), "integer": ("integer", "ganze Zahl"),
+    "huge-integer": ("integer beyond 2^63", "ganze Zahl über 2^63"), "number": ("number", "Zahl"),
+    "text": ("text", "Text"), "list": ("list", "Liste"), "mapping": ("mapping", "Zuordnung"),
+    "null": ("null", "null"), "other": ("other value", "anderer Wert"),
+}
+#: Go reads the device plugin's and the operator's integers into 64 bits: a larger one does not load
+_GO_INT = 2**63
+
+
+def yaml_type(value) -> str:
+    """The type id of a parsed YAML value (a key of TYPE_WORDS)."""
+    if type(value) is int and not -_GO_INT <= value < _GO_INT:
+        return "huge-integer"
+    return {bool: "boolean", int: "integer", float: "number", str: "text", list: "list", dict: "mapping",
+            type(None): "null"}.get(type(value), "other")
+
+
+def both(en: str, de: str) -> dict:
+    """A message in both languages (reader errors become finding texts)."""
+    return {"en": en, "de": de}
+
+
+@dataclass
+class InputProblem(Problem):
+    """A Problem with its message in German too (the JSON output keeps `message` in English)."""
+
+    message_de: str = ""
+
+    def text(self, lang: str) -> str:
+        if lang != "de" or not self.message_de:
+            return str(self)
+        return str(Problem(self.file, self.line, self.path, self.message_de, self.kind))
+
+
+def _problem(file: str, line, path: str, en: str, de: str, kind: str) -> InputProblem:
+    return InputProblem(file, line, path, en, kind, message_de=de)
 
 
 class UnreadableInput(Exception):
@@ -123,11 +165,13 @@ class _Builder:
                 if not isinstance(key, (str, int)) or isinstance(key, bool):
                     key = str(key)
                 if key in out:
-                    self.problems.append(Problem(
+                    first = self.lines.get(path + (key,))
+                    self.problems.append(_problem(
                         self.file, key_node.start_mark.line + 1, field_path(path + (key,)),
-                        f"duplicate key {key!r} (first at line {self.lines.get(path + (key,))}): "
+                        f"duplicate key {key!r} (first at line {first}): "
                         "Kubernetes rejects this, and YAML readers would silently keep only one value",
-                        kind="yaml"))
+                        f"doppelter Schlüssel {key!r} (zuerst in Zeile {first}): Kubernetes lehnt das ab, "
+                        "und YAML-Leser behielten stillschweigend nur einen Wert", "yaml"))
                     continue
                 self.lines[path + (key,)] = key_node.start_mark.line + 1
                 out[key] = self.build(value_node, path + (key,))
@@ -145,14 +189,16 @@ def _yaml_error(file: str, exc: yaml.YAMLError, line_offset: int = 0) -> Problem
     line = mark.line + 1 + line_offset if mark else None
     msg = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     ctx = getattr(exc, "context", None)
-    return Problem(file, line, "", f"not valid YAML: {msg}" + (f" ({ctx})" if ctx else ""), kind="yaml")
+    detail = msg + (f" ({ctx})" if ctx else "")
+    return _problem(file, line, "", f"not valid YAML: {detail}", f"kein gültiges YAML: {detail}", "yaml")
 
 
 def _json(text: str, file: str) -> tuple[list[Doc], list[Problem]]:
     try:
         return [Doc(file, 1, json.loads(text), {(): 1})], []
     except (ValueError, RecursionError) as exc:
-        return [], [Problem(file, getattr(exc, "lineno", None), "", f"not valid JSON: {exc}", kind="yaml")]
+        return [], [_problem(file, getattr(exc, "lineno", None), "", f"not valid JSON: {exc}", f"kein gültiges JSON: {exc}",
+                             "yaml")]
 
 
 def parse_text(text: str, file: str) -> tuple[list[Doc], list[Problem]]:
@@ -167,7 +213,7 @@ def parse_text(text: str, file: str) -> tuple[list[Doc], list[Problem]]:
         # JSON that YAML cannot read (tab indentation, "\/" escapes): read as JSON, lines known per document only
         return _json(stripped, file) if looks_json else ([], [_yaml_error(file, exc)])
     except (ValueError, RecursionError) as exc:  # e.g. unhashable keys, absurd nesting
-        return [], [Problem(file, None, "", f"not valid YAML: {exc}", kind="yaml")]
+        return [], [_problem(file, None, "", f"not valid YAML: {exc}", f"kein gültiges YAML: {exc}", "yaml")]
     for i, node in enumerate(nodes, start=1):
         if node is None:
             continue
@@ -176,7 +222,8 @@ def parse_text(text: str, file: str) -> tuple[list[Doc], list[Problem]]:
             data = builder.build(node, ())
         except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
             problems.append(_yaml_error(file, exc) if isinstance(exc, yaml.YAMLError)
-                            else Problem(file, node.start_mark.line + 1, "", f"not valid YAML: {exc}", kind="yaml"))
+                            else _problem(file, node.start_mark.line + 1, "", f"not valid YAML: {exc}",
+                                          f"kein gültiges YAML: {exc}", "yaml"))
             continue
         if data is None:
             continue
@@ -184,8 +231,8 @@ def parse_text(text: str, file: str) -> tuple[list[Doc], list[Problem]]:
     return docs, problems
 
 
-def parse_embedded(outer: Doc, path: tuple, text: str) -> tuple[Doc | None, str | None]:
-    """A YAML text stored in a string field (a ConfigMap value). Returns (doc, None) or (None, error).
+def parse_embedded(outer: Doc, path: tuple, text: str) -> tuple[Doc | None, dict | None]:
+    """A YAML text stored in a string field (a ConfigMap value). Returns (doc, None) or (None, error {en, de}).
 
     Lines of a block scalar (`|`, `>`) map back to the file; other strings point at their key's line.
     """
@@ -196,13 +243,38 @@ def parse_embedded(outer: Doc, path: tuple, text: str) -> tuple[Doc | None, str 
     prefix = outer.where(path)["path"]
     if problems:
         p = problems[0]
-        where = f" (line {p.line + offset})" if (p.line and offset is not None) else ""
-        return None, p.message + where
+        line = p.line + offset if (p.line and offset is not None) else None
+        return None, both(p.message + (f" (line {line})" if line else ""),
+                          (p.message_de or p.message) + (f" (Zeile {line})" if line else ""))
     if not docs:
-        return None, "empty"
+        return None, both("empty", "leer")
     d = docs[0]
     return Doc(outer.file, outer.index, d.data, d.lines, d.styles, prefix=prefix,
                line_offset=offset, outer_line=key_line), None
+
+
+#: the operating system's reasons, in German
+_OS_DE = {"No such file or directory": "Datei oder Verzeichnis nicht gefunden", "Permission denied": "Zugriff verweigert",
+          "Is a directory": "ist ein Verzeichnis"}
+
+
+#: file endings read from a directory
+SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def expand(names: list[str]) -> list[str]:
+    """Each directory replaced by the YAML and JSON files below it (sorted; hidden ones skipped), so a
+    customer's folder of manifests can be checked at once. A directory without such files stays (and
+    read_inputs says so)."""
+    out: list[str] = []
+    for name in names:
+        if name != STDIN and os.path.isdir(name):
+            found = sorted(str(p) for p in Path(name).rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
+                           and not any(part.startswith(".") for part in p.relative_to(name).parts))
+            out += found or [name]
+        else:
+            out.append(name)
+    return out
 
 
 def read_inputs(names: list[str], stdin=None) -> list[Doc]:
@@ -211,6 +283,10 @@ def read_inputs(names: list[str], stdin=None) -> list[Doc]:
     problems: list[Problem] = []
     for name in names:
         display = STDIN_NAME if name == STDIN else name
+        if name != STDIN and os.path.isdir(name):
+            problems.append(_problem(display, None, "", f"no YAML or JSON file ({', '.join(SUFFIXES)}) in this directory",
+                                     f"keine YAML- oder JSON-Datei ({', '.join(SUFFIXES)}) in diesem Verzeichnis", "io"))
+            continue
         try:
             if name == STDIN:
                 raw = (stdin or sys.stdin.buffer).read()
@@ -220,22 +296,26 @@ def read_inputs(names: list[str], stdin=None) -> list[Doc]:
                 with open(name, "rb") as fh:
                     raw = fh.read()
         except OSError as exc:
-            problems.append(Problem(display, None, "", f"cannot read file: {exc.strerror or exc}", kind="io"))
+            why = exc.strerror or str(exc)
+            problems.append(_problem(display, None, "", f"cannot read file: {why}",
+                                     f"Datei nicht lesbar: {_OS_DE.get(why, why)}", "io"))
             continue
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             line = raw[: exc.start].count(b"\n") + 1
-            problems.append(Problem(display, line, "", "not UTF-8 text", kind="io"))
+            problems.append(_problem(display, line, "", "not UTF-8 text", "kein UTF-8-Text", "io"))
             continue
         if "\x00" in text:
-            problems.append(Problem(display, text[: text.index("\x00")].count("\n") + 1, "",
-                                    "binary data (NUL byte), not YAML or JSON", kind="io"))
+            problems.append(_problem(display, text[: text.index("\x00")].count("\n") + 1, "",
+                                     "binary data (NUL byte), not YAML or JSON", "Binärdaten (NUL-Byte), weder YAML noch JSON",
+                                     "io"))
             continue
         found, errs = parse_text(text, display)
         problems += errs
         if not found and not errs:
-            problems.append(Problem(display, None, "", "no YAML or JSON document in this file", kind="yaml"))
+            problems.append(_problem(display, None, "", "no YAML or JSON document in this file",
+                                     "kein YAML- oder JSON-Dokument in dieser Datei", "yaml"))
         docs += found
     if problems:
         raise UnreadableInput(problems)

@@ -8,11 +8,13 @@ WORDS = {
     "en": {"doc": "doc", "line": "line", "sources": "Sources", "ignored": "Not checked",
            "result": "Result", "errors": "error(s)", "warnings": "warning(s)", "infos": "note(s)",
            "checked": "object(s) checked", "files": "file(s)", "none": "No findings.",
-           "nothing": "Nothing in the input is a GPU Operator object or configuration that gpukb checks."},
+           "nothing": "Nothing in the input is a GPU Operator object or configuration that gpukb checks.",
+           "no_kind": "(no kind)"},
     "de": {"doc": "Dok.", "line": "Zeile", "sources": "Quellen", "ignored": "Nicht geprüft",
            "result": "Ergebnis", "errors": "Fehler", "warnings": "Warnung(en)", "infos": "Hinweis(e)",
            "checked": "Objekt(e) geprüft", "files": "Datei(en)", "none": "Keine Befunde.",
-           "nothing": "Nichts in der Eingabe ist ein GPU-Operator-Objekt oder eine Konfiguration, die gpukb prüft."},
+           "nothing": "Nichts in der Eingabe ist ein GPU-Operator-Objekt oder eine Konfiguration, die gpukb prüft.",
+           "no_kind": "(ohne kind)"},
 }
 
 
@@ -57,7 +59,8 @@ def render(report: dict, lang: str = "en") -> str:
     if summary["ignored"]:
         lines += ["", w["ignored"]]
         for i in summary["ignored"]:
-            what = i["kind"] + (f"/{i['name']}" if i["name"] else "")
+            kind = w["no_kind"] if i["kind"] == "(no kind)" else i["kind"]
+            what = kind + (f"/{i['name']}" if i["name"] else "")
             lines.append(f"  {what} ({i['file']}, {w['doc']} {i['document']}): {i['reason']}")
     checked = sum(summary["checked"].values())
     lines += ["", f"{w['result']}: {summary['errors']} {w['errors']}, {summary['warnings']} {w['warnings']}, "

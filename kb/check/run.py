@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kb.check.documents import STDIN, STDIN_NAME, read_inputs
+from kb.check.documents import STDIN, STDIN_NAME, expand, read_inputs
 from kb.check.facts import Environment, FactSet, build_facts
 from kb.check.findings import fold, order, summary
 from kb.check.readers import Inventory, read_objects
@@ -27,11 +27,12 @@ class Report:
 
 def check(names: list[str], data: dict, env: Environment | None = None, *, lang: str = "en",
           engine: str = "durable", rules=None, stdin=None) -> Report:
-    """Check the named files ('-' = stdin). Raises kb.check.documents.UnreadableInput where a file
+    """Check the named files ('-' = stdin; a directory: its YAML and JSON files). Raises kb.check.documents.UnreadableInput where a file
     cannot be parsed (then nothing is checked) and kb.engine.EngineError where the engine fails."""
     from kb.engine import evaluate
 
     env = env or Environment()
+    names = expand(names)
     docs = read_inputs(names, stdin=stdin)
     inv = read_objects(docs)
     facts = build_facts(inv, data, env)

@@ -34,11 +34,13 @@ def _versions(data: dict, operator, k8s, driver, lang: str):
 @output_options
 def check(files, operator, k8s, driver, as_json, lang):
     """Check a customer's manifests: ClusterPolicy, Helm values, device-plugin and MIG ConfigMaps,
-    GPUCluster, Nodes, Pods/Deployments. Multi-document YAML, JSON, `kind: List`; '-' reads stdin.
+    GPUCluster, Nodes, Pods/Deployments. Multi-document YAML, JSON, `kind: List`; '-' reads stdin;
+    a directory is read file by file (*.yaml, *.yml, *.json below it).
     Exit 0: no error found; 1: at least one error; 2: input unreadable (nothing checked).
 
     Prüft Manifeste eines Kunden: ClusterPolicy, Helm-Werte, Device-Plugin- und MIG-ConfigMaps,
-    GPUCluster, Nodes, Pods/Deployments. Mehrere YAML-Dokumente, JSON, `kind: List`; '-' liest stdin.
+    GPUCluster, Nodes, Pods/Deployments. Mehrere YAML-Dokumente, JSON, `kind: List`; '-' liest stdin;
+    ein Verzeichnis wird Datei für Datei gelesen (*.yaml, *.yml, *.json darunter).
     Exit 0: kein Fehler; 1: mindestens ein Fehler; 2: Eingabe unlesbar (nichts geprüft).
 
     \b
@@ -62,7 +64,7 @@ def check(files, operator, k8s, driver, as_json, lang):
             sys.exit(exit_code(unusable=True))
         raise UsageProblem(t(lang, "cannot read the input, nothing was checked:\n",
                              "Eingabe nicht lesbar, nichts wurde geprüft:\n")
-                           + "\n".join(f"  {p}" for p in problems), lang) from None
+                           + "\n".join(f"  {p.text(lang) if hasattr(p, 'text') else p}" for p in problems), lang) from None
     except (EngineError, RuleError) as exc:
         click.echo(t(lang, f"internal error in the rule engine: {exc}", f"interner Fehler der Regel-Engine: {exc}"),
                    err=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kb.check.documents import TYPE_WORDS, yaml_type
 from kb.check.readers import Inventory
 from kb.check.readers.deviceplugin import MISSING, DevicePluginConfig
 from kb.check.versions import clean, version_number
@@ -82,10 +83,21 @@ def boolean(value):
 
 
 def type_name(value) -> str:
-    if value is MISSING:
-        return "missing"
-    return {bool: "boolean", int: "integer", float: "number", str: "text", list: "list", dict: "mapping",
-            type(None): "null"}.get(type(value), "other")
+    """The type id of a value as read (kb.check.documents.TYPE_WORDS), 'missing' where it is not there."""
+    return "missing" if value is MISSING else yaml_type(value)
+
+
+def error_props(error: dict | None) -> dict:
+    """A reader's error {en, de} as fact properties: `error` (the rules test it), `error_en`, `error_de`."""
+    error = error or {"en": "", "de": ""}
+    return {"error": error["en"], "error_en": error["en"], "error_de": error["de"]}
+
+
+def typed(prop: str, value) -> dict:
+    """`<prop>_type` (the id rules test) and `<prop>_type_en`/`_de` (the words their texts show)."""
+    kind = type_name(value)
+    en, de = TYPE_WORDS[kind]
+    return {f"{prop}_type": kind, f"{prop}_type_en": en, f"{prop}_type_de": de}
 
 
 def _in_range(version: int | None, setting: dict) -> bool:

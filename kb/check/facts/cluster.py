@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from kb.check.facts.base import Context, FactSet, boolean, text, type_name, versus
+from kb.check.facts.base import Context, FactSet, boolean, text, typed, versus
 from kb.check.readers.deviceplugin import MISSING
 from kb.check.versions import version_number
 
 _NOWHERE = {"file": "", "document": 0, "path": "", "line": None}
+#: where an object came from, in words (the manifest's kind, or the chart's values)
+_ORIGIN_DE = {"Helm values": "Helm-Werte"}
+
+
+def origin(name: str) -> dict:
+    """`origin` and its words `origin_en`/`origin_de`."""
+    return {"origin": name, "origin_en": name, "origin_de": _ORIGIN_DE.get(name, name)}
 
 
 def cluster(ctx: Context, out: FactSet) -> None:
@@ -30,8 +37,8 @@ def policies(ctx: Context, out: FactSet) -> None:
             ("sandbox_enabled", "sandboxWorkloads.enabled")) if key in p.settings}
         strategy = p.value("mig.strategy", MISSING)
         sandbox = ctx.policy_value("sandboxWorkloads.enabled") if p is ctx.policy else p.value("sandboxWorkloads.enabled")
-        out.add("policy", p.where(), at, name=p.name, origin=p.origin,
-                mig_strategy=text(strategy) if strategy is not MISSING else None, mig_strategy_type=type_name(strategy),
+        out.add("policy", p.where(), at, name=p.name, **origin(p.origin),
+                mig_strategy=text(strategy) if strategy is not MISSING else None, **typed("mig_strategy", strategy),
                 dp_config_name=name, dp_config_default=default,
                 dp_configmap_read=(keys is not None) if name else None,
                 dp_default_in_configmap=(default in keys) if (keys is not None and default) else None,
@@ -43,7 +50,7 @@ def gpu_clusters(ctx: Context, out: FactSet) -> None:
     (`…_vs_min: below | meets`, left out where this cluster's version is unknown), and its feature gates."""
     req = ctx.data.get("methods", {}).get("dra", {}).get("requirements") or {}
     for g in ctx.inv.gpu_clusters:
-        props: dict = {"name": g.name, "origin": g.origin}
+        props: dict = {"name": g.name, **origin(g.origin)}
         for key, label, have in (("k8s", "min_kubernetes", ctx.k8s()), ("driver", "min_driver", ctx.driver()),
                                  ("operator", "min_operator", ctx.operator())):
             need = (req.get(label) or {}).get("value")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.check.facts.base import Context, FactSet, text, type_name
+from kb.check.facts.base import Context, FactSet, error_props, text, type_name, typed
 
 #: sharing block of a device-plugin configuration → catalog method id
 METHOD = {"timeSlicing": "time-slicing", "mps": "mps"}
@@ -11,7 +11,7 @@ METHOD = {"timeSlicing": "time-slicing", "mps": "mps"}
 def facts(ctx: Context, out: FactSet, uses: dict) -> None:
     for cfg in ctx.inv.dp_configs:
         props = {"config": cfg.label, "configmap": cfg.configmap or "", "key": cfg.key, "origin": cfg.origin,
-                 "error": cfg.error or "", "nodes": uses.get(cfg.label, 0)}
+                 **error_props(cfg.error), "nodes": uses.get(cfg.label, 0)}
         at = None
         if cfg.error is None:
             props.update(mig_strategy=text(cfg.mig_strategy.value), mig_strategy_set=cfg.mig_strategy.present,
@@ -25,16 +25,16 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                                           "resources_type": sh.resources.where},
                     config=cfg.label, sharing=sh.kind, method=METHOD[sh.kind],
                     rename_by_default=text(sh.rename_by_default.value) or "false",
-                    rename_type=type_name(sh.rename_by_default.value),
+                    **typed("rename", sh.rename_by_default.value),
                     fail_gt_one=text(sh.fail_requests_greater_than_one.value) or "false",
-                    fail_type=type_name(sh.fail_requests_greater_than_one.value),
-                    resources_type=type_name(sh.resources.value), resources_count=len(items))
+                    **typed("fail", sh.fail_requests_greater_than_one.value),
+                    **typed("resources", sh.resources.value), resources_count=len(items))
             for item in sh.items:
                 name, replicas = item.name.value, item.replicas.value
                 out.add("shared_resource", item.where, {"name": item.name.where, "replicas": item.replicas.where},
                         config=cfg.label, sharing=sh.kind, method=METHOD[sh.kind], index=item.index,
                         name=text(name), replicas=replicas if type_name(replicas) == "integer" else text(replicas),
-                        replicas_type=type_name(replicas),
+                        **typed("replicas", replicas),
                         mig_resource=isinstance(name, str) and name.startswith("nvidia.com/mig-"),
                         full_gpu=name == "nvidia.com/gpu")
     for name in dict.fromkeys(c.configmap for c in ctx.inv.dp_configs if c.configmap):

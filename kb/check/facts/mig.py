@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from kb.check.facts.base import Context, FactSet
+from kb.check.facts.base import Context, FactSet, error_props
 
 _ALL_PROFILE = re.compile(r"^all-(\d+g\.\d+gb)(\.me\.all|\.me|\.gfx|-me)?$")
 #: how a layout name writes a profile's suffix (mig-parted: "+" becomes ".") → the profile's own suffix
@@ -68,9 +68,9 @@ def facts(ctx: Context, out: FactSet, known: dict) -> None:
     for cfg in ctx.inv.mig_configs:
         if cfg.error:
             out.add("mig_config", cfg.where, config=f"{cfg.configmap}/{cfg.key}" if cfg.configmap else cfg.key,
-                    error=cfg.error)
+                    **error_props(cfg.error))
     for (label, name), layout in known.items():
-        props = {"config": label, "layout": name, "error": layout.error or ""}
+        props = {"config": label, "layout": name, **error_props(layout.error)}
         if not layout.error:
             props.update(shape(layout))
         props["nodes"] = sum(1 for n in ctx.inv.nodes if n.label("nvidia.com/mig.config") == name)

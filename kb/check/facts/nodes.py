@@ -8,6 +8,7 @@ from kb.catalog.names import NameError_, NameIndex
 from kb.check.facts import mig
 from kb.check.facts.base import Context, FactSet, boolean, text, versus
 from kb.check.versions import clean, version_number
+from kb.questions.words import MIG_STATUS, word
 
 #: node fact property → the label it is read from
 LABELS = {"product": "nvidia.com/gpu.product", "mig_config": "nvidia.com/mig.config",
@@ -37,6 +38,8 @@ def card_props(ctx: Context, names: NameIndex, product: str) -> tuple[dict, dict
     return {
         "card_known": True, "card": cid, "card_name": card.get("short_name", cid),
         "card_mig_status": m.get("status", {}).get("value"),
+        "card_mig_status_en": word(MIG_STATUS, m.get("status", {}).get("value"), "en"),
+        "card_mig_status_de": word(MIG_STATUS, m.get("status", {}).get("value"), "de"),
         "card_mig_profiles": ", ".join(p["name"] for p in m.get("profiles", [])),
         "card_display_switch": boolean(((m.get("prerequisites") or {}).get("display_mode_switch") or {}).get("value")),
         "card_listed": boolean(support.get("listed", {}).get("value")),

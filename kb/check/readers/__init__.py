@@ -70,12 +70,16 @@ def _group(api_version) -> str:
 
 
 def _objects(doc: Doc):
-    """The document, or the items of a List, each seen as its own sub-document."""
+    """The document, or the items of a List, each seen as its own sub-document. A document that is a
+    list holding mappings (a JSON array of objects, as `jq -s` writes it) counts as a List too."""
     data = doc.data
     if isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
             and isinstance(data.get("items"), list):
         for i in range(len(data["items"])):
-            yield doc.sub(("items", i))
+            yield from _objects(doc.sub(("items", i)))
+    elif isinstance(data, list) and any(isinstance(item, dict) for item in data):
+        for i in range(len(data)):
+            yield from _objects(doc.sub((i,)))
     else:
         yield doc
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kb.check.documents import Doc, parse_embedded
+from kb.check.documents import TYPE_WORDS, Doc, both, parse_embedded, yaml_type
 
 SHARING_KINDS = ("timeSlicing", "mps")
 #: Top-level keys of the device plugin's configuration file (api/config/v1 Config).
@@ -53,7 +53,7 @@ class DevicePluginConfig:
     configmap: str | None
     key: str
     where: dict
-    error: str | None = None
+    error: dict | None = None  # {en, de}
     mig_strategy: Value | None = None
     sharing: dict = field(default_factory=dict)  # kind → Sharing
     configmap_where: dict | None = None  # where the ConfigMap (or the Helm value creating it) is named
@@ -76,7 +76,9 @@ def _value(doc: Doc, *path) -> Value:
 def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: dict) -> DevicePluginConfig:
     cfg = DevicePluginConfig(origin, configmap, key, where)
     if not isinstance(doc.data, dict):
-        cfg.error = f"expected a mapping with version/flags/sharing, found {type(doc.data).__name__}"
+        en, de = TYPE_WORDS[yaml_type(doc.data)]
+        cfg.error = both(f"expected a mapping with version/flags/sharing, found: {en}",
+                         f"erwartet war eine Zuordnung mit version/flags/sharing, gefunden: {de}")
         return cfg
     cfg.mig_strategy = _value(doc, "flags", "migStrategy")
     for kind in SHARING_KINDS:
@@ -95,13 +97,19 @@ def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: dict
     return cfg
 
 
+def not_text(value) -> dict:
+    """The error for a ConfigMap value that is not a string (shared with the MIG Manager reader)."""
+    en, de = TYPE_WORDS[yaml_type(value)]
+    return both(f"a ConfigMap value must be text, found: {en}", f"ein ConfigMap-Wert muss Text sein, gefunden: {de}")
+
+
 def from_configmap_value(outer: Doc, path: tuple, text, origin: str, configmap: str | None,
                          named_at: dict | None = None) -> DevicePluginConfig:
     key = str(path[-1])
     where = outer.where(path)
     if not isinstance(text, str):
         cfg = DevicePluginConfig(origin, configmap, key, where,
-                                 error=f"a ConfigMap value must be a string, found {type(text).__name__}")
+                                 error=not_text(text))
     else:
         inner, error = parse_embedded(outer, path, text)
         cfg = (DevicePluginConfig(origin, configmap, key, where, error=error) if inner is None

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kb.check.documents import Doc, parse_embedded
+from kb.check.documents import Doc, both, parse_embedded
+from kb.check.readers.deviceplugin import not_text
 
 
 @dataclass
@@ -27,7 +28,7 @@ class Layout:
     name: str
     where: dict
     entries: list[LayoutEntry] = field(default_factory=list)
-    error: str | None = None
+    error: dict | None = None  # {en, de}
 
 
 @dataclass
@@ -36,7 +37,7 @@ class MigPartedConfig:
     configmap: str | None
     key: str
     where: dict
-    error: str | None = None
+    error: dict | None = None  # {en, de}
     layouts: dict = field(default_factory=dict)  # name → Layout
 
 
@@ -48,17 +49,20 @@ def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: dict
     cfg = MigPartedConfig(origin, configmap, key, where)
     configs = doc.get("mig-configs")
     if not isinstance(configs, dict):
-        cfg.error = "mig-configs must be a mapping of layout names to device entries"
+        cfg.error = both("mig-configs must be a mapping of layout names to device entries",
+                         "mig-configs muss eine Zuordnung von Layout-Namen zu Geräteeinträgen sein")
         return cfg
     for name, entries in configs.items():
         layout = Layout(str(name), doc.where(("mig-configs", name)))
         if not isinstance(entries, list):
-            layout.error = f"layout {name}: must be a list of device entries"
+            layout.error = both(f"layout {name}: must be a list of device entries",
+                                f"Layout {name}: muss eine Liste von Geräteeinträgen sein")
         else:
             for i, entry in enumerate(entries):
                 path = ("mig-configs", name, i)
                 if not isinstance(entry, dict):
-                    layout.error = f"layout {name}: each device entry must be a mapping"
+                    layout.error = both(f"layout {name}: each device entry must be a mapping",
+                                        f"Layout {name}: Jeder Geräteeintrag muss eine Zuordnung sein")
                     continue
                 devices = entry.get("mig-devices")
                 layout.entries.append(LayoutEntry(entry.get("devices", "all"), str(entry.get("device-filter", "")),
@@ -73,7 +77,7 @@ def from_configmap_value(outer: Doc, path: tuple, text, origin: str, configmap: 
     key = str(path[-1])
     where = outer.where(path)
     if not isinstance(text, str):
-        return MigPartedConfig(origin, configmap, key, where, error="a ConfigMap value must be a string")
+        return MigPartedConfig(origin, configmap, key, where, error=not_text(text))
     inner, error = parse_embedded(outer, path, text)
     if inner is None:
         return MigPartedConfig(origin, configmap, key, where, error=error)
