@@ -20,11 +20,19 @@ SELECT_KEYS = ("id", "version", "name", "key", "workload", "component", "driver"
 
 class FactError(KeyError):
     """A reference that names nothing in the catalog: `reason`, and the reference `ref` where known.
-    A KeyError (callers of `get_path` catch that), shown as "ref: reason" without KeyError's quotes."""
+    A KeyError (callers of `get_path` catch that), shown as "ref: reason" without KeyError's quotes.
+    `near` = (word, the dict or list searched): the closest name is added to the reason only when it is
+    read (the engine's optional cites miss often and never show why)."""
 
-    def __init__(self, reason: str, ref: str | None = None):
+    def __init__(self, reason: str, ref: str | None = None, near: tuple | None = None):
         super().__init__(reason)
-        self.reason, self.ref = reason, ref
+        self.ref, self._reason, self._near = ref, reason, near
+
+    @property
+    def reason(self) -> str:
+        if self._near is not None:
+            self._reason, self._near = self._reason + _closest(*self._near), None
+        return self._reason
 
     def __str__(self) -> str:
         return f"{self.ref}: {self.reason}" if self.ref else self.reason
@@ -59,15 +67,14 @@ def fact_ref(path: tuple) -> str:
     return out
 
 
-def _closest(word: str, choices) -> str:
+def _closest(word: str, within) -> str:
+    """"; did you mean …?" with the field (`within` a dict) or item key (a list) closest to `word`."""
     import difflib
 
-    close = difflib.get_close_matches(word, [str(c) for c in choices], n=1)
+    names = list(within) if isinstance(within, dict) else [
+        str(item[k]) for item in within if isinstance(item, dict) for k in SELECT_KEYS if k in item]
+    close = difflib.get_close_matches(word, names, n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def _keys(items: list) -> list[str]:
-    return [str(item[k]) for item in items if isinstance(item, dict) for k in SELECT_KEYS if k in item]
 
 
 def _bracket(path: str, pos: int) -> int:
@@ -121,7 +128,7 @@ def _item(node: list, path: str, pos: int) -> tuple[object, int]:
         hits, n = _select(node, key, prefix=True)
         shown, after = repr(key[:n] if hits else key), pos + n
     if not hits:
-        raise FactError(f"no item {shown}{_where(path, pos)}{_closest(key, _keys(node))}")
+        raise FactError(f"no item {shown}{_where(path, pos)}", near=(key, node))
     if len(hits) == 1:
         return hits[0], after
     if after < len(path):
@@ -140,7 +147,7 @@ def _field(node: dict, path: str, pos: int) -> tuple[object, int]:
     if not name:
         raise FactError(f"cannot read {path!r} at {path[pos:]!r}")
     if name not in node:
-        raise FactError(f"no field {name!r}{_where(path, pos)}{_closest(name, node)}")
+        raise FactError(f"no field {name!r}{_where(path, pos)}", near=(name, node))
     return node[name], stop
 
 
@@ -178,7 +185,7 @@ def resolve_ref(data: dict, ref: str):
     if kind not in KINDS:
         raise FactError(f"unknown entity kind {kind!r} (use one of {', '.join(KINDS)})", ref)
     if ident not in data[kind]:
-        raise FactError(f"no {kind[:-1]} {ident!r} in the catalog{_closest(ident, data[kind])}", ref)
+        raise FactError(f"no {kind[:-1]} {ident!r} in the catalog", ref, near=(ident, data[kind]))
     try:
         return get_path(data[kind][ident], path)
     except FactError as exc:

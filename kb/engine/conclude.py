@@ -65,19 +65,18 @@ def _fill_value(rule: dict, facts: tuple, value):
 _RESOLVED: dict = {}
 
 
-def resolve_cite(data: dict, ref: str) -> list[dict]:
-    """`cards/h200-nvl#mig.status` → its citations as {source, title, url, section, quote}; FactError where
-    the reference names no cited fact. Memoised per catalog data (failures too)."""
+def resolve_cite(data: dict, ref: str) -> list[dict] | FactError:
+    """`cards/h200-nvl#mig.status` → its citations as {source, title, url, section, quote}, or the FactError
+    that says why the reference names no cited fact (returned, not raised: optional cites miss often).
+    Memoised per catalog data."""
     key = (data.get("hash") or id(data), ref)
     found = _RESOLVED.get(key)
     if found is None:
         try:
             found = citations(data, resolve_ref(data, ref)) or FactError("not a cited fact", ref)
         except FactError as exc:
-            found = exc
+            found = exc.with_traceback(None)
         _RESOLVED[key] = found
-    if isinstance(found, FactError):
-        raise FactError(found.reason, ref)  # a fresh one: re-raising the memoised one would grow its traceback
     return found
 
 
@@ -87,13 +86,12 @@ def conclude(rule: dict, facts: tuple, data: dict) -> dict:
     for ref in rule["cites"]:
         optional = ref.endswith("?")
         filled = fill(rule, facts, ref.rstrip("?"))
-        try:
-            found = resolve_cite(data, filled)
-        except FactError as exc:
+        found = resolve_cite(data, filled)
+        if isinstance(found, FactError):
             if optional:
                 continue
             raise EngineError(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog "
-                              f"({exc.reason})") from None
+                              f"({found.reason})")
         cites += [dict(c) for c in found if c not in cites]
     out = {"rule": rule["id"], "title": rule["title"]}
     if "verdict" in then:

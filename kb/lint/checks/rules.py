@@ -39,7 +39,8 @@ def unresolved(data: dict, ref: str) -> str | None:
         return _why_not(data, ref)
     entity, path = split_ref(ref)
     kind, _, ident = entity.partition("/")
-    if "{" in path or kind not in KINDS or not (ident.startswith("{") and ident.endswith("}") and ident.count("{") == 1):
+    one_placeholder = ident.startswith("{") and ident.endswith("}") and ident.count("{") == 1
+    if "{" in path or kind not in KINDS or not one_placeholder:
         return None
     if not data[kind]:
         return f"{ref}: the catalog has no {kind}"
