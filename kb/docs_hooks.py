@@ -173,3 +173,11 @@ def on_page_markdown(markdown, page, config, files):
         return expand(markdown, Ctx(_data(), lang, config.extra["repo_url"]))
     except MarkerError as exc:
         raise PluginError(f"gpukb: docs/{src}: {exc}") from None
+
+
+_ADJACENT_FOOTNOTES = re.compile(r'</sup>(?=<sup id="fnref\d*:)')
+
+
+def on_page_content(html, page, config, files):
+    """Separate adjacent footnote references with a comma: ¹,² instead of ¹² (which reads as twelve)."""
+    return _ADJACENT_FOOTNOTES.sub('</sup><sup class="gpukb-fnsep">,</sup>', html)

@@ -112,10 +112,13 @@ def test_catalog_markup_in_the_html_is_escaped(built):
 
 def test_every_generated_page_shows_data_version_and_yaml_link(built):
     export = built.export
+    day = export["verified"]
     for page in (built.docs / "generated").rglob("*.md"):
         text = page.read_text(encoding="utf-8")
-        assert export["data_version"] in text, page.name
-        assert re.search(r"/(blob/main/catalog|tree/main/rules|tree/main/kb/cli)/", text), page.name
+        stamp = (f"Datenversion {export['data_version']} · geprüft am {day[8:]}.{day[5:7]}.{day[:4]}"
+                 if page.name.endswith(".de.md") else f"data version {export['data_version']} · verified as of {day}")
+        assert stamp in text, page.name
+        assert re.search(r"/(blob/main/catalog|tree/main/catalog|tree/main/rules|tree/main/kb/cli)/", text), page.name
 
 
 # --- the hook's own behaviour --------------------------------------------------------------------------

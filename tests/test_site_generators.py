@@ -255,8 +255,12 @@ def _golden(name: str, text: str) -> None:
 def test_mig_matrix_page(data, export, lang):
     page = mig_matrix_page(Ctx(data, lang, REPO), export, lambda c: f"cards/{c}.md", "rules.md")
     _golden(f"engine/mig-matrix.{lang}.md", page)
-    # one numbered note for the condition both cells share
-    assert page.count("<sup>1</sup>") == 2 and "<sup>2</sup>" not in page
+    # 26.3.0 and 26.3.1 give every card the same answer: one column
+    assert page.count('data-operators="26.3.1 26.3.0"') == 2 and "data-operators=\"26.3.0\"" not in page
+    # one note per rule: MIG-011's text, shared by both cards, once and naming both; MIG-007's per-card texts
+    # together under one number
+    assert page.count("<sup>1, 2</sup>") == 2 and "<sup>3" not in page
+    assert page.count("575.57.08.") == 1 and page.count("Gilt für" if lang == "de" else "Applies to") == 1
 
 
 def test_mig_matrix_without_an_answer_fails(data, export):
@@ -278,18 +282,25 @@ def test_ask_page(data, lang):
 def test_ask_payload(data, export):
     out = payload(data, export["answers"], "de")
     assert out["cards"] == [{"id": "h200-nvl", "name": "H200 NVL"}, {"id": "l4", "name": "L4"}]
-    assert out["operators"] == ["26.7.0", "26.3.0"]
+    assert out["operators"] == ["26.7.0", "26.3.1", "26.3.0"]
     assert out["drivers"] == ["575.57.08"]
-    assert sorted(out["answers"]) == ["h200-nvl|26.3.0|", "h200-nvl|26.7.0|", "l4|26.3.0|", "l4|26.3.0|575.57.08", "l4|26.7.0|"]
+    assert sorted(out["answers"]) == ["h200-nvl|26.3.0|", "h200-nvl|26.3.1|", "h200-nvl|26.7.0|", "l4|26.3.0|",
+                                      "l4|26.3.0|575.57.08", "l4|26.3.1|", "l4|26.7.0|"]
     assert out["answers"]["h200-nvl|26.3.0|"] == {
-        "verdict": "conditional", "summary": "Bedingt.", "conditions": ["Treiber neuer als 575.57.08."],
-        "reasons": [1]}
+        "verdict": "conditional", "summary": "Bedingt.",
+        "conditions": ["Treiber neuer als 575.57.08.",
+                       "Sie akzeptieren, die H200 NVL zu betreiben, obwohl die Supportliste sie nicht nennt."],
+        "reasons": [1, 2]}
     assert out["reasons"][1] == {"rule": "MIG-011", "text": "Hängt vom Treiber ab.", "citations": [1]}
     assert out["citations"][1] == {
         "title": "GPU Operator Platform Support",
         "url": "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html",
         "quote": "MIG is not supported on the 575.57.08 driver release."}
-    assert len(out["reasons"]) == 2 and len(out["citations"]) == 2  # each stored once
+    assert len(out["reasons"]) == 4 and len(out["citations"]) == 4  # each stored once (26.3.1 repeats 26.3.0)
+    # worded as on the generated pages
+    assert out["verdicts"] == {"yes": "Ja", "conditional": "Bedingt", "unconfirmed": "Unbestätigt", "no": "Nein"}
+    assert out["stamp"] == "Datenversion 2026.11.01 · geprüft am 02.11.2026"
+    assert payload(data, export["answers"], "en")["stamp"] == "data version 2026.11.01 · verified as of 2026-11-02"
     # text stays text: the script puts it in with textContent
     assert out["reasons"][out["answers"]["h200-nvl|26.7.0|"]["reasons"][0]]["text"] == "Gelistet <b>."
 

@@ -1,22 +1,21 @@
 /* gpukb "ask" page: picks an answer the engine computed at build time out of a static JSON file.
  *
  * No server, no other host: the JSON sits beside the page (its URL is the href of the link
- * #gpukb-ask-data). Everything taken from the JSON is put into the page with textContent, never as
- * HTML, so catalog text cannot inject markup or script.
+ * #gpukb-ask-data; rule ids link to the page of the link #gpukb-ask-rules). Everything taken from the
+ * JSON is put into the page with textContent, never as HTML, so catalog text cannot inject markup or
+ * script. Verdict words and the data stamp come worded from the JSON, as on the generated pages.
  */
 (function () {
   "use strict";
 
   var LABELS = {
     de: {
-      yes: "ja", conditional: "ja, mit Bedingungen", unconfirmed: "nicht bestätigt", no: "nein",
       conditions: "Bedingungen", reasons: "Begründung", sources: "Quellen", rule: "Regel",
       none: "nicht angegeben", loading: "Antworten werden geladen …",
       missing: "Für diese Auswahl hat die Wissensdatenbank keine Antwort berechnet.",
-      failed: "Die Antworten konnten nicht geladen werden.", version: "Datenversion", verified: "geprüft am"
+      failed: "Die Antworten konnten nicht geladen werden."
     },
     en: {
-      yes: "yes", conditional: "yes, with conditions", unconfirmed: "unconfirmed", no: "no",
       conditions: "Conditions", reasons: "Why", sources: "Sources", rule: "Rule",
       none: "not given", loading: "Loading answers …",
       missing: "The knowledge base computed no answer for this choice.",
@@ -50,14 +49,23 @@
     select.appendChild(o);
   }
 
-  function render(out, answer, L, data) {
+  function ruleLink(rule, L, rulesPage) {
+    if (rulesPage && /^[A-Z]+-[0-9]+$/.test(rule)) {
+      var a = el("a", { href: rulesPage + "#" + rule.toLowerCase(), title: L.rule + " " + rule });
+      a.appendChild(el("code", {}, rule));
+      return a;
+    }
+    return el("code", { title: L.rule }, rule);
+  }
+
+  function render(out, answer, L, data, rulesPage) {
     out.textContent = "";
     if (!answer) {
       out.appendChild(el("p", { "class": "gpukb-ask-missing" }, L.missing));
       return;
     }
     var verdict = el("p", { "class": "gpukb-verdict gpukb-v-" + answer.verdict, "data-verdict": answer.verdict },
-      L[answer.verdict] || answer.verdict);
+      (data.verdicts || {})[answer.verdict] || answer.verdict);
     out.appendChild(verdict);
     out.appendChild(el("p", { "class": "gpukb-ask-summary" }, text(answer.summary)));
     var conditions = answer.conditions || [];
@@ -75,7 +83,7 @@
         var r = data.reasons[i];
         var li = el("li");
         li.appendChild(el("span", {}, text(r.text) + " "));
-        li.appendChild(el("code", { title: L.rule }, r.rule));
+        li.appendChild(ruleLink(r.rule, L, rulesPage));
         var cites = r.citations || [];
         if (cites.length) {
           var src = el("ul", { "class": "gpukb-ask-sources" });
@@ -100,7 +108,7 @@
     }
   }
 
-  function setup(root, data) {
+  function setup(root, data, rulesPage) {
     var L = LABELS[lang()];
     var card = root.querySelector("#gpukb-ask-card");
     var operator = root.querySelector("#gpukb-ask-operator");
@@ -111,10 +119,10 @@
     option(driver, "", L.none);
     data.drivers.forEach(function (v) { option(driver, v, v); });
     var stamp = root.querySelector("#gpukb-ask-stamp");
-    stamp.textContent = L.version + " " + data.data_version + " · " + L.verified + " " + data.verified;
+    stamp.textContent = data.stamp || "";
     function update() {
       var key = [card.value, operator.value, driver.value].join("|");
-      render(out, data.answers[key], L, data);
+      render(out, data.answers[key], L, data, rulesPage);
       root.setAttribute("data-answered", key);
     }
     [card, operator, driver].forEach(function (s) { s.addEventListener("change", update); });
@@ -124,13 +132,15 @@
   function start() {
     var root = document.getElementById("gpukb-ask");
     var link = document.getElementById("gpukb-ask-data");
+    var rules = document.getElementById("gpukb-ask-rules");
+    var rulesPage = rules ? rules.href.split("#")[0] : null;
     if (!root || !link) return;
     var L = LABELS[lang()];
     var out = root.querySelector("#gpukb-ask-answer");
     out.textContent = L.loading;
     fetch(link.href)
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
-      .then(function (data) { setup(root, data); })
+      .then(function (data) { setup(root, data, rulesPage); })
       .catch(function () { out.textContent = L.failed; });
   }
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 from kb import versions
+from kb.site.labels import L, date
+from kb.site.matrices import verdict_word
 from kb.site.page import Ctx
 
 JSON_NAME = "ask-answers.json"
@@ -24,9 +26,13 @@ def payload(data: dict, answers: list[dict], lang: str) -> dict:
     `answers` are engine answers (only those to the MIG question are used); their text stays text (the
     script never parses it as HTML). Reasons and citations repeat across answers, so each is stored
     once (`reasons`, `citations`) and answers refer to them by index. Citations get the source's title.
+    The verdict words and the data stamp are worded as on the generated pages.
     """
     out: dict = {"data_version": data["data_version"], "verified": data["verified"], "answers": {},
-                 "reasons": [], "citations": []}
+                 "reasons": [], "citations": [],
+                 "verdicts": {v: verdict_word(v, lang) for v in ("yes", "conditional", "unconfirmed", "no")},
+                 "stamp": f"{L('data_version', lang)} {data['data_version']} · "
+                          f"{L('verified', lang)} {date(data['verified'], lang)}"}
     index: dict = {}
 
     def intern(table: str, item: dict) -> int:
@@ -73,9 +79,12 @@ def ask_page(ctx: Ctx) -> str:
         ctx.header(files),
         "",
         t("Wählen Sie Karte, Release des GPU Operators und, wenn Sie ihn kennen, den Treiber. Die Antwort hat "
-          "die Regel-Engine beim Bau dieser Seite berechnet, dieselbe, die `gpukb ask mig` verwendet.",
+          "die Regel-Engine beim Bau dieser Seite berechnet, dieselbe, die `gpukb ask mig` verwendet. Jede "
+          "Begründung nennt ihre Regel und ihre Quellen; alle Regeln erklärt die "
+          "[Regelreferenz](rules.md){ #gpukb-ask-rules }.",
           "Pick a card, a GPU Operator release and, where you know it, the driver. The answer was computed "
-          "when this site was built, by the same rule engine `gpukb ask mig` uses."),
+          "when this site was built, by the same rule engine `gpukb ask mig` uses. Each reason names its rule "
+          "and its sources; the [rule reference](rules.md){ #gpukb-ask-rules } explains every rule."),
         "",
         '<div id="gpukb-ask" markdown="0">',
         '<div class="gpukb-ask-form">',

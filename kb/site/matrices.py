@@ -1,8 +1,9 @@
-"""Tables of engine answers: the card × GPU Operator release MIG matrix with numbered condition notes,
-and the card × method matrix. Verdicts come from the engine's export, never from this module."""
+"""Tables of engine answers: the card × GPU Operator release MIG matrix and the card × method matrix, with
+the answers' conditions as numbered notes. Verdicts come from the engine's export, never from this module."""
 
 from __future__ import annotations
 
+import html
 import re
 
 from kb import versions
@@ -14,104 +15,161 @@ VERDICT_WORD = {
     "unconfirmed": ("Unbestätigt", "Unconfirmed"), "no": ("Nein", "No"),
 }
 
+#: hides the table of contents: the matrices need the page's full width
+WIDE = "---\nhide:\n  - toc\n---\n\n"
+
+
+def verdict_word(verdict: str, lang: str) -> str:
+    de, en = VERDICT_WORD[verdict]
+    return de if lang == "de" else en
+
 
 def verdict_badge(ctx: Ctx, verdict: str, **where: str) -> str:
     """The verdict as a coloured word; data attributes name the answer (card id, column) for tests and readers.
-    `where` values are ids and versions from the engine's inputs (slugs, digits and dots)."""
-    de, en = VERDICT_WORD[verdict]
-    attrs = "".join(f' data-{k}="{v}"' for k, v in where.items() if re.fullmatch(r"[a-z0-9.-]+", v))
-    return f'<span class="gpukb-verdict gpukb-v-{verdict}" data-verdict="{verdict}"{attrs}>{ctx.t(de, en)}</span>'
+    `where` values are ids and versions from the engine's inputs (slugs, digits, dots; lists space-separated)."""
+    attrs = "".join(f' data-{k}="{v}"' for k, v in where.items() if re.fullmatch(r"[a-z0-9.-]+( [a-z0-9.-]+)*", v))
+    return (f'<span class="gpukb-verdict gpukb-v-{verdict}" data-verdict="{verdict}"{attrs}>'
+            f"{verdict_word(verdict, ctx.lang)}</span>")
 
 
 class Notes:
-    """Numbered notes under a matrix: each distinct condition once, with the rule and its sources."""
+    """The conditions under a matrix, one numbered note per rule. A note lists the rule's distinct condition
+    texts; each text names the cards it applies to (unless it names its one card itself) and its sources."""
 
-    def __init__(self, ctx: Ctx, rules_page: str):
+    def __init__(self, ctx: Ctx, rules_page: str, card_page):
         self.ctx = ctx
         self.rules_page = rules_page
-        self.items: list[tuple[str, str, str]] = []  # (key, group, markdown)
+        self.card_page = card_page
+        self.rules: dict[str, dict] = {}  # rule id -> {"title", "texts": {text: {"cards": [...], "cites": [...]}}}
 
-    def number(self, answer: dict, condition: dict, group: str = "") -> int:
-        """The note's number (a new one for a condition not seen yet); `group` is a heading to file it under."""
-        text = condition["text"][self.ctx.lang]
-        key = f"{condition['rule']}|{text}"
-        for i, (k, _, _) in enumerate(self.items, 1):
-            if k == key:
-                return i
-        reason = next((r for r in answer["reasons"] if r["rule"] == condition["rule"]), None)
+    def number(self, answer: dict, condition: dict, card_id: str) -> int:
+        """The number of the condition's rule (a new one for a rule not seen yet)."""
         rule = condition["rule"]
-        rule_link = link(self.ctx.t("Regel", "Rule") + " " + rule, f"{self.rules_page}#{rule.lower()}")
-        md = f"{esc(text)} ({rule_link})"
-        if reason:
-            md += self._sources(reason.get("citations", []))
-        self.items.append((key, group, md))
-        return len(self.items)
+        reason = next((r for r in answer.get("reasons", []) if r["rule"] == rule), None)
+        note = self.rules.setdefault(rule, {"title": reason["title"][self.ctx.lang] if reason else None, "texts": {}})
+        item = note["texts"].setdefault(condition["text"][self.ctx.lang], {"cards": [], "cites": []})
+        if card_id not in item["cards"]:
+            item["cards"].append(card_id)
+        for c in reason.get("citations", []) if reason else []:
+            if all((c["source"], c["quote"]) != (k["source"], k["quote"]) for k in item["cites"]):
+                item["cites"].append(c)
+        return list(self.rules).index(rule) + 1
 
-    def _sources(self, cites: list[dict]) -> str:
-        seen, parts = set(), []
-        for c in cites:
-            k = (c["source"], c["quote"])
-            if k in seen:
-                continue
-            seen.add(k)
-            title = self.ctx.data["sources"].get(c["source"], {}).get("title", c["source"])
-            q = f"„{esc(c['quote'])}“" if self.ctx.lang == "de" else f"“{esc(c['quote'])}”"
-            parts.append(f"{link(esc(title), c['url'])}: {q}")
-        return (" — " + "; ".join(parts)) if parts else ""
+    def numbers(self, answer: dict, card_id: str) -> list[int]:
+        return sorted({self.number(answer, c, card_id) for c in answer.get("conditions", [])})
+
+    def _item(self, text: str, item: dict) -> str:
+        """'Text. Gilt für A, B. Quellen: …' (the cards left out where the text names its one card)."""
+        cards = self.ctx.data["cards"]
+        out = [esc(text)]
+        if not (len(item["cards"]) == 1 and cards[item["cards"][0]]["short_name"] in text):
+            who = ", ".join(link(esc(cards[c]["short_name"]), self.card_page(c)) for c in item["cards"])
+            out.append(f"{self.ctx.t('Gilt für', 'Applies to')} {who}.")
+        if item["cites"]:
+            quotes: dict[tuple, list[str]] = {}  # (source, url) -> quotes, each source once
+            for c in item["cites"]:
+                q = f"„{esc(c['quote'])}“" if self.ctx.lang == "de" else f"“{esc(c['quote'])}”"
+                quotes.setdefault((c["source"], c["url"]), []).append(q)
+            parts = [f"{link(esc(self.ctx.data['sources'].get(src, {}).get('title', src)), url)}: {', '.join(qs)}"
+                     for (src, url), qs in quotes.items()]
+            label = self.ctx.t("Quelle", "Source") if len(parts) == 1 else self.ctx.t("Quellen", "Sources")
+            out.append(f"{label}: " + "; ".join(parts))
+        return " ".join(out)
 
     def render(self) -> str:
-        """The notes in number order; a group heading wherever the group changes."""
-        out, last = [], None
-        for i, (_, group, md) in enumerate(self.items, 1):
-            if group and group != last:
-                out += ["" if out else None, f"### {group}", ""]
-                last = group
-            out.append(f"{i}. {md}")
-        return "\n".join(line for line in out if line is not None).replace("\n\n\n", "\n\n")
+        """The notes in number order: the rule's title and link, then its condition texts."""
+        out = []
+        for i, (rule, note) in enumerate(self.rules.items(), 1):
+            rule_link = link(self.ctx.t("Regel", "Rule") + " " + rule, f"{self.rules_page}#{rule.lower()}")
+            head = f"{i}. " + (f"**{esc(note['title'])}** ({rule_link})" if note["title"] else rule_link)
+            texts = list(note["texts"].items())
+            if len(texts) == 1:
+                out.append(f"{head}: {self._item(*texts[0])}")
+            else:
+                out += [head, ""] + [f"    - {self._item(text, item)}" for text, item in texts] + [""]
+        return "\n".join(out).strip("\n")
 
 
 def _by_question(export: dict, question: str) -> list[dict]:
     return [a for a in export["answers"] if a["question"] == question]
 
 
+def _columns(operators: list[str], signature) -> list[list[str]]:
+    """Adjacent releases (newest first) whose column would be the same, as one group each."""
+    groups: list[list[str]] = []
+    for op in operators:
+        if groups and signature(groups[-1][0]) == signature(op):
+            groups[-1].append(op)
+        else:
+            groups.append([op])
+    return groups
+
+
 def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
-    """Card × GPU Operator release: the MIG verdict without a driver given, conditions as numbered notes."""
+    """Card × GPU Operator release: the MIG verdict without a driver given, conditions as numbered notes.
+    Adjacent releases for which every card gets the same verdict and conditions share one column."""
     data = ctx.data
     answers = {(a["inputs"]["card"], a["inputs"]["operator"]): a
                for a in _by_question(export, "mig") if not a["inputs"].get("driver")}
     operators = sorted({op for _, op in answers}, key=versions.key, reverse=True)
-    notes = Notes(ctx, rules_page)
+
+    def answer(cid: str, op: str) -> dict:
+        if (cid, op) not in answers:
+            raise KeyError(f"the engine exported no MIG answer for {cid} with GPU Operator {op}")
+        return answers[(cid, op)]
+
+    def signature(op: str) -> list:
+        return [(answer(cid, op)["verdict"], [(c["rule"], c["text"]) for c in answer(cid, op).get("conditions", [])])
+                for cid in data["cards"]]
+
+    groups = _columns(operators, signature)
+    notes = Notes(ctx, rules_page, card_page)
     rows = []
     for cid, card in data["cards"].items():
         row = [link(esc(card["short_name"]), card_page(cid))]
-        for op in operators:
-            a = answers.get((cid, op))
-            if a is None:
-                raise KeyError(f"the engine exported no MIG answer for {cid} with GPU Operator {op}")
-            cell = verdict_badge(ctx, a["verdict"], card=cid, operator=op)
-            nums = [notes.number(a, c, esc(card["short_name"])) for c in a.get("conditions", [])]
+        for group in groups:
+            a = answer(cid, group[0])
+            cell = verdict_badge(ctx, a["verdict"], card=cid, operators=" ".join(group))
+            nums = notes.numbers(a, cid)
             if nums:
                 cell += " <sup>" + ", ".join(str(n) for n in nums) + "</sup>"
             row.append(cell)
         rows.append(row)
+    heads = [f"GPU Operator {code(g[0])}" if len(g) == 1 else f"GPU Operator {code(g[-1])} – {code(g[0])}"
+             for g in groups]
     files = [data["files"][f"cards/{cid}"] for cid in data["cards"]]
     if "releases/gpu-operator" in data["files"]:
         files.append(data["files"]["releases/gpu-operator"])
     out = [f"# {ctx.t('MIG je Karte und GPU-Operator-Release', 'MIG per card and GPU Operator release')}", "",
            ctx.header(files), "",
            ctx.t("Die Antwort der Regel-Engine auf „Kann die Karte MIG mit diesem Release nutzen?“, ohne Angabe "
-                 "des Treibers (`gpukb ask mig KARTE --operator RELEASE`). Hochgestellte Zahlen verweisen auf "
-                 "die Bedingungen unter der Tabelle.",
+                 "des Treibers (`gpukb ask mig KARTE --operator RELEASE`). Releases, für die jede Karte dieselbe "
+                 "Antwort bekommt, teilen sich eine Spalte. Hochgestellte Zahlen verweisen auf die Bedingungen "
+                 "unter der Tabelle.",
                  "The rule engine's answer to “can the card run MIG with this release?”, without a driver given "
-                 "(`gpukb ask mig CARD --operator RELEASE`). Superscript numbers refer to the conditions below "
-                 "the table."), "",
-           table([ctx.t("Karte", "Card"), *(f"GPU Operator {code(op)}" for op in operators)], rows), ""]
-    if notes.items:
+                 "(`gpukb ask mig CARD --operator RELEASE`). Releases for which every card gets the same answer "
+                 "share a column. Superscript numbers refer to the conditions below the table."), "",
+           table([ctx.t("Karte", "Card"), *heads], rows), ""]
+    merged = [g for g in groups if len(g) > 1]
+    if merged:
+        spans = "; ".join(f"{code(g[-1])} – {code(g[0])}: " + ", ".join(code(op) for op in reversed(g)) for g in merged)
+        out += [ctx.t(f"Die Spalten umfassen diese Releases: {spans}.",
+                      f"The columns cover these releases: {spans}."), ""]
+    if notes.rules:
         out += [f"## {ctx.t('Bedingungen', 'Conditions')}", "", notes.render(), ""]
-    return "\n".join(out).rstrip("\n") + ctx.footer()
+    return WIDE + "\n".join(out).rstrip("\n") + ctx.footer()
 
 
 METHOD_ORDER = ["whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra"]
+
+
+def _method_head(name: str) -> str:
+    """A column head: the method's name without its explanation in parentheses ('MPS (CUDA Multi-Process
+    Service)' → 'MPS'), the full name as the tooltip."""
+    short = re.sub(r"\s*\([^)]*\)$", "", name)
+    if not short or short == name:
+        return esc(name)
+    return f'<span title="{html.escape(name, quote=True)}">{esc(short)}</span>'
 
 
 def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
@@ -125,7 +183,7 @@ def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> st
     newest = max({a["inputs"]["operator"] for a in answers}, key=versions.key)
     by_card = {a["inputs"]["card"]: a for a in answers if a["inputs"]["operator"] == newest}
     methods = [m for m in METHOD_ORDER if m in data["methods"]]
-    notes = Notes(ctx, rules_page)
+    notes = Notes(ctx, rules_page, card_page)
     rows = []
     for cid, card in data["cards"].items():
         a = by_card.get(cid)
@@ -136,19 +194,21 @@ def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> st
             if m not in a["details"]["methods"]:
                 raise KeyError(f"the methods answer for {cid} has no verdict for {m}")
             row.append(verdict_badge(ctx, a["details"]["methods"][m], card=cid, method=m))
-        nums = [notes.number(a, c, esc(card["short_name"])) for c in a.get("conditions", [])]
+        nums = notes.numbers(a, cid)
         row.append(", ".join(str(n) for n in nums) if nums else "—")
         rows.append(row)
     files = [data["files"][f"cards/{cid}"] for cid in data["cards"]] + [data["files"][f"methods/{m}"] for m in methods]
-    names = [esc(data["methods"][m]["name"][ctx.lang]) for m in methods]
+    heads = [_method_head(data["methods"][m]["name"][ctx.lang]) for m in methods]
     out = [f"# {ctx.t('Methoden je Karte', 'Methods per card')}", "", ctx.header(files), "",
            ctx.t(f"Die Antwort der Regel-Engine auf „Welche Methoden gehen auf der Karte?“ mit GPU Operator "
                  f"{newest}, ohne Angabe des Treibers (`gpukb ask methods KARTE`). Die letzte Spalte verweist "
-                 f"auf die Bedingungen unter der Tabelle.",
+                 f"auf die Bedingungen unter der Tabelle; was die Methoden unterscheidet, steht auf der Seite "
+                 f"[Eigenschaften der Methoden](methods.md).",
                  f"The rule engine's answer to “which methods work on the card?” with GPU Operator {newest}, "
                  f"without a driver given (`gpukb ask methods CARD`). The last column refers to the conditions "
-                 f"below the table."), "",
-           table([ctx.t("Karte", "Card"), *names, ctx.t("Bedingungen", "Conditions")], rows), ""]
-    if notes.items:
+                 f"below the table; what sets the methods apart is on the page "
+                 f"[Properties of the methods](methods.md)."), "",
+           table([ctx.t("Karte", "Card"), *heads, ctx.t("Bedingungen", "Conditions")], rows), ""]
+    if notes.rules:
         out += [f"## {ctx.t('Bedingungen', 'Conditions')}", "", notes.render(), ""]
-    return "\n".join(out).rstrip("\n") + ctx.footer()
+    return WIDE + "\n".join(out).rstrip("\n") + ctx.footer()

@@ -33,6 +33,23 @@ class Ctx:
         """Link to a catalog file (relative to catalog/) in the repository."""
         return link(f"catalog/{esc(file)}", f"{self.repo_url}/blob/main/catalog/{file}")
 
+    def _yaml_links(self, files: list[str]) -> list[str]:
+        """One link per file; a folder with more than three of the files is linked once, with their number."""
+        folders: dict[str, list[str]] = {}
+        for f in files:
+            folders.setdefault(f.rpartition("/")[0], []).append(f)
+        out, done = [], set()
+        for f in files:
+            folder = f.rpartition("/")[0]
+            if folder and len(folders[folder]) > 3:
+                if folder not in done:
+                    done.add(folder)
+                    count = self.t(f"{len(folders[folder])} Dateien", f"{len(folders[folder])} files")
+                    out.append(link(f"catalog/{esc(folder)}/", f"{self.repo_url}/tree/main/catalog/{folder}") + f" ({count})")
+            else:
+                out.append(self.yaml_link(f))
+        return out
+
     def header(self, files: list[str], repo_paths: tuple[str, ...] = (), text: str | None = None) -> str:
         """The info box every generated page starts with: data version, verified date, the files behind it
         (`files` relative to catalog/, `repo_paths` relative to the repository)."""
@@ -40,7 +57,7 @@ class Ctx:
         title = f"{L('data', self.lang)}: {L('data_version', self.lang)} {d['data_version']} · {L('verified', self.lang)} {date(d['verified'], self.lang)}"
         lines = [f'!!! info "{title}"', ""]
         text = text or self.t("Diese Seite wird aus dem Katalog erzeugt.", "This page is generated from the catalog.")
-        links = [self.yaml_link(f) for f in files]
+        links = self._yaml_links(files)
         links += [link(esc(p), f"{self.repo_url}/{'tree' if p.endswith('/') else 'blob'}/main/{p}") for p in repo_paths]
         if links:
             text += f" {L('yaml', self.lang)}: " + ", ".join(links)
