@@ -159,6 +159,8 @@ def test_json_in_german_and_the_other_questions():
      "Error: 'H200 NVL:2g.35gb,2g.35gb,2g.35gb,1g.18gb,1g.18gb' does not fit on one H200 NVL: its profiles need 8 compute slices, the card has 7"),
     (("ask", "mig", "x" * 5000), "Error: unknown card 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (list all: gpukb cards)"),
     (("ask", "dra"), "Error: say which Kubernetes version the cluster runs"),
+    (("ask", "dra", "--k8s", "v1.34"), "Error: Kubernetes 1.34 without a patch release cannot be answered: NVIDIA's DRA "
+                                      "driver needs 1.34.2 or newer; say which 1.34.x the cluster runs"),
 ])
 def test_unusable_input_exits_2_with_a_suggestion(args, message):
     result = run(*args)
@@ -172,6 +174,14 @@ def test_profiles_are_matched_whatever_the_case():
     assert resource["inputs"]["profile"] == "1g.18gb" and resource["details"]["resource"] == "nvidia.com/gpu"
     strategy = json.loads(run("ask", "strategy", "--gpu", "H200 NVL:ALL-1G.18GB", "--json").output)
     assert strategy["inputs"]["gpus"] == [{"card": "h200-nvl", "profiles": ["1g.18gb"]}]
+
+
+def test_unusable_input_with_json_is_json_with_the_suggestions():
+    result = run("ask", "mig", "L40", "--json", "--lang", "de")
+    assert result.exit_code == 2
+    assert json.loads(result.output) == {
+        "question": "mig", "error": "unbekannte Karte 'L40' — meinten Sie: L4 (l4) (alle anzeigen: gpukb cards)",
+        "suggestions": ["l4"], "lang": "de"}
 
 
 def test_unusable_input_in_german():
@@ -207,6 +217,12 @@ def test_export_answers(tmp_path):
     out = tmp_path / "answers.json"
     assert run("export", "answers", "--json", "-o", str(out)).exit_code == 0
     assert json.loads(out.read_text(encoding="utf-8")) == export
+
+
+def test_export_to_a_place_that_cannot_be_written_exits_2(tmp_path):
+    result = run("export", "answers", "--json", "-o", str(tmp_path / "missing" / "answers.json"))
+    assert (result.exit_code, result.output) == (
+        2, f"Error: cannot write {tmp_path / 'missing' / 'answers.json'}: No such file or directory\n")
 
 
 def test_a_changed_rule_is_answered_fresh_never_from_the_stale_cache(tmp_path, monkeypatch):

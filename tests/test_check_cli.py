@@ -29,7 +29,7 @@ def run(monkeypatch):
 MIG_SINGLE_EN = """\
 CHK-030-FAIL.yaml
   error CHK-030: mig.strategy single with a layout it cannot serve (doc 2, line 15, metadata.labels["nvidia.com/mig.config"])
-    Node h200-node runs mig.strategy single, but its MIG layout all-balanced keeps a GPU out of MIG or mixes MIG profiles. single needs MIG on every GPU of the node with one profile; use mig.strategy mixed. [1][2][3]
+    Node h200-node runs mig.strategy single, but its MIG layout all-balanced mixes MIG profiles on one GPU type. single needs MIG on every GPU of the node with one profile; use mig.strategy mixed. [1][2][3]
 
 Sources
   [1] NVIDIA GPU Operator: GPU Operator with MIG, Enabling MIG During Installation: "mixed: MIG mode is not enabled on all GPUs on a node." <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html>
@@ -216,3 +216,10 @@ def test_an_empty_version_option_is_unusable_not_ignored(run):
 def test_what_is_not_checked_is_listed_in_german(run):
     result = run("-", "--lang", "de", stdin='"hello"\n')
     assert result.exit_code == 0 and "  (ohne kind) (<stdin>, Dok. 1): kein Kubernetes-Objekt" in result.output
+
+
+def test_a_layout_finding_says_what_single_cannot_serve(run):
+    out = json.loads(run("CHK-031-FAIL.yaml", "--json").output)
+    assert [f["message"] for f in out["findings"] if f["rule"] == "CHK-031"] == [
+        "Layout half-and-half of custom-mig-config/config.yaml keeps a GPU out of MIG (profiles: 1g.18gb), while "
+        "mig.strategy is single: a node labelled nvidia.com/mig.config=half-and-half would need mig.strategy mixed."]

@@ -75,3 +75,13 @@ def test_nvidia_time_slicing_flow_with_node_labels_checks_clean(tmp_path):
     report = check([str(fine), str(policy)], load_data(), Environment())
     assert not report.has_errors
     assert {f["rule"] for f in report.findings} == {"CHK-060", "CHK-063"}
+
+
+def test_a_layout_with_dozens_of_profiles_names_a_few_and_says_why():
+    """all-balanced of the operator's default ConfigMap holds a profile set for each GPU type."""
+    report = check([str(need_sources() / "gpu-operator/0400_configmap@2026-02-13.yaml")], load_data(), Environment(),
+                   lang="de")
+    (finding,) = report.findings
+    assert finding["message"].startswith(
+        "Layout all-balanced aus default-mig-parted-config/config.yaml mischt MIG-Profile auf einem GPU-Typ (Profile: "
+        "1g.10gb, 1g.12gb, 1g.18gb, 1g.23gb, 1g.24gb, 1g.34gb, 1g.35gb, 1g.5gb, … (+22)): Nodes damit brauchen")

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from kb.cli.exitcodes import Exit
+from kb.cli.exitcodes import Exit, exit_code
 from kb.cli.options import UsageProblem, output_options, print_json
 
 EXPLAIN = click.option("--explain", is_flag=True,
@@ -20,7 +20,9 @@ def _problem(exc: Exception, lang: str) -> UsageProblem | None:
     from kb.questions.base import InputError
 
     if isinstance(exc, InputError):
-        return UsageProblem(exc.text[lang], lang)
+        problem = UsageProblem(exc.text[lang], lang)
+        problem.suggestions = exc.suggestions
+        return problem
     loader, rules = sys.modules.get("kb.catalog.loader"), sys.modules.get("kb.engine.rules")
     for mod, what in ((loader, "CatalogError"), (rules, "RuleError")):
         if mod is not None and isinstance(exc, getattr(mod, what)):
@@ -51,7 +53,15 @@ def run(question: str, lang: str, as_json: bool, explain: bool, **raw) -> None:
     from kb.answer import localise, render_text
     from kb.questions import answer
 
-    result = call(lambda: answer(question, **raw), lang)
+    try:
+        result = call(lambda: answer(question, **raw), lang)
+    except UsageProblem as problem:
+        if not as_json:
+            raise
+        # --json: the error as JSON on stdout too, so a tool reading stdout learns why there is no answer
+        print_json({"question": question, "error": problem.format_message(),
+                    "suggestions": getattr(problem, "suggestions", []), "lang": lang})
+        sys.exit(exit_code(unusable=True))
     if as_json:
         print_json(localise(result, lang))
     else:

@@ -6,6 +6,8 @@ import json
 
 import click
 
+from kb.cli.options import UsageProblem
+
 
 @click.group()
 def export():
@@ -35,7 +37,10 @@ def answers(as_json, output):
     data = call(export_all, "en")
     text = json.dumps(data, ensure_ascii=False, indent=2)
     if output:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        except OSError as exc:
+            raise UsageProblem(f"cannot write {output}: {exc.strerror or exc}") from None
     else:
         click.echo(text)

@@ -25,7 +25,24 @@ def shape(layout) -> dict:
         mixed |= len({str(p) for e in on for p, n in e.mig_devices.items() if n}) > 1
     profiles = sorted({str(p) for e in layout.entries if e.mig_enabled is True for p, n in e.mig_devices.items() if n})
     return {"mig_on": any(e.mig_enabled is True for e in layout.entries), "gpus_out": gpus_out,
-            "mixed_profiles": mixed, "profiles": ", ".join(profiles)}
+            "mixed_profiles": mixed, "profiles": _listed(profiles), **_why(gpus_out, mixed)}
+
+
+#: a layout's profiles are listed up to this many (a default configuration names dozens, one set per GPU type)
+_SHOWN = 8
+
+
+def _listed(profiles: list[str]) -> str:
+    if len(profiles) <= _SHOWN:
+        return ", ".join(profiles)
+    return ", ".join(profiles[:_SHOWN]) + f", … (+{len(profiles) - _SHOWN})"
+
+
+def _why(gpus_out: bool, mixed: bool) -> dict:
+    """What keeps mig.strategy single from serving a layout, in words (`why_en`, `why_de`)."""
+    en = [t for t, on in (("keeps a GPU out of MIG", gpus_out), ("mixes MIG profiles on one GPU type", mixed)) if on]
+    de = [t for t, on in (("lässt eine GPU ohne MIG", gpus_out), ("mischt MIG-Profile auf einem GPU-Typ", mixed)) if on]
+    return {"why_en": " and ".join(en), "why_de": " und ".join(de)}
 
 
 def named_shape(name: str) -> dict | None:
@@ -33,11 +50,11 @@ def named_shape(name: str) -> dict | None:
     fixed = {"all-disabled": (False, False, ""), "all-enabled": (True, False, ""), "all-balanced": (True, True, "")}
     if name in fixed:
         on, mixed, profiles = fixed[name]
-        return {"mig_on": on, "gpus_out": False, "mixed_profiles": mixed, "profiles": profiles}
+        return {"mig_on": on, "gpus_out": False, "mixed_profiles": mixed, "profiles": profiles, **_why(False, mixed)}
     m = _ALL_PROFILE.match(name)
     if m:
         return {"mig_on": True, "gpus_out": False, "mixed_profiles": False,
-                "profiles": m.group(1) + _SUFFIX.get(m.group(2) or "", "")}
+                "profiles": m.group(1) + _SUFFIX.get(m.group(2) or "", ""), **_why(False, False)}
     return None
 
 
