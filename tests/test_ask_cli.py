@@ -159,6 +159,8 @@ def test_json_in_german_and_the_other_questions():
      "Error: 'H200 NVL:2g.35gb,2g.35gb,2g.35gb,1g.18gb,1g.18gb' does not fit on one H200 NVL: its profiles need 8 compute slices, the card has 7"),
     (("ask", "mig", "x" * 5000), "Error: unknown card 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (list all: gpukb cards)"),
     (("ask", "dra"), "Error: say which Kubernetes version the cluster runs"),
+    (("ask", "methods", "L4", "--mig-enabled"),
+     "Error: --mig-enabled does not fit L4: it is not on NVIDIA's list of MIG-capable GPUs (see gpukb ask mig l4)"),
     (("ask", "dra", "--k8s", "v1.34"), "Error: Kubernetes 1.34 without a patch release cannot be answered: NVIDIA's DRA "
                                       "driver needs 1.34.2 or newer; say which 1.34.x the cluster runs"),
 ])

@@ -223,3 +223,11 @@ def test_a_layout_finding_says_what_single_cannot_serve(run):
     assert [f["message"] for f in out["findings"] if f["rule"] == "CHK-031"] == [
         "Layout half-and-half of custom-mig-config/config.yaml keeps a GPU out of MIG (profiles: 1g.18gb), while "
         "mig.strategy is single: a node labelled nvidia.com/mig.config=half-and-half would need mig.strategy mixed."]
+
+
+def test_a_file_named_twice_is_checked_once(run):
+    text = (CHECK / "CHK-063-FAIL.yaml").read_text(encoding="utf-8")
+    out = json.loads(run("-", "CHK-037-FAIL.yaml", "-", "CHK-037-FAIL.yaml", "--json", stdin=text).output)
+    assert out["summary"]["files"] == ["<stdin>", "CHK-037-FAIL.yaml"]
+    assert [(f["where"]["file"], f["rule"]) for f in out["findings"]] == [
+        ("<stdin>", "CHK-063"), ("<stdin>", "CHK-060"), ("CHK-037-FAIL.yaml", "CHK-037")]

@@ -274,7 +274,7 @@ def expand(names: list[str]) -> list[str]:
             out += found or [name]
         else:
             out.append(name)
-    return out
+    return list(dict.fromkeys(out))  # a file named twice (or '-' twice: stdin is read once) counts once
 
 
 def read_inputs(names: list[str], stdin=None) -> list[Doc]:

@@ -26,6 +26,7 @@ def make_index(data: dict) -> dict:
             "aliases": card.get("aliases", []), "plain_product": card.get("plain_product", False),
             "profiles": [p["name"] for p in card["mig"].get("profiles", [])],
             "profile_counts": {p["name"]: p["max_count"] for p in card["mig"].get("profiles", [])},
+            "mig_status": card["mig"]["status"]["value"],
         }
     from kb.catalog.names import NameIndex, normalise
 

@@ -19,7 +19,14 @@ METHOD_IDS = ("whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "
 
 def resolve(index: dict, card: str, operator: str | None = None, driver: str | None = None,
             mig_enabled: bool = False) -> dict:
-    return {"card": base.card_id(index, card), "operator": base.operator_version(index, operator),
+    cid = base.card_id(index, card)
+    if mig_enabled and index["cards"][cid]["mig_status"] == "not-listed":
+        name = index["cards"][cid]["short_name"]
+        raise base.InputError(f"--mig-enabled does not fit {name}: it is not on NVIDIA's list of MIG-capable GPUs "
+                              f"(see gpukb ask mig {cid})",
+                              f"--mig-enabled passt nicht zur {name}: Sie steht nicht auf NVIDIAs Liste der MIG-fähigen GPUs "
+                              f"(siehe gpukb ask mig {cid})")
+    return {"card": cid, "operator": base.operator_version(index, operator),
             "driver": base.driver_version(driver), "mig_enabled": bool(mig_enabled)}
 
 
