@@ -257,10 +257,12 @@ def test_mig_matrix_page(data, export, lang):
     _golden(f"engine/mig-matrix.{lang}.md", page)
     # 26.3.0 and 26.3.1 give every card the same answer: one column
     assert page.count('data-operators="26.3.1 26.3.0"') == 2 and "data-operators=\"26.3.0\"" not in page
-    # one note per rule: MIG-011's text, shared by both cards, once and naming both; MIG-007's per-card texts
-    # together under one number
+    # one note per rule: MIG-011's text, shared by both (= all) cards, once; MIG-007's per-card texts together
+    # under one number, without a card list (each names its card)
     assert page.count("<sup>1, 2</sup>") == 2 and "<sup>3" not in page
-    assert page.count("575.57.08.") == 1 and page.count("Gilt für" if lang == "de" else "Applies to") == 1
+    assert page.count("575.57.08.") == 1
+    assert page.count("Gilt für" if lang == "de" else "Applies to") == 1
+    assert ("Gilt für alle Karten." if lang == "de" else "Applies to every card.") in page
 
 
 def test_mig_matrix_without_an_answer_fails(data, export):
@@ -312,3 +314,6 @@ def test_method_matrix_page(data, export, lang):
     page = method_matrix_page(Ctx(data, lang, REPO), export, lambda c: f"cards/{c}.md", "rules.md")
     _golden(f"engine/method-matrix.{lang}.md", page)
     assert "26.3.0" not in page  # the newest release only
+    # the note goes to the cell of the method the rule matched; without such a fact, beside the card's name
+    assert 'data-method="dra">' + ("Bedingt" if lang == "de" else "Conditional") + "</span> <sup>1</sup> |" in page
+    assert "[L4](cards/l4.md) <sup>1</sup> |" in page and "[H200 NVL](cards/h200-nvl.md) |" in page

@@ -62,7 +62,9 @@ class Notes:
         """'Text. Gilt für A, B. Quellen: …' (the cards left out where the text names its one card)."""
         cards = self.ctx.data["cards"]
         out = [esc(text)]
-        if not (len(item["cards"]) == 1 and cards[item["cards"][0]]["short_name"] in text):
+        if len(cards) > 1 and set(item["cards"]) == set(cards):
+            out.append(self.ctx.t("Gilt für alle Karten.", "Applies to every card."))
+        elif not (len(item["cards"]) == 1 and cards[item["cards"][0]]["short_name"] in text):
             who = ", ".join(link(esc(cards[c]["short_name"]), self.card_page(c)) for c in item["cards"])
             out.append(f"{self.ctx.t('Gilt für', 'Applies to')} {who}.")
         if item["cites"]:
@@ -172,9 +174,17 @@ def _method_head(name: str) -> str:
     return f'<span title="{html.escape(name, quote=True)}">{esc(short)}</span>'
 
 
+def _method_of(answer: dict, condition: dict, methods: list[str]) -> str:
+    """The method a condition qualifies: the one method fact its rule matched ('' where there is none)."""
+    reason = next((r for r in answer.get("reasons", []) if r["rule"] == condition["rule"]), {})
+    found = {f["method"] for f in reason.get("facts", []) if f.get("kind") == "method"}
+    return found.pop() if len(found) == 1 and next(iter(found)) in methods else ""
+
+
 def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
     """Card × sharing method with the newest GPU Operator release: the engine's verdict per method
-    (details.methods of the `methods` question); a card's conditions as numbered notes."""
+    (details.methods of the `methods` question). Conditions are numbered notes, referred to from the cell
+    of the method their rule concluded about (from the card's name where the rule names no one method)."""
     data = ctx.data
     answers = [a for a in _by_question(export, "methods") if not a["inputs"].get("driver")
                and not a["inputs"].get("mig_enabled")]
@@ -189,26 +199,33 @@ def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> st
         a = by_card.get(cid)
         if a is None:
             raise KeyError(f"the engine exported no methods answer for {cid} with GPU Operator {newest}")
-        row = [link(esc(card["short_name"]), card_page(cid))]
+        by_method: dict[str, list[int]] = {}  # method id ('' = the card as a whole) -> note numbers
+        for c in a.get("conditions", []):
+            by_method.setdefault(_method_of(a, c, methods), []).append(notes.number(a, c, cid))
+
+        def sup(key: str) -> str:
+            nums = sorted(set(by_method.get(key, [])))
+            return f" <sup>{', '.join(map(str, nums))}</sup>" if nums else ""
+
+        row = [link(esc(card["short_name"]), card_page(cid)) + sup("")]
         for m in methods:
             if m not in a["details"]["methods"]:
                 raise KeyError(f"the methods answer for {cid} has no verdict for {m}")
-            row.append(verdict_badge(ctx, a["details"]["methods"][m], card=cid, method=m))
-        nums = notes.numbers(a, cid)
-        row.append(", ".join(str(n) for n in nums) if nums else "—")
+            row.append(verdict_badge(ctx, a["details"]["methods"][m], card=cid, method=m) + sup(m))
         rows.append(row)
     files = [data["files"][f"cards/{cid}"] for cid in data["cards"]] + [data["files"][f"methods/{m}"] for m in methods]
     heads = [_method_head(data["methods"][m]["name"][ctx.lang]) for m in methods]
     out = [f"# {ctx.t('Methoden je Karte', 'Methods per card')}", "", ctx.header(files), "",
            ctx.t(f"Die Antwort der Regel-Engine auf „Welche Methoden gehen auf der Karte?“ mit GPU Operator "
-                 f"{newest}, ohne Angabe des Treibers (`gpukb ask methods KARTE`). Die letzte Spalte verweist "
-                 f"auf die Bedingungen unter der Tabelle; was die Methoden unterscheidet, steht auf der Seite "
+                 f"{newest}, ohne Angabe des Treibers (`gpukb ask methods KARTE`). Hochgestellte Zahlen "
+                 f"verweisen auf die Bedingungen unter der Tabelle; was die Methoden unterscheidet, steht auf "
+                 f"der Seite "
                  f"[Eigenschaften der Methoden](methods.md).",
                  f"The rule engine's answer to “which methods work on the card?” with GPU Operator {newest}, "
-                 f"without a driver given (`gpukb ask methods CARD`). The last column refers to the conditions "
-                 f"below the table; what sets the methods apart is on the page "
+                 f"without a driver given (`gpukb ask methods CARD`). Superscript numbers refer to the "
+                 f"conditions below the table; what sets the methods apart is on the page "
                  f"[Properties of the methods](methods.md)."), "",
-           table([ctx.t("Karte", "Card"), *heads, ctx.t("Bedingungen", "Conditions")], rows), ""]
+           table([ctx.t("Karte", "Card"), *heads], rows), ""]
     if notes.rules:
         out += [f"## {ctx.t('Bedingungen', 'Conditions')}", "", notes.render(), ""]
     return WIDE + "\n".join(out).rstrip("\n") + ctx.footer()
