@@ -116,6 +116,33 @@ def test_json_answer_contract():
     assert answer["details"]["max_instances"] == 4 and answer["data_version"] == "2026.11.1-fixture"
 
 
+@pytest.mark.parametrize("args", [
+    ("mig", "RTX PRO 6000 Server Edition", "--driver", "v580.82.07"),
+    ("methods", "h200 nvl", "--operator", "v26.3"),
+    ("resource", "H200 NVL", "--profile", "2g.35gb", "--mig-strategy", "mixed"),
+    ("resource", "RTX PRO 4500", "--mps", "3"),
+    ("strategy", "--gpu", "H200 NVL:1g.18gb,2g.35gb", "--gpu", "L4"),
+    ("dra", "--k8s", "v1.34.2", "--feature", "mps"),
+    ("recommend", "--workload", "small-inference", "--card", "RTX PRO 4500"),
+])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_question_keeps_the_answer_contract(args, lang):
+    result = run("ask", *args, "--json", "--lang", lang)
+    assert result.exit_code == 0
+    a = json.loads(result.output)
+    assert list(a) == ["question", "inputs", "verdict", "summary", "conditions", "reasons", "details", "data_version", "lang"]
+    assert a["question"] == args[0] and a["lang"] == lang and a["data_version"] == "2026.11.1-fixture"
+    assert a["verdict"] in ("yes", "conditional", "unconfirmed", "no")
+    assert isinstance(a["summary"], str) and a["summary"]
+    assert all(set(c) == {"rule", "text"} and isinstance(c["text"], str) for c in a["conditions"])
+    assert a["reasons"] and all({"rule", "text", "citations"} <= set(r) and isinstance(r["text"], str) for r in a["reasons"])
+    assert all({"source", "url", "quote"} <= set(c) for r in a["reasons"] for c in r["citations"])
+    versions = {k: v for k, v in a["inputs"].items() if k in ("operator", "driver", "k8s")}
+    assert all(v is None or not v.startswith("v") for v in versions.values())
+    if "card" in a["inputs"] and a["inputs"]["card"] is not None:
+        assert a["inputs"]["card"] in ("rtx-pro-6000-blackwell-server", "h200-nvl", "rtx-pro-4500-blackwell")
+
+
 def test_json_in_german_and_the_other_questions():
     methods = json.loads(run("ask", "methods", "H200 NVL", "--mig-enabled", "--json", "--lang", "de").output)
     assert methods["details"]["methods"] == {"whole": "yes", "mig": "yes", "time-slicing": "yes", "mps": "no",

@@ -161,3 +161,20 @@ def test_strategy(ask):
     assert ask("strategy", gpus=["H200 NVL:all-1g.18gb"])["details"]["strategy"] == "single"
     assert ask("strategy", gpus=["H200 NVL:all-1g.18gb", "H200 NVL"])["details"]["strategy"] == "mixed"
     assert ask("strategy", gpus=["H200 NVL:1g.18gb,2g.35gb"])["details"]["strategy"] == "mixed"
+
+
+def test_unconfirmed_is_never_collapsed_into_no(ask):
+    """A card whose MIG NVIDIA does not document well enough stays unconfirmed wherever its MIG answer is used."""
+    for card in ("RTX PRO 4500", "RTX PRO 5500", "RTX PRO 5000 72GB"):
+        assert ask("mig", card=card)["verdict"] == "unconfirmed"
+        assert ask("methods", card=card)["details"]["methods"]["mig"] == "unconfirmed"
+        rec = ask("recommend", workload="multi-tenant", isolation="required", card=card)
+        assert "mig" not in rec["details"]["excluded"]
+        assert [r["verdict"] for r in rec["details"]["ranking"] if r["method"] == "mig"] == ["unconfirmed"]
+
+
+def test_every_answer_of_the_matrix_has_a_verdict_of_the_contract():
+    answers = compute_all(real_data())
+    assert {a["verdict"] for a in answers} <= {"yes", "conditional", "unconfirmed", "no"}
+    assert all(a["conditions"] == [] for a in answers if a["verdict"] == "no")
+    assert all(a["conditions"] for a in answers if a["verdict"] == "conditional")

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from kb.cli.exitcodes import Exit, exit_code
+from kb.cli.exitcodes import exit_code
 from kb.cli.options import UsageProblem, output_options, print_json
 
 EXPLAIN = click.option("--explain", is_flag=True,
@@ -44,7 +44,7 @@ def call(fn, lang: str):
         engine = sys.modules.get("kb.engine.errors")
         if engine is not None and isinstance(exc, engine.EngineError):
             click.echo(f"Error: internal error in the rule engine: {exc}", err=True)
-            sys.exit(Exit.FINDINGS)
+            sys.exit(exit_code(internal_error=True))
         raise
 
 
