@@ -35,22 +35,30 @@ def count_citations(data: dict) -> dict[str, int]:
 
 
 def sources_page(ctx: Ctx) -> str:
+    """One row per document: title (linked), publisher, kind, language and id; its date, the day we last
+    read it, whether the drift check watches it, how often the catalog cites it. Notes are numbered below."""
     counts = count_citations(ctx.data)
-    rows = []
+    rows, notes = [], []
     for sid, src in ctx.data["sources"].items():
         kind = KIND[src["kind"]][0 if ctx.lang == "de" else 1]
         doc_date = date(src["document_date"], ctx.lang) if src.get("document_date") else "—"
-        note = ctx.pick(src.get("note"))
-        rows.append([link(esc(src["title"]), src["url"]) + f"<br>`{sid}`", esc(src["publisher"]), kind,
-                     src["language"], doc_date, date(src["retrieved"], ctx.lang),
-                     ctx.t("ja", "yes") if src.get("watch") else ctx.t("nein", "no"), str(counts[sid]), note])
-    headers = [ctx.t("Dokument", "Document"), ctx.t("Herausgeber", "Publisher"), ctx.t("Art", "Kind"),
-               ctx.t("Sprache", "Language"), ctx.t("Stand des Dokuments", "Document date"),
-               ctx.t("Zuletzt geprüft", "Last checked"), ctx.t("Auf Änderungen beobachtet", "Watched for changes"),
-               ctx.t("Zitate im Katalog", "Citations in the catalog"), ctx.t("Hinweis", "Note")]
+        doc = link(esc(src["title"]), src["url"])
+        if src.get("note"):
+            notes.append(f"{len(notes) + 1}. {esc(src['title'])}: {ctx.pick(src['note'])}")
+            doc += f" <sup>{len(notes)}</sup>"
+        doc += f"<br>{esc(src['publisher'])} · {kind} · {esc(src['language'])} · `{sid}`"
+        rows.append([doc, doc_date, date(src["retrieved"], ctx.lang),
+                     ctx.t("ja", "yes") if src.get("watch") else ctx.t("nein", "no"), str(counts[sid])])
+    headers = [ctx.t("Dokument", "Document"), ctx.t("Stand des Dokuments", "Document date"),
+               ctx.t("Zuletzt geprüft", "Last checked"), ctx.t("Beobachtet", "Watched"),
+               ctx.t("Zitate", "Citations")]
     intro = ctx.t("Jede Aussage dieser Wissensdatenbank belegt ein Zitat aus einem dieser Dokumente. "
-                  "„Zuletzt geprüft“ ist der Tag, an dem wir das Dokument zuletzt gelesen haben.",
+                  "„Zuletzt geprüft“ ist der Tag, an dem wir das Dokument zuletzt gelesen haben; „Beobachtet“ "
+                  "heißt, dass `gpukb sources check` es auf Änderungen prüft; „Zitate“ zählt die Belege im Katalog.",
                   "Every statement of this knowledge base is backed by a quote from one of these documents. "
-                  "“Last checked” is the day we last read the document.")
+                  "“Last checked” is the day we last read the document; “watched” means `gpukb sources check` "
+                  "looks for changes in it; “citations” counts the quotes in the catalog.")
     out = [f"# {ctx.t('Quellen', 'Sources')}", "", ctx.header(["sources.yaml"]), "", intro, "", table(headers, rows)]
+    if notes:
+        out += ["", f"## {ctx.t('Hinweise', 'Notes')}", "", *notes]
     return "\n".join(out) + ctx.footer()
