@@ -111,11 +111,6 @@ def _label(key: str, lang: str) -> str:
     return pair[lang == "de"] if pair else key.replace("_", " ")
 
 
-def _capital(text: str, lang: str) -> str:
-    """German starts a line with a capital ("Ganze GPU"); the English labels stay lower case."""
-    return text[:1].upper() + text[1:] if lang == "de" else text
-
-
 def _empty(value) -> bool:
     return value is None or (isinstance(value, (list, dict, str)) and not value)
 
@@ -124,7 +119,7 @@ def _ranking_lines(ranking: list[dict], lang: str, indent: str) -> list[str]:
     """`recommend`'s ranking: one numbered method per entry with its verdict, why, risk and conditions."""
     lines = []
     for i, entry in enumerate(ranking, 1):
-        lines.append(f"{indent}{i}. {_capital(words.word(words.METHOD, entry['method'], lang), lang)}: "
+        lines.append(f"{indent}{i}. {words.word(words.METHOD, entry['method'], lang)}: "
                      f"{VERDICT[entry['verdict']][lang]}")
         for key in ("why", "risk", "conditions"):
             if not _empty(entry.get(key)):
@@ -138,7 +133,7 @@ def _detail_lines(value, lang: str, indent: str, keys: dict | None = None) -> li
     for key, item in value.items():
         if _empty(item):
             continue
-        label = _capital(words.word(keys, key, lang), lang) if keys else _label(key, lang)
+        label = words.word(keys, key, lang) if keys else _label(key, lang)
         if key == "ranking" and isinstance(item, list):
             lines.append(f"{indent}{label}:")
             lines += _ranking_lines(item, lang, indent + "  ")

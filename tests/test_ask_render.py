@@ -88,3 +88,8 @@ def test_a_mig_condition_reads_the_same_for_every_card(answers):
             for c in a["conditions"]:
                 texts[c["rule"]].add(c["text"]["en"])
     assert {rule: sorted(t) for rule, t in texts.items() if len(t) > 1 and rule != "MIG-011"} == {}
+
+
+def test_product_names_keep_their_case(answers):
+    shown = {w for a in answers for lang in ("en", "de") for w in ("VGPU", "Vgpu", "Mps", "Dra") if w in render_text(a, lang)}
+    assert shown == set()

@@ -22,7 +22,7 @@ MATURITY = {
 
 #: short method names, as the reasons of `ask methods` start ("Whole GPU: …")
 METHOD = {
-    "whole": {"en": "whole GPU", "de": "ganze GPU"},
+    "whole": {"en": "whole GPU", "de": "Ganze GPU"},
     "mig": {"en": "MIG", "de": "MIG"},
     "time-slicing": {"en": "time-slicing", "de": "Time-Slicing"},
     "mps": {"en": "MPS", "de": "MPS"},
