@@ -113,9 +113,11 @@ def test_malformed_yaml_exits_2_naming_file_and_line_and_reports_nothing_else(ru
 def test_malformed_yaml_as_json(run):
     result = run("inputs/duplicate-key.yaml", "--json")
     assert result.exit_code == 2
-    assert json.loads(result.output) == {"error": "unreadable input", "problems": [
+    assert json.loads(result.output) == {"error": "unreadable input", "lang": "en", "problems": [
         {"file": "inputs/duplicate-key.yaml", "line": 7, "path": "data.a", "kind": "yaml",
          "message": "duplicate key 'a' (first at line 6): Kubernetes rejects this, and YAML readers would silently keep only one value"}]}
+    german = json.loads(run("inputs/duplicate-key.yaml", "--json", "--lang", "de").output)
+    assert german["lang"] == "de" and german["problems"][0]["message"].startswith("doppelter Schlüssel 'a' (zuerst in Zeile 6)")
 
 
 @pytest.mark.parametrize("args, message", [

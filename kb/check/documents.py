@@ -54,10 +54,11 @@ class InputProblem(Problem):
 
     message_de: str = ""
 
+    def message_in(self, lang: str) -> str:
+        return self.message_de if lang == "de" and self.message_de else self.message
+
     def text(self, lang: str) -> str:
-        if lang != "de" or not self.message_de:
-            return str(self)
-        return str(Problem(self.file, self.line, self.path, self.message_de, self.kind))
+        return str(Problem(self.file, self.line, self.path, self.message_in(lang), self.kind))
 
 
 def _problem(file: str, line, path: str, en: str, de: str, kind: str) -> InputProblem:

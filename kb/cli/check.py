@@ -60,11 +60,13 @@ def check(files, operator, k8s, driver, as_json, lang):
     except UnreadableInput as exc:
         problems = exc.problems
         if as_json:
-            print_json({"error": "unreadable input", "problems": [p.as_dict() for p in problems]})
+            print_json({"error": "unreadable input", "lang": lang, "problems": [
+                {**p.as_dict(), "message": p.message_in(lang)}
+                for p in problems]})
             sys.exit(exit_code(unusable=True))
         raise UsageProblem(t(lang, "cannot read the input, nothing was checked:\n",
                              "Eingabe nicht lesbar, nichts wurde geprüft:\n")
-                           + "\n".join(f"  {p.text(lang) if hasattr(p, 'text') else p}" for p in problems), lang) from None
+                           + "\n".join(f"  {p.text(lang)}" for p in problems), lang) from None
     except (EngineError, RuleError) as exc:
         click.echo(t(lang, f"internal error in the rule engine: {exc}", f"interner Fehler der Regel-Engine: {exc}"),
                    err=True)
