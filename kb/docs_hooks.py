@@ -175,9 +175,14 @@ def on_page_markdown(markdown, page, config, files):
         raise PluginError(f"gpukb: docs/{src}: {exc}") from None
 
 
-_ADJACENT_FOOTNOTES = re.compile(r'</sup>(?=<sup id="fnref\d*:)')
+_FOOTNOTE_REF = r'<sup id="fnref\d*:[^"]+"><a class="footnote-ref" href="[^"]+">\d+</a></sup>'
+_FOOTNOTE_RUN = re.compile(rf"{_FOOTNOTE_REF}(?:{_FOOTNOTE_REF})+")
 
 
 def on_page_content(html, page, config, files):
-    """Separate adjacent footnote references with a comma: ¹,² instead of ¹² (which reads as twelve)."""
-    return _ADJACENT_FOOTNOTES.sub('</sup><sup class="gpukb-fnsep">,</sup>', html)
+    """Adjacent footnote references: separated by commas (¹,² rather than ¹², which reads as twelve) and
+    kept on one line."""
+    def run(m):
+        refs = re.findall(_FOOTNOTE_REF, m.group(0))
+        return '<span class="gpukb-fnrefs">' + '<sup class="gpukb-fnsep">,</sup>'.join(refs) + "</span>"
+    return _FOOTNOTE_RUN.sub(run, html)

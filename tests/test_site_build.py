@@ -145,6 +145,18 @@ def test_generated_pages_are_not_scanned_for_markers():
     assert docs_hooks.on_page_markdown(text, _page("generated/cli.de.md"), None, None) == text
 
 
+def test_adjacent_footnote_references_get_commas_and_stay_together():
+    from kb import docs_hooks
+
+    def ref(n, prefix="fnref"):
+        return f'<sup id="{prefix}:c{n}"><a class="footnote-ref" href="#fn:c{n}">{n}</a></sup>'
+
+    html = f"<p>A{ref(1)}{ref(2, 'fnref2')}{ref(3)} and B{ref(4)} text {ref(5)}</p>"
+    sep = '<sup class="gpukb-fnsep">,</sup>'
+    assert docs_hooks.on_page_content(html, None, None, None) == (
+        f'<p>A<span class="gpukb-fnrefs">{ref(1)}{sep}{ref(2, "fnref2")}{sep}{ref(3)}</span> and B{ref(4)} text {ref(5)}</p>')
+
+
 def test_write_tree_keeps_unchanged_files_and_removes_stale_ones(tmp_path):
     from kb import docs_hooks
 

@@ -102,16 +102,25 @@ def test_markers_expand_to_values_and_footnotes(data):
     )
 
 
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("name", ["cards", "mig-cards", "operator-components", "method-properties",
+                                  "method-suitability", "dra-capabilities"])
+def test_table_markers(data, name, lang):
+    _golden(f"tables/{name}.{lang}.md", expand(f"{{{{ table: {name} }}}}", Ctx(data, lang, REPO)))
+
+
 def test_page_without_markers_is_unchanged(data):
     assert expand("# Start\n\nText.\n", Ctx(data, "en", REPO)) == "# Start\n\nText.\n"
 
 
 @pytest.mark.parametrize("page, message", [
     ("ok\n{{ quote: cards/l4 mig.status }}", "line 2: unknown marker {{ quote: cards/l4 mig.status }} (use cite:, value: or table:)"),
-    ("{{ table: nope }}", "line 1: unknown table 'nope' (known: cards, dra-capabilities, method-properties, method-suitability, operator-components)"),
+    ("{{ table: nope }}", "line 1: unknown table 'nope' (known: cards, dra-capabilities, method-properties, method-suitability, mig-cards, operator-components)"),
     ("{{ cite: cards/l4 mig.max_instances }}", "line 1: cards/l4 mig.max_instances: no field 'max_instances' in 'mig'"),
     ("{{ cite: cards/l4 }}", "line 1: marker {{ cite: cards/l4 }} needs an entity and a path, e.g. 'cards/l4 mig.status'"),
     ("text {{ cite: cards/l4 mig.status", "line 1: unbalanced marker braces"),
+    ("a\nis `{{ value: cards/l4 mig.status }}`", "line 2: marker {{ value: cards/l4 mig.status }} inside a code span; "
+     "put it after the closing backtick"),
 ])
 def test_bad_markers_fail(data, page, message):
     with pytest.raises(MarkerError) as exc:
@@ -128,7 +137,7 @@ def test_generated_pages_match_the_expected_markdown(data):
             (EXPECTED / rel).parent.mkdir(parents=True, exist_ok=True)
             (EXPECTED / rel).write_text(text, encoding="utf-8")
     expected = {p.relative_to(EXPECTED).as_posix(): p.read_text(encoding="utf-8")
-                for p in EXPECTED.rglob("*.md") if p.parent.name != "engine"}
+                for p in EXPECTED.rglob("*.md") if p.parent.name not in ("engine", "tables")}
     assert sorted(pages) == sorted(expected)
     for rel, text in pages.items():
         assert text == expected[rel], rel

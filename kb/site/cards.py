@@ -130,6 +130,46 @@ def card_table(ctx: Ctx, page_of=None) -> str:
     return table(headers, rows)
 
 
+def _smallest_instance(ctx: Ctx, card_id: str) -> str:
+    """The smallest MIG instance: the cited smallest profile where the catalog has one, else the profile
+    (without variant suffix) with the least memory, each with its memory per instance."""
+    e = f"cards/{card_id}"
+    mig = ctx.data["cards"][card_id]["mig"]
+    plain = [p for p in mig["profiles"] if not p.get("variant")] or mig["profiles"]
+    if mig.get("smallest_profile"):
+        name = mig["smallest_profile"]["value"]
+        memory = next((p["memory_gb"] for p in mig["profiles"] if p["name"] == name), None)
+        cell = ctx.fact(e, "mig.smallest_profile", code)
+    elif plain:
+        p = min(plain, key=lambda p: p["memory_gb"])
+        name, memory = p["name"], p["memory_gb"]
+        cell = code(name) + ctx.notes.refs(p["cite"], e, f"mig.profiles[{name}]")
+    else:
+        return "—"
+    return cell + (f" ({GB(memory)})" if memory else "")
+
+
+def mig_cards_table(ctx: Ctx, page_of=None) -> str:
+    """Every card's MIG status by NVIDIA (without the status's note), its instances at most, its smallest
+    instance and whether MIG needs the manual display-mode switch first."""
+    rows = []
+    for cid, card in ctx.data["cards"].items():
+        e = f"cards/{cid}"
+        mig = card["mig"]
+        pre = mig.get("prerequisites") or {}
+        rows.append([
+            link(esc(card["short_name"]), page_of(cid)) if page_of else esc(card["short_name"]),
+            ctx.fact(e, "mig.status", note=False),
+            ctx.fact(e, "mig.max_instances") if mig.get("max_instances") else "—",
+            _smallest_instance(ctx, cid),
+            ctx.fact(e, "mig.prerequisites.display_mode_switch") if pre.get("display_mode_switch") is not None else "—",
+        ])
+    headers = [ctx.t("Karte", "Card"), ctx.t("MIG laut NVIDIA", "MIG according to NVIDIA"),
+               ctx.t("Instanzen höchstens", "Instances at most"), ctx.t("Kleinste Instanz", "Smallest instance"),
+               ctx.t("Anzeigemodus umschalten", "Display mode switch")]
+    return table(headers, rows)
+
+
 def card_index(ctx: Ctx, page_of) -> str:
     """All cards in one table; `page_of(card_id)` gives the relative link to a card's page."""
     files = [ctx.data["files"][f"cards/{cid}"] for cid in ctx.data["cards"]]

@@ -14,14 +14,16 @@ import re
 from kb.catalog.facts import FactError
 from kb.site.labels import value_label
 from kb.site.md import esc
-from kb.site.cards import card_table
+from kb.site.cards import card_table, mig_cards_table
 from kb.site.methods import dra_capabilities_table, properties_table, suitability_table
 from kb.site.releases import operator_components_table
 from kb.site.page import Ctx
 
 MARKER = re.compile(r"\{\{(.*?)\}\}")
+CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 TABLES = {
     "cards": card_table,
+    "mig-cards": mig_cards_table,
     "operator-components": operator_components_table,
     "method-properties": properties_table,
     "method-suitability": suitability_table,
@@ -56,6 +58,11 @@ def expand(markdown: str, ctx: Ctx) -> str:
     lines = markdown.split("\n")
     problems = []
     for i, line in enumerate(lines):
+        spans = [m.span() for m in CODE_SPAN.finditer(line)]
+        inside = [m.group(0) for m in MARKER.finditer(line) if any(a < m.start() < b for a, b in spans)]
+        if inside:  # Markdown would show the footnote references as text
+            problems.append(f"line {i + 1}: marker {inside[0]} inside a code span; put it after the closing backtick")
+            continue
         try:
             lines[i] = MARKER.sub(lambda m: _replace(ctx, m.group(1)), line)
         except (FactError, MarkerError) as exc:

@@ -25,40 +25,43 @@ def ordered(methods: dict) -> list[tuple[str, dict]]:
 
 
 def properties_table(ctx: Ctx) -> str:
-    """Memory, fault and compute isolation and neighbour risk of every method (also a snippet for the guide)."""
+    """Memory, fault and compute isolation and neighbour risk of every method (also a table for the guide);
+    the values' notes and what one unit is are on each method's section of the methods page."""
     rows = []
     for mid, m in ordered(ctx.data["methods"]):
         e = f"methods/{mid}"
-        rows.append([ctx.pick(m["name"]), ctx.fact(e, "isolation.memory"), ctx.fact(e, "isolation.fault"),
-                     ctx.fact(e, "isolation.compute"), ctx.pick(m["unit"]), ctx.pick(m["neighbour_risk"])])
+        rows.append([ctx.pick(m["name"]), ctx.fact(e, "isolation.memory", note=False),
+                     ctx.fact(e, "isolation.fault", note=False), ctx.fact(e, "isolation.compute", note=False),
+                     ctx.pick(m["neighbour_risk"])])
     headers = [ctx.t("Methode", "Method"), ctx.t("Speicherisolierung", "Memory isolation"),
                ctx.t("Fehlerisolierung", "Fault isolation"), ctx.t("Rechenleistung garantiert", "Compute guaranteed"),
-               ctx.t("Eine Einheit ist", "One unit is"), ctx.t("Was ein Pod den Nachbarn antun kann", "What a pod can do to its neighbours")]
+               ctx.t("Was ein Pod den Nachbarn antun kann", "What a pod can do to its neighbours")]
     return table(headers, rows)
 
 
 def suitability_table(ctx: Ctx) -> str:
-    """Workload × method: rank (1 = first choice) and why, cited."""
-    methods = {mid: m for mid, m in ordered(ctx.data["methods"]) if m.get("suited_for")}
+    """Per workload, the methods that suit it best first (1 = first choice; equal ranks share a number),
+    each with why, cited. The workload is named on its first row."""
     rows = []
     for w in WORKLOADS:
-        cells = []
-        for mid, m in methods.items():
-            fits = [s for s in m["suited_for"] if s["workload"] == w]
-            if not fits:
-                cells.append("—")
-                continue
-            s = fits[0]
-            refs = ctx.notes.refs(s["cite"], f"methods/{mid}", f"suited_for[{w}]")
-            cells.append(f"{s['rank']}. {ctx.t('Wahl', 'choice')}: {ctx.pick(s['text'])}{refs}")
+        fits = sorted(((s["rank"], METHOD_ORDER.index(mid), mid, s) for mid, m in ctx.data["methods"].items()
+                       for s in m.get("suited_for", []) if s["workload"] == w))
         de, en = VALUE_LABELS[w]
-        rows.append([ctx.t(de, en), *cells])
-    return table([ctx.t("Workload", "Workload"), *[ctx.pick(m["name"]) for m in methods.values()]], rows)
+        for i, (rank, _, mid, s) in enumerate(fits):
+            refs = ctx.notes.refs(s["cite"], f"methods/{mid}", f"suited_for[{w}]")
+            rows.append([f"**{ctx.t(de, en)}**" if i == 0 else "", str(rank),
+                         ctx.pick(ctx.data["methods"][mid]["name"]), ctx.pick(s["text"]) + refs])
+    return table([ctx.t("Workload", "Workload"), ctx.t("Rang", "Rank"), ctx.t("Methode", "Method"),
+                  ctx.t("Warum", "Why")], rows)
 
 
 def _method_section(ctx: Ctx, mid: str, m: dict) -> list[str]:
     e = f"methods/{mid}"
-    out = [f"## {ctx.pick(m['name'])}", "", ctx.pick(m["summary"]), ""]
+    out = [f"## {ctx.pick(m['name'])}", "", ctx.pick(m["summary"]), "",
+           f"- {ctx.t('Eine Einheit', 'One unit')}: {ctx.pick(m['unit'])}",
+           f"- {ctx.t('Speicherisolierung', 'Memory isolation')}: {ctx.fact(e, 'isolation.memory')}",
+           f"- {ctx.t('Fehlerisolierung', 'Fault isolation')}: {ctx.fact(e, 'isolation.fault')}",
+           f"- {ctx.t('Rechenleistung garantiert', 'Compute guaranteed')}: {ctx.fact(e, 'isolation.compute')}", ""]
     if m.get("resource_names"):
         out += [f"**{ctx.t('Ressourcennamen', 'Resource names')}**", ""]
         for r in m["resource_names"]:

@@ -64,12 +64,13 @@ class Ctx:
         lines.append(f"    {text}")
         return "\n".join(lines)
 
-    def fact(self, entity: str, path: str, fmt=None) -> str:
-        """A fact's value in words with its footnotes, its note and any source that disagrees."""
+    def fact(self, entity: str, path: str, fmt=None, note: bool = True) -> str:
+        """A fact's value in words with its footnotes, its note (unless `note` is false: for tables that
+        explain their values elsewhere) and any source that disagrees."""
         node, refs = self.notes.fact_refs(entity, path)
         fmt = fmt or (lambda v: esc(value_label(v, self.lang)))
         out = fmt(node["value"]) + refs
-        if node.get("note"):
+        if note and node.get("note"):
             out += f" ({self.pick(node['note'])})"
         for i, claim in enumerate(node.get("disputed_by", [])):
             claim_refs = self.notes.refs(claim["cite"], entity, f"{path}.disputed_by[{i}]")
