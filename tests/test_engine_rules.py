@@ -51,3 +51,14 @@ def test_fixture(path: Path, which, monkeypatch):
         conclusions = [c for c in engine.evaluate(question, case["facts"], engine=which, data=load_data(), rules=RULES)
                        if c["rule"] == case["rule"]]
         assert conclusions and all(c["text"]["en"] and c["text"]["de"] and "{" not in c["text"]["en"] for c in conclusions)
+
+
+def test_every_cite_of_the_rule_base_resolves_in_the_real_catalog():
+    """An optional cite (`…?`) that never resolves is a typo: the reason silently loses its source."""
+    from kb.catalog.compiled import load_data
+    from kb.lint.checks.rules import unresolved
+
+    data = load_data(REPO / "catalog")
+    bad = {(r["id"], ref): why for q in QUESTIONS for r in RULES[q] for ref in r["cites"]
+           if (why := unresolved(data, ref.rstrip("?")))}
+    assert bad == {}
