@@ -17,29 +17,56 @@ def run(monkeypatch):
     return lambda *args: CliRunner().invoke(cli, list(args))
 
 
-def test_cards_table_en(run):
-    result = run("cards")
+@pytest.fixture
+def run_engine_catalog(monkeypatch):
+    """`gpukb cards` asks the engine: it needs a catalog the rule base can cite (the engine's fixture)."""
+    monkeypatch.setenv("GPUKB_CATALOG", str(FIXTURES / "catalog"))
+    return lambda *args: CliRunner().invoke(cli, list(args))
+
+
+def test_cards_table_en(run_engine_catalog):
+    result = run_engine_catalog("cards")
     assert result.exit_code == 0
     assert result.output == (
-        "Card       MIG  Instances  GPU Operator list     We ship\n"
-        "---------  ---  ---------  --------------------  -------\n"
-        "Alpha 100  yes  4          listed (≥ 575.57.08)  yes\n"
-        "Beta 10    no   –          no entry found        no\n"
-        "Data version 2026.01.02\n")
+        "Card                         MIG          MIG list        Instances  GPU Operator list     We ship\n"
+        "---------------------------  -----------  --------------  ---------  --------------------  -------\n"
+        "H200 NVL                     yes          documented      7          listed                yes\n"
+        "L4                           no           not listed      –          listed                yes\n"
+        "RTX PRO 4500                 unconfirmed  documented      2          no entry found        yes\n"
+        "RTX PRO 4500 Server Edition  no           not listed      –          listed                yes\n"
+        "RTX PRO 5000 72GB            unconfirmed  datasheet only  2          no entry found        yes\n"
+        "RTX PRO 5500                 unconfirmed  announced       2          no entry found        yes\n"
+        "RTX PRO 6000 Server Edition  conditional  documented      4          listed (≥ 575.57.08)  yes\n"
+        "RTX PRO 6000 Workstation     conditional  documented      4          no entry found        yes\n"
+        "MIG: verdict for GPU Operator 26.7.0, no driver given (gpukb ask mig CARD). Data version 2026.11.1-fixture\n")
 
 
-def test_cards_table_de(run):
-    assert run("cards", "--lang", "de").output.splitlines()[3] == \
-        "Beta 10    nein  –          kein Eintrag               nein"
+def test_cards_mig_column_is_the_engines_verdict(run_engine_catalog):
+    """The catalog lists the RTX PRO 4500 in the MIG guide, but the engine says unconfirmed: the table follows the engine."""
+    from kb.questions import answer
+
+    rows = {r["id"]: r for r in json.loads(run_engine_catalog("cards", "--json").output)["cards"]}
+    for cid, row in rows.items():
+        assert row["mig_verdict"] == answer("mig", card=cid)["verdict"]
+    assert rows["rtx-pro-4500-blackwell"]["mig_status"] == "documented"
+    assert rows["rtx-pro-4500-blackwell"]["mig_verdict"] == "unconfirmed"
 
 
-def test_cards_json(run):
-    data = json.loads(run("cards", "--json").output)
-    assert data == {"data_version": "2026.01.02", "cards": [
-        {"id": "alpha-100", "name": "NVIDIA Alpha 100", "short_name": "Alpha 100", "mig_status": "documented",
-         "mig_max_instances": 4, "operator_listed": True, "operator_min_driver": "575.57.08", "vendor_ships": True},
-        {"id": "beta-10", "name": "NVIDIA Beta 10", "short_name": "Beta 10", "mig_status": "not-listed",
-         "mig_max_instances": None, "operator_listed": False, "operator_min_driver": None, "vendor_ships": False}]}
+def test_cards_table_de(run_engine_catalog):
+    lines = run_engine_catalog("cards", "--lang", "de").output.splitlines()
+    assert lines[0].split() == ["Karte", "MIG", "MIG-Liste", "Instanzen", "Supportliste", "GPU", "Operator", "Lieferbar"]
+    assert lines[4] == "RTX PRO 4500                 unbestätigt  dokumentiert    2          kein Eintrag               ja"
+    assert lines[-1] == ("MIG: Urteil für GPU Operator 26.7.0, ohne Treiberangabe (gpukb ask mig KARTE). "
+                         "Datenstand 2026.11.1-fixture")
+
+
+def test_cards_json(run_engine_catalog):
+    data = json.loads(run_engine_catalog("cards", "--json").output)
+    assert data["data_version"] == "2026.11.1-fixture"
+    assert data["cards"][0] == {
+        "id": "h200-nvl", "name": "NVIDIA H200 NVL", "short_name": "H200 NVL", "mig_verdict": "yes",
+        "mig_operator": "26.7.0", "mig_status": "documented", "mig_max_instances": 7, "operator_listed": True,
+        "operator_min_driver": None, "vendor_ships": True}
 
 
 def test_card_text_de(run):
@@ -99,10 +126,11 @@ def test_unknown_card_german(run):
     assert result.output == "Error: unbekannte Karte 'Gamma' (alle anzeigen: gpukb cards)\n"
 
 
-def test_broken_catalog_is_a_clear_error(monkeypatch, tmp_path):
+@pytest.mark.parametrize("command", [["cards"], ["card", "H200 NVL"]])
+def test_broken_catalog_is_a_clear_error(monkeypatch, tmp_path, command):
     (tmp_path / "sources.yaml").write_text("data_version: [\n")
     monkeypatch.setenv("GPUKB_CATALOG", str(tmp_path))
-    result = CliRunner().invoke(cli, ["cards"])
+    result = CliRunner().invoke(cli, command)
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert result.output.startswith("Error: the catalog is not usable (run 'gpukb lint'):\n  ")

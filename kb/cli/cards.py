@@ -7,7 +7,7 @@ import click
 from kb.cli.options import load_catalog_data, output_options, print_json, resolve_card, t
 
 
-def _summary(data: dict, cid: str) -> dict:
+def _summary(data: dict, cid: str, mig_answer: dict) -> dict:
     card = data["cards"][cid]
     mig = card["mig"]
     op = card["operator_support"]
@@ -15,6 +15,8 @@ def _summary(data: dict, cid: str) -> dict:
         "id": cid,
         "name": card["name"],
         "short_name": card["short_name"],
+        "mig_verdict": mig_answer["verdict"],
+        "mig_operator": mig_answer["inputs"]["operator"],
         "mig_status": mig["status"]["value"],
         "mig_max_instances": (mig.get("max_instances") or {}).get("value"),
         "operator_listed": op["listed"]["value"],
@@ -23,8 +25,10 @@ def _summary(data: dict, cid: str) -> dict:
     }
 
 
-_MIG_SHORT = {"documented": ("yes", "ja"), "datasheet-only": ("datasheet only", "nur Datenblatt"),
-              "announced": ("announced", "angekündigt"), "not-listed": ("no", "nein")}
+_VERDICT = {"yes": ("yes", "ja"), "conditional": ("conditional", "bedingt"),
+            "unconfirmed": ("unconfirmed", "unbestätigt"), "no": ("no", "nein")}
+_MIG_LIST = {"documented": ("documented", "dokumentiert"), "datasheet-only": ("datasheet only", "nur Datenblatt"),
+             "announced": ("announced", "angekündigt"), "not-listed": ("not listed", "nicht gelistet")}
 
 
 @click.command()
@@ -32,32 +36,41 @@ _MIG_SHORT = {"documented": ("yes", "ja"), "datasheet-only": ("datasheet only", 
 def cards(as_json, lang):
     """List all cards with their MIG and GPU Operator support status.
 
-    Listet alle Karten mit MIG-Status und Eintrag in der Supportliste des GPU Operators.
+    The MIG column is the engine's verdict for the newest known operator release without a given
+    driver (details: gpukb ask mig CARD); "MIG list" is the card's status in NVIDIA's MIG guide.
+
+    Listet alle Karten mit MIG-Status und Eintrag in der Supportliste des GPU Operators. Die Spalte
+    MIG ist das Urteil der Regeln für das neueste bekannte Operator-Release ohne Treiberangabe.
 
     \b
     Example / Beispiel:
       gpukb cards --lang de
     """
+    from kb.questions import answer
     from kb.render.labels import value_text
     from kb.render.table import text_table
 
     data = load_catalog_data()
-    rows = [_summary(data, cid) for cid in data["cards"]]
+    rows = [_summary(data, cid, answer("mig", card=cid)) for cid in data["cards"]]
     if as_json:
         print_json({"cards": rows, "data_version": data["data_version"]})
         return
     no_entry = t(lang, "no entry found", "kein Eintrag")
     table = [[r["short_name"],
-              _MIG_SHORT[r["mig_status"]][lang == "de"],
+              _VERDICT[r["mig_verdict"]][lang == "de"],
+              _MIG_LIST[r["mig_status"]][lang == "de"],
               str(r["mig_max_instances"] or "–"),
               t(lang, "listed", "gelistet") + (f" (≥ {r['operator_min_driver']})" if r["operator_min_driver"] else "")
               if r["operator_listed"] else no_entry,
               value_text(r["vendor_ships"], lang)]
              for r in rows]
-    headers = [t(lang, "Card", "Karte"), "MIG", t(lang, "Instances", "Instanzen"),
+    headers = [t(lang, "Card", "Karte"), "MIG", t(lang, "MIG list", "MIG-Liste"), t(lang, "Instances", "Instanzen"),
                t(lang, "GPU Operator list", "Supportliste GPU Operator"), t(lang, "We ship", "Lieferbar")]
     click.echo(text_table(headers, table))
-    click.echo(t(lang, "Data version ", "Datenstand ") + data["data_version"])
+    operator = rows[0]["mig_operator"] if rows else "–"
+    click.echo(t(lang, f"MIG: verdict for GPU Operator {operator}, no driver given (gpukb ask mig CARD). ",
+                 f"MIG: Urteil für GPU Operator {operator}, ohne Treiberangabe (gpukb ask mig KARTE). ")
+               + t(lang, "Data version ", "Datenstand ") + data["data_version"])
 
 
 @click.command()
