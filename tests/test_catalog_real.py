@@ -1,0 +1,62 @@
+"""The real catalog: lint-clean (schema, citations, sources, aliases, versions, quotes, rules) and the
+issue's name-resolution examples."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import SHARED
+from kb.catalog.compiled import load_data
+from kb.catalog.names import NameError_, NameIndex
+from kb.cli.main import cli
+
+
+def test_real_catalog_is_lint_clean():
+    result = CliRunner().invoke(cli, ["lint", "--json"], env={"GPUKB_SHARED": str(SHARED)})
+    data = json.loads(result.output)
+    assert data["problems"] == []
+    assert result.exit_code == 0
+    expected_quotes = "passed" if (SHARED / "sources").is_dir() else f"skipped: {SHARED} not found"
+    assert data["checks"]["quotes"] == expected_quotes
+    assert all(state == "passed" for name, state in data["checks"].items() if name != "quotes")
+
+
+@pytest.fixture(scope="module")
+def index():
+    return NameIndex(load_data()["cards"])
+
+
+@pytest.mark.parametrize("typed, card", [
+    ("H200NVL", "h200-nvl"),
+    ("NVIDIA-H200-NVL", "h200-nvl"),
+    ("rtx pro 6000 workstation", "rtx-pro-6000-blackwell-workstation"),
+    ("RTX PRO 6000 Max-Q", "rtx-pro-6000-blackwell-max-q"),
+    ("RTX PRO 6000 Server Edition", "rtx-pro-6000-blackwell-server"),
+    ("NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition", "rtx-pro-6000-blackwell-server"),
+    ("RTX PRO 5000", "rtx-pro-5000-blackwell"),
+    ("RTX PRO 5000 72GB", "rtx-pro-5000-blackwell-72gb"),
+    ("RTX PRO 4500", "rtx-pro-4500-blackwell"),
+    ("RTX Pro 4500 Blackwell Server Edition", "rtx-pro-4500-blackwell-server"),
+    ("l40s", "l40s"),
+    ("L4", "l4"),
+])
+def test_names_support_staff_type(index, typed, card):
+    assert index.resolve(typed) == card
+
+
+def test_rtx_pro_6000_alone_is_ambiguous(index):
+    with pytest.raises(NameError_) as exc:
+        index.resolve("RTX PRO 6000")
+    assert exc.value.ambiguous
+    assert exc.value.candidates == ["rtx-pro-6000-blackwell-max-q", "rtx-pro-6000-blackwell-server",
+                                    "rtx-pro-6000-blackwell-workstation"]
+
+
+@pytest.mark.parametrize("typed, suggested", [("L40", "l40s"), ("H200", "h200-nvl"), ("RTX PRO 550", "rtx-pro-5500-blackwell")])
+def test_other_products_are_not_guessed(index, typed, suggested):
+    with pytest.raises(NameError_) as exc:
+        index.resolve(typed)
+    assert suggested in exc.value.candidates
