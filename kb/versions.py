@@ -12,11 +12,13 @@ _VERSION = re.compile(r"^\s*[vV]?(\d+(?:\.\d+){0,3})\s*$")
 
 
 class VersionError(ValueError):
-    """A version that cannot be used; `known` lists the accepted ones where that is a closed set."""
+    """A version that cannot be used; `known` lists the accepted ones where that is a closed set;
+    `de` is the message in German where it differs from the generic one."""
 
-    def __init__(self, message: str, known: list[str] | None = None):
+    def __init__(self, message: str, known: list[str] | None = None, de: str | None = None):
         super().__init__(message)
         self.known = known or []
+        self.de = de
 
 
 def shown(text, limit: int = 60) -> str:
@@ -72,22 +74,28 @@ def kubernetes(text: str) -> str:
 def operator(text: str, known: list[str]) -> str:
     """The known GPU Operator release the user means: 'v26.7.0', '26.7.0' or '26.7' → '26.7.0'.
 
-    A version the catalog does not know raises VersionError listing the known releases.
+    A short version that fits several releases ('26.3' with 26.3.0 … 26.3.3 known) is not guessed, and a
+    version the catalog does not know raises VersionError listing the known releases.
     """
     ordered = sorted(known, key=key, reverse=True)
     try:
         parts = parse(text, "GPU Operator version")
     except VersionError as exc:
         raise VersionError(f"{exc}; known releases: {', '.join(ordered)}", ordered) from None
-    wanted = key(text)
-    exact = [v for v in ordered if key(v) == wanted]
-    if exact:
-        return exact[0]
+    shown = ".".join(str(p) for p in parts)
     if len(parts) < 3:
         prefix = [v for v in ordered if key(v)[:len(parts)] == parts]
         if len(prefix) == 1:
             return prefix[0]
-    shown = ".".join(str(p) for p in parts)
+        if len(prefix) > 1:
+            raise VersionError(f"GPU Operator {shown} fits several releases: {', '.join(prefix)}; "
+                               "name the patch release", prefix,
+                               de=f"GPU Operator {shown} passt auf mehrere Releases: {', '.join(prefix)}; "
+                                  "nennen Sie das Patch-Release")
+    wanted = key(text)
+    exact = [v for v in ordered if key(v) == wanted]
+    if exact:
+        return exact[0]
     raise VersionError(f"GPU Operator {shown} is not a release the catalog knows; known releases: "
                        f"{', '.join(ordered)}", ordered)
 

@@ -294,3 +294,4 @@ def test_a_precomputed_answer_loads_neither_pydantic_nor_yaml_nor_durable(tmp_pa
 def test_a_live_answer_loads_durable_but_not_pydantic_or_yaml(tmp_path):
     _modules_after(tmp_path, "ask", "mig", "H200 NVL", "--json")
     assert _modules_after(tmp_path, "ask", "mig", "RTX PRO 6000 Server Edition", "--driver", "580.82.07") == ["durable"]
+

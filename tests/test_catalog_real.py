@@ -60,3 +60,13 @@ def test_other_products_are_not_guessed(index, typed, suggested):
     with pytest.raises(NameError_) as exc:
         index.resolve(typed)
     assert suggested in exc.value.candidates
+
+
+def test_a_short_operator_version_fitting_several_releases_exits_2_in_both_languages():
+    en = CliRunner().invoke(cli, ["ask", "mig", "H200 NVL", "--operator", "26.3"])
+    de = CliRunner().invoke(cli, ["ask", "mig", "H200 NVL", "--operator", "26.3", "--lang", "de"])
+    assert (en.exit_code, de.exit_code) == (2, 2)
+    assert en.output == ("Error: GPU Operator 26.3 fits several releases: 26.3.3, 26.3.2, 26.3.1, 26.3.0; "
+                         "name the patch release\n")
+    assert de.output == ("Fehler: GPU Operator 26.3 passt auf mehrere Releases: 26.3.3, 26.3.2, 26.3.1, 26.3.0; "
+                         "nennen Sie das Patch-Release\n")

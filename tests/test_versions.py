@@ -11,7 +11,8 @@ KNOWN = ["25.10.0", "26.3.0", "26.3.3", "26.7.0"]
 
 
 @pytest.mark.parametrize("typed, meant", [("v26.7.0", "26.7.0"), ("26.7.0", "26.7.0"), ("26.7", "26.7.0"),
-                                          (" V25.10.0 ", "25.10.0"), ("26.3.3", "26.3.3"), ("26.3", "26.3.0")])
+                                          (" V25.10.0 ", "25.10.0"), ("26.3.3", "26.3.3"), ("26.3.0", "26.3.0"),
+                                          ("25.10", "25.10.0")])
 def test_operator_versions_resolve_to_known_releases(typed, meant):
     assert versions.operator(typed, KNOWN) == meant
 
@@ -26,8 +27,14 @@ def test_an_unknown_operator_version_lists_the_known_ones(typed):
 
 def test_a_prefix_matching_one_release_resolves():
     assert versions.operator("25.10", ["25.10.1", "26.3.0"]) == "25.10.1"
-    with pytest.raises(VersionError):
-        versions.operator("26.3", ["26.3.1", "26.3.3"])
+
+
+@pytest.mark.parametrize("typed", ["26.3", "v26.3", "26"])
+def test_a_short_version_fitting_several_releases_is_not_guessed(typed):
+    with pytest.raises(VersionError) as err:
+        versions.operator(typed, KNOWN)
+    assert "fits several releases: 26.3.3, 26.3.0" in str(err.value) or typed == "26"
+    assert "name the patch release" in str(err.value)
 
 
 @pytest.mark.parametrize("typed, meant", [("575.57.08", "575.57.08"), ("v580.82.07", "580.82.07"), ("580.82", "580.82")])

@@ -90,8 +90,8 @@ def operator_version(index: dict, value: str | None) -> str:
         return versions.operator(value, known)
     except versions.VersionError as exc:
         shown = ", ".join(known)
-        raise InputError(f"{exc}", f"GPU Operator {versions.shown(value)} ist kein Release, das der Katalog kennt; bekannt: {shown}",
-                         known) from None
+        de = exc.de or f"GPU Operator {versions.shown(value)} ist kein Release, das der Katalog kennt; bekannt: {shown}"
+        raise InputError(f"{exc}", de, exc.known or known) from None
 
 
 def driver_version(value: str | None) -> str | None:
