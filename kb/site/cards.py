@@ -111,18 +111,19 @@ def card_page(ctx: Ctx, card_id: str) -> str:
 
 
 def card_table(ctx: Ctx, page_of=None) -> str:
-    """All cards with architecture, memory, MIG status and operator support; linked where `page_of` is given."""
+    """All cards with architecture, memory, MIG status and operator support; linked where `page_of` is given.
+    The facts' notes are left to the card pages: the overview stays one line per card."""
     data = ctx.data
     rows = []
     for cid, card in data["cards"].items():
         e = f"cards/{cid}"
         mig = card["mig"]
         row = [link(esc(card["short_name"]), page_of(cid)) if page_of else esc(card["short_name"])]
-        row.append(ctx.fact(e, "architecture") if card.get("architecture") else "—")
-        row.append(ctx.fact(e, "memory_gb", GB) if card.get("memory_gb") else "—")
-        row.append(ctx.fact(e, "mig.status"))
-        row.append(ctx.fact(e, "mig.max_instances") if mig.get("max_instances") else "—")
-        row.append(ctx.fact(e, "operator_support.listed"))
+        row.append(ctx.fact(e, "architecture", note=False) if card.get("architecture") else "—")
+        row.append(ctx.fact(e, "memory_gb", GB, note=False) if card.get("memory_gb") else "—")
+        row.append(ctx.fact(e, "mig.status", note=False))
+        row.append(ctx.fact(e, "mig.max_instances", note=False) if mig.get("max_instances") else "—")
+        row.append(ctx.fact(e, "operator_support.listed", note=False))
         rows.append(row)
     headers = [ctx.t("Karte", "Card"), ctx.t("Architektur", "Architecture"), ctx.t("Speicher", "Memory"),
                ctx.t("MIG", "MIG"), ctx.t("MIG-Instanzen", "MIG instances"),
