@@ -85,6 +85,15 @@ class OperatorSupport(Model):
     driver_exceptions: list[DriverException] = Field(
         default_factory=list, description="Driver releases with a feature not supported on this card."
     )
+    kubevirt_vgpu: Optional[Fact[bool]] = Field(
+        None,
+        description=(
+            "Whether the platform support page's list of devices for KubeVirt and OpenShift Virtualization with "
+            "NVIDIA vGPU names the card: true cites the list line (a card named only in a family line such as "
+            "'AD10x: L40, RTX 6000 Ada, L4.' cites that line); false cites the list's lead sentence, with a note "
+            "that the card is not on it (not being listed is no documented 'no'). Absent: not recorded."
+        ),
+    )
 
 
 class Vendor(Model):
