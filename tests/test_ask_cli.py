@@ -146,7 +146,7 @@ def test_every_question_keeps_the_answer_contract(args, lang):
 def test_json_in_german_and_the_other_questions():
     methods = json.loads(run("ask", "methods", "H200 NVL", "--mig-enabled", "--json", "--lang", "de").output)
     assert methods["details"]["methods"] == {"whole": "yes", "mig": "yes", "time-slicing": "yes", "mps": "no",
-                                             "vm-passthrough": "conditional", "vgpu": "unconfirmed", "dra": "conditional"}
+                                             "vm-passthrough": "conditional", "vgpu": "conditional", "dra": "conditional"}
     assert methods["summary"] == "Die H200 NVL lässt sich teilen; das Urteil je Methode steht unten."
     resource = json.loads(run("ask", "resource", "H200 NVL", "--profile", "1g.18gb", "--mig-strategy", "mixed", "--json").output)
     assert resource["details"]["resource"] == "nvidia.com/mig-1g.18gb" and resource["verdict"] == "yes"
@@ -159,6 +159,31 @@ def test_json_in_german_and_the_other_questions():
     rec = json.loads(run("ask", "recommend", "--workload", "multi-tenant", "--isolation", "required", "--json").output)
     assert [r["method"] for r in rec["details"]["ranking"]] == ["mig", "whole", "vm-passthrough"]
     assert rec["details"]["excluded"] == ["vgpu"]
+
+
+def test_vgpu_follows_the_kubevirt_vgpu_list_of_the_fixture_cards():
+    """Listed: conditional with its three conditions; not listed: unconfirmed; not recorded: unconfirmed, never no."""
+    listed = json.loads(run("ask", "methods", "H200 NVL", "--json").output)
+    assert listed["details"]["methods"]["vgpu"] == "conditional"
+    assert {"METHODS-040", "METHODS-041", "METHODS-042"} <= {c["rule"] for c in listed["conditions"]}
+    for card, rule in (("RTX PRO 6000 Workstation", "METHODS-043"), ("L4", "METHODS-044")):
+        a = json.loads(run("ask", "methods", card, "--json").output)
+        assert a["details"]["methods"]["vgpu"] == "unconfirmed"
+        assert [r["rule"] for r in a["reasons"] if r["rule"].startswith("METHODS-04")] == [rule]
+
+
+def test_vgpu_on_the_real_catalog(monkeypatch):
+    """The operator's KubeVirt vGPU device list names the RTX PRO 6000 Server Edition, H200 NVL and (AD10x) L4."""
+    if not any((REPO / "catalog" / "cards").glob("*.yaml")):
+        pytest.skip("catalog/cards is empty: the real catalog is not written yet")
+    monkeypatch.setenv("GPUKB_CATALOG", str(REPO / "catalog"))
+    got = {card: json.loads(run("ask", "methods", card, "--json").output)["details"]["methods"]["vgpu"]
+           for card in ("H200 NVL", "RTX PRO 6000 Server Edition", "L4", "L40S", "RTX PRO 6000 Workstation",
+                        "RTX PRO 6000 Max-Q", "RTX PRO 5000", "RTX PRO 4500 Server Edition", "RTX PRO 2000")}
+    assert got == {"H200 NVL": "conditional", "RTX PRO 6000 Server Edition": "conditional", "L4": "conditional",
+                   "L40S": "unconfirmed", "RTX PRO 6000 Workstation": "unconfirmed", "RTX PRO 6000 Max-Q": "unconfirmed",
+                   "RTX PRO 5000": "unconfirmed", "RTX PRO 4500 Server Edition": "unconfirmed",
+                   "RTX PRO 2000": "unconfirmed"}
 
 
 @pytest.mark.parametrize("args, message", [

@@ -173,6 +173,34 @@ def test_unconfirmed_is_never_collapsed_into_no(ask):
         assert [r["verdict"] for r in rec["details"]["ranking"] if r["method"] == "mig"] == ["unconfirmed"]
 
 
+KUBEVIRT_VGPU_LISTED = {"H200 NVL", "RTX PRO 6000 Server Edition", "L4"}  # the L4 through "AD10x: L40, RTX 6000 Ada, L4."
+
+
+@pytest.mark.parametrize("operator", [r["version"] for r in _releases()])
+def test_vgpu_is_conditional_on_the_cards_of_the_kubevirt_vgpu_list_and_unconfirmed_elsewhere(ask, operator):
+    cards = [c["short_name"] for c in load_data(REAL)["cards"].values()]
+    got = {card: ask("methods", card=card, operator=operator) for card in cards}
+    assert {c: a["details"]["methods"]["vgpu"] for c, a in got.items()} == {
+        c: "conditional" if c in KUBEVIRT_VGPU_LISTED else "unconfirmed" for c in cards}
+    for card, a in got.items():
+        vgpu = {r["rule"] for r in a["reasons"] if r["rule"] in ("METHODS-040", "METHODS-041", "METHODS-042",
+                                                                  "METHODS-043", "METHODS-044")}
+        want = {"METHODS-040", "METHODS-041", "METHODS-042"} if card in KUBEVIRT_VGPU_LISTED else {"METHODS-043"}
+        assert vgpu == want, card
+        assert vgpu <= {c["rule"] for c in a["conditions"]}
+
+
+def test_a_methods_condition_reads_the_same_for_every_card():
+    """Conditions name no card (the answer's heading does): the site's method matrix shows each rule's note once."""
+    texts: dict[str, set] = {}
+    for a in compute_all(real_data()):
+        if a["question"] == "methods":
+            for c in a["conditions"]:
+                texts.setdefault(c["rule"], set()).add((c["text"]["en"], c["text"]["de"]))
+    assert {"METHODS-003", "METHODS-004", "METHODS-040", "METHODS-043"} <= set(texts)
+    assert {rule: len(t) for rule, t in texts.items() if len(t) > 1} == {}
+
+
 def test_every_answer_of_the_matrix_has_a_verdict_of_the_contract():
     answers = compute_all(real_data())
     assert {a["verdict"] for a in answers} <= {"yes", "conditional", "unconfirmed", "no"}

@@ -53,6 +53,15 @@ def dra_requirements(data: dict, operator: str) -> dict:
     return out
 
 
+def kubevirt_vgpu(card: dict) -> str:
+    """listed | not-listed | unknown: whether the operator's device list for KubeVirt with NVIDIA vGPU names
+    the card (unknown where the catalog does not record it)."""
+    fact = card["operator_support"].get("kubevirt_vgpu")
+    if fact is None:
+        return "unknown"
+    return "listed" if fact["value"] else "not-listed"
+
+
 def facts(asker, inputs: dict) -> list[dict]:
     """One fact per method, carrying what the rules need about the card and the query."""
     data = asker.data
@@ -66,6 +75,8 @@ def facts(asker, inputs: dict) -> list[dict]:
             fact = {**method_fact(data["methods"][m]), **context}
             if m == "dra":
                 fact.update(dra_requirements(data, inputs["operator"]))
+            elif m == "vgpu":
+                fact["kubevirt_vgpu"] = kubevirt_vgpu(card)
             out.append(fact)
     return out
 
