@@ -19,10 +19,6 @@ QUESTION_TITLE = {
     "dra": {"en": "DRA", "de": "DRA"},
     "recommend": {"en": "Recommendation", "de": "Empfehlung"},
 }
-VERDICT = {
-    "yes": {"en": "yes", "de": "ja"}, "conditional": {"en": "conditional", "de": "bedingt"},
-    "unconfirmed": {"en": "unconfirmed", "de": "unbestätigt"}, "no": {"en": "no", "de": "nein"},
-}
 LABELS = {
     "why": {"en": "Why", "de": "Warum"}, "conditions": {"en": "Conditions", "de": "Bedingungen"},
     "details": {"en": "Details", "de": "Details"}, "sources": {"en": "Sources", "de": "Quellen"},
@@ -64,7 +60,6 @@ VALUE_WORDS = {"mig_status": words.MIG_STATUS, "maturity": words.MATURITY, "mode
                "isolation": words.ISOLATION}
 #: detail keys whose values are maps with catalog ids as keys
 KEY_WORDS = {"methods": words.METHOD}
-TRUTH = {True: {"en": "yes", "de": "ja"}, False: {"en": "no", "de": "nein"}}
 
 
 def _is_text(value) -> bool:
@@ -120,7 +115,7 @@ def _ranking_lines(ranking: list[dict], lang: str, indent: str) -> list[str]:
     lines = []
     for i, entry in enumerate(ranking, 1):
         lines.append(f"{indent}{i}. {words.word(words.METHOD, entry['method'], lang)}: "
-                     f"{VERDICT[entry['verdict']][lang]}")
+                     f"{words.VERDICT[entry['verdict']][lang]}")
         for key in ("why", "risk", "conditions"):
             if not _empty(entry.get(key)):
                 lines.append(f"{indent}   {_label(key, lang)}: {_show(entry[key], lang, sep=' ')}")
@@ -147,15 +142,15 @@ def _detail_lines(value, lang: str, indent: str, keys: dict | None = None) -> li
 
 def _show(value, lang: str = "en", table: dict | None = None, sep: str = ", ") -> str:
     if isinstance(value, bool):
-        return TRUTH[value][lang]
+        return words.TRUTH[value][lang]
     if isinstance(value, list):
         return sep.join(_show(v, lang, table) for v in value)
     if isinstance(value, dict):
         return ", ".join(f"{k}: {_show(v, lang)}" for k, v in value.items())
     if table is not None:
         return words.word(table, value, lang)
-    if value in VERDICT:
-        return VERDICT[value][lang]
+    if value in words.VERDICT:
+        return words.VERDICT[value][lang]
     return str(value)
 
 
@@ -179,7 +174,7 @@ def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
     t = lambda key: LABELS[key][lang]  # noqa: E731
     inputs = ", ".join(_input(k, v, lang) for k, v in answer["inputs"].items() if v is not False and not _empty(v))
     title = QUESTION_TITLE.get(answer["question"], {}).get(lang, answer["question"])
-    lines = [f"{title} ({inputs}): {VERDICT[answer['verdict']][lang]}", answer["summary"][lang], ""]
+    lines = [f"{title} ({inputs}): {words.VERDICT[answer['verdict']][lang]}", answer["summary"][lang], ""]
     numbers, notes = _footnotes(answer)
     if answer["reasons"]:
         lines.append(f"{t('why')}:")
@@ -196,7 +191,7 @@ def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
         if not answer["reasons"]:
             lines.append(f"  {t('none')}")
         for reason in answer["reasons"]:
-            verdict = VERDICT.get(reason.get("verdict"), {}).get(lang, reason.get("verdict"))
+            verdict = words.VERDICT.get(reason.get("verdict"), {}).get(lang, reason.get("verdict"))
             lines.append(f"  {reason['rule']} {reason['title'][lang]} → {verdict}")
             lines += [f"    {t('read')}: {_fact_line(f)}" for f in reason["facts"]]
     if notes:

@@ -37,7 +37,7 @@ Yes: H200 NVL can run MIG with GPU Operator 26.7.0.
 Why:
   - NVIDIA's MIG user guide lists H200 NVL among the MIG-capable GPUs. [1][2]
 Details:
-  MIG status: documented in NVIDIA's MIG user guide
+  MIG status: on NVIDIA's MIG list
   max instances: 7
   smallest profile: 1g.18gb
   profiles: 1g.18gb, 2g.35gb, 7g.141gb
@@ -59,7 +59,7 @@ Warum:
   - NVIDIAs MIG-Benutzerhandbuch führt die RTX PRO 6000 Server Edition unter den MIG-fähigen GPUs. [2][3]
   - Treiber 575.57.08 erfüllt 575.57.08, das Minimum, das die Supportliste des GPU Operators für die RTX PRO 6000 Server Edition verlangt. [4]
 Details:
-  MIG-Status: in NVIDIAs MIG-Benutzerhandbuch dokumentiert
+  MIG-Status: auf NVIDIAs MIG-Liste
   Max. Instanzen: 4
   Kleinstes Profil: 1g.24gb
   Profile: 1g.24gb, 2g.48gb, 4g.96gb

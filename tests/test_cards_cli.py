@@ -28,16 +28,16 @@ def test_cards_table_en(run_engine_catalog):
     result = run_engine_catalog("cards")
     assert result.exit_code == 0
     assert result.output == (
-        "Card                         MIG          MIG list        Instances  GPU Operator list     We ship\n"
-        "---------------------------  -----------  --------------  ---------  --------------------  -------\n"
-        "H200 NVL                     yes          documented      7          listed                yes\n"
-        "L4                           no           not listed      –          listed                yes\n"
-        "RTX PRO 4500                 unconfirmed  documented      2          no entry found        yes\n"
-        "RTX PRO 4500 Server Edition  no           not listed      –          listed                yes\n"
-        "RTX PRO 5000 72GB            unconfirmed  datasheet only  2          no entry found        yes\n"
-        "RTX PRO 5500                 unconfirmed  announced       2          no entry found        yes\n"
-        "RTX PRO 6000 Server Edition  conditional  documented      4          listed (≥ 575.57.08)  yes\n"
-        "RTX PRO 6000 Workstation     conditional  documented      4          no entry found        yes\n"
+        "Card                         MIG          MIG status                Instances  GPU Operator list     We ship\n"
+        "---------------------------  -----------  ------------------------  ---------  --------------------  -------\n"
+        "H200 NVL                     yes          on NVIDIA's MIG list      7          listed                yes\n"
+        "L4                           no           not on NVIDIA's MIG list  –          listed                yes\n"
+        "RTX PRO 4500                 unconfirmed  on NVIDIA's MIG list      2          no entry found        yes\n"
+        "RTX PRO 4500 Server Edition  no           not on NVIDIA's MIG list  –          listed                yes\n"
+        "RTX PRO 5000 72GB            unconfirmed  only in a datasheet       2          no entry found        yes\n"
+        "RTX PRO 5500                 unconfirmed  announced                 2          no entry found        yes\n"
+        "RTX PRO 6000 Server Edition  conditional  on NVIDIA's MIG list      4          listed (≥ 575.57.08)  yes\n"
+        "RTX PRO 6000 Workstation     conditional  on NVIDIA's MIG list      4          no entry found        yes\n"
         "MIG: verdict for GPU Operator 26.7.0, no driver given (gpukb ask mig CARD). Data version 2026.11.1-fixture\n")
 
 
@@ -54,8 +54,9 @@ def test_cards_mig_column_is_the_engines_verdict(run_engine_catalog):
 
 def test_cards_table_de(run_engine_catalog):
     lines = run_engine_catalog("cards", "--lang", "de").output.splitlines()
-    assert lines[0].split() == ["Karte", "MIG", "MIG-Liste", "Instanzen", "Supportliste", "GPU", "Operator", "Lieferbar"]
-    assert lines[4] == "RTX PRO 4500                 unbestätigt  dokumentiert    2          kein Eintrag               ja"
+    assert lines[0].split() == ["Karte", "MIG", "MIG-Status", "Instanzen", "Supportliste", "GPU", "Operator", "Lieferbar"]
+    assert lines[4] == ("RTX PRO 4500                 unbestätigt  auf NVIDIAs MIG-Liste        2          "
+                        "kein Eintrag gefunden      ja")
     assert lines[-1] == ("MIG: Urteil für GPU Operator 26.7.0, ohne Treiberangabe (gpukb ask mig KARTE). "
                          "Datenstand 2026.11.1-fixture")
 
@@ -78,7 +79,7 @@ Auch: NVIDIA-Beta-10
 
 Architektur: Demo [1]
 Speicher (GB): 24 [2]
-Bauform: PCIe, Server (passiv) [3]
+Bauform: PCIe, Server [3]
 Verfügbarkeit: erhältlich [4]
 MIG-Status: nicht auf NVIDIAs MIG-Liste [5]
 Supportliste des GPU Operators: kein Eintrag gefunden [6]

@@ -25,19 +25,13 @@ def _summary(data: dict, cid: str, mig_answer: dict) -> dict:
     }
 
 
-_VERDICT = {"yes": ("yes", "ja"), "conditional": ("conditional", "bedingt"),
-            "unconfirmed": ("unconfirmed", "unbestätigt"), "no": ("no", "nein")}
-_MIG_LIST = {"documented": ("documented", "dokumentiert"), "datasheet-only": ("datasheet only", "nur Datenblatt"),
-             "announced": ("announced", "angekündigt"), "not-listed": ("not listed", "nicht gelistet")}
-
-
 @click.command()
 @output_options
 def cards(as_json, lang):
     """List all cards with their MIG and GPU Operator support status.
 
     The MIG column is the engine's verdict for the newest known operator release without a given
-    driver (details: gpukb ask mig CARD); "MIG list" is the card's status in NVIDIA's MIG guide.
+    driver (details: gpukb ask mig CARD); "MIG status" says whether NVIDIA's MIG list names the card.
 
     Listet alle Karten mit MIG-Status und Eintrag in der Supportliste des GPU Operators. Die Spalte
     MIG ist das Urteil der Regeln für das neueste bekannte Operator-Release ohne Treiberangabe.
@@ -46,8 +40,7 @@ def cards(as_json, lang):
     Example / Beispiel:
       gpukb cards --lang de
     """
-    from kb.questions import answer
-    from kb.render.labels import value_text
+    from kb.questions import answer, words
     from kb.render.table import text_table
 
     data = load_catalog_data()
@@ -55,16 +48,15 @@ def cards(as_json, lang):
     if as_json:
         print_json({"cards": rows, "data_version": data["data_version"]})
         return
-    no_entry = t(lang, "no entry found", "kein Eintrag")
     table = [[r["short_name"],
-              _VERDICT[r["mig_verdict"]][lang == "de"],
-              _MIG_LIST[r["mig_status"]][lang == "de"],
+              words.word(words.VERDICT, r["mig_verdict"], lang),
+              words.word(words.MIG_STATUS, r["mig_status"], lang),
               str(r["mig_max_instances"] or "–"),
-              t(lang, "listed", "gelistet") + (f" (≥ {r['operator_min_driver']})" if r["operator_min_driver"] else "")
-              if r["operator_listed"] else no_entry,
-              value_text(r["vendor_ships"], lang)]
+              words.word(words.OPERATOR_LISTED, r["operator_listed"], lang)
+              + (f" (≥ {r['operator_min_driver']})" if r["operator_listed"] and r["operator_min_driver"] else ""),
+              words.word(words.TRUTH, r["vendor_ships"], lang)]
              for r in rows]
-    headers = [t(lang, "Card", "Karte"), "MIG", t(lang, "MIG list", "MIG-Liste"), t(lang, "Instances", "Instanzen"),
+    headers = [t(lang, "Card", "Karte"), "MIG", t(lang, "MIG status", "MIG-Status"), t(lang, "Instances", "Instanzen"),
                t(lang, "GPU Operator list", "Supportliste GPU Operator"), t(lang, "We ship", "Lieferbar")]
     click.echo(text_table(headers, table))
     operator = rows[0]["mig_operator"] if rows else "–"

@@ -154,11 +154,3 @@ def build(question: str, inputs: dict, conclusions: list[dict], *, verdict: str,
         "details": details,
         "data_version": data["data_version"],
     }
-
-
-VERDICT_WORD = {
-    "yes": {"en": "Yes", "de": "Ja"},
-    "conditional": {"en": "Conditional", "de": "Bedingt"},
-    "unconfirmed": {"en": "Unconfirmed", "de": "Unbestätigt"},
-    "no": {"en": "No", "de": "Nein"},
-}

@@ -6,7 +6,7 @@ profiles joined by commas (`1g.18gb,1g.18gb,2g.35gb`). details.strategy is `sing
 
 from __future__ import annotations
 
-from kb.questions import base
+from kb.questions import base, words
 from kb.versions import shown
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
@@ -116,8 +116,8 @@ def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
     strategy = "mixed" if any(c["details"].get("strategy") == "mixed" for c in conclusions) else "single"
     en, de = _SUMMARY[strategy]
     if verdict != "yes":
-        word = base.VERDICT_WORD[verdict]
-        en = f"{word['en']}: {en[0].lower()}{en[1:]} MIG on one of its GPUs is {word['en'].lower()} (see below)."
-        de = f"{word['de']}: {de} MIG auf einer seiner GPUs ist {word['de'].lower()} (siehe unten)."
+        word = words.VERDICT[verdict]
+        en = f"{words.capital(word['en'])}: {en[0].lower()}{en[1:]} MIG on one of its GPUs is {word['en']} (see below)."
+        de = f"{words.capital(word['de'])}: {de} MIG auf einer seiner GPUs ist {word['de']} (siehe unten)."
     return base.build("strategy", inputs, conclusions, verdict=verdict, summary={"en": en, "de": de},
                       details={"strategy": strategy}, data=asker.data)

@@ -1,16 +1,50 @@
-"""The catalog's enumerated values in words, English and German, for answers and their text form.
+"""The catalog's enumerated values (and the answers' verdicts) in words, English and German: the one home of
+these words for answers, `gpukb card`/`gpukb cards` (kb/render, kb/cli/cards.py) and the site (kb/site).
 
-Answers keep ids in JSON (`details.maturity == "ga"`); what a person reads uses these words. The
-wording matches the site's (kb/site/labels.py VALUE_LABELS). Each table is {id: {"en": …, "de": …}}.
+Answers keep ids in JSON (`details.maturity == "ga"`); what a person reads uses these words. Each table is
+{id: {"en": …, "de": …}}. Imported on the CLI's fast path: no imports here.
 """
 
 from __future__ import annotations
 
+TRUTH = {True: {"en": "yes", "de": "ja"}, False: {"en": "no", "de": "nein"}}
+
+VERDICT = {
+    "yes": {"en": "yes", "de": "ja"},
+    "conditional": {"en": "conditional", "de": "bedingt"},
+    "unconfirmed": {"en": "unconfirmed", "de": "unbestätigt"},
+    "no": {"en": "no", "de": "nein"},
+}
+
 MIG_STATUS = {
-    "documented": {"en": "documented in NVIDIA's MIG user guide", "de": "in NVIDIAs MIG-Benutzerhandbuch dokumentiert"},
-    "datasheet-only": {"en": "datasheet only", "de": "nur im Datenblatt"},
+    "documented": {"en": "on NVIDIA's MIG list", "de": "auf NVIDIAs MIG-Liste"},
+    "datasheet-only": {"en": "only in a datasheet", "de": "nur im Datenblatt"},
     "announced": {"en": "announced", "de": "angekündigt"},
     "not-listed": {"en": "not on NVIDIA's MIG list", "de": "nicht auf NVIDIAs MIG-Liste"},
+}
+
+#: `operator_support.listed`: whether NVIDIA's GPU Operator support list names the card
+OPERATOR_LISTED = {True: {"en": "listed", "de": "gelistet"},
+                   False: {"en": "no entry found", "de": "kein Eintrag gefunden"}}
+
+AVAILABILITY = {
+    "available": {"en": "available", "de": "erhältlich"},
+    "announced": {"en": "announced", "de": "angekündigt"},
+}
+
+FORM_FACTOR = {
+    "pcie-server": {"en": "PCIe, server", "de": "PCIe, Server"},
+    "pcie-workstation": {"en": "PCIe, workstation", "de": "PCIe, Workstation"},
+    "pcie-workstation-max-q": {"en": "PCIe, workstation Max-Q", "de": "PCIe, Workstation Max-Q"},
+    "sxm": {"en": "SXM", "de": "SXM"},
+    "other": {"en": "other", "de": "andere"},
+}
+
+#: a method's memory, fault and compute isolation
+ISOLATION_LEVEL = {
+    "full": {"en": "full", "de": "vollständig"},
+    "partial": {"en": "partial", "de": "teilweise"},
+    "none": {"en": "none", "de": "keine"},
 }
 
 MATURITY = {
@@ -52,10 +86,31 @@ WORKLOAD = {
     "multi-tenant": {"en": "several teams or tenants", "de": "mehrere Teams oder Mandanten"},
 }
 
+#: a source's kind (catalog/sources.yaml)
+SOURCE_KIND = {
+    "docs": {"en": "documentation", "de": "Dokumentation"},
+    "release-notes": {"en": "release notes", "de": "Release Notes"},
+    "readme": {"en": "README", "de": "README"},
+    "changelog": {"en": "changelog", "de": "Changelog"},
+    "config": {"en": "configuration file", "de": "Konfigurationsdatei"},
+    "datasheet": {"en": "datasheet", "de": "Datenblatt"},
+    "article": {"en": "article", "de": "Artikel"},
+}
+
+#: `ask recommend --isolation`
 ISOLATION = {"required": {"en": "required", "de": "verlangt"}}
+
+#: every catalog value whose field is not known where it is shown (a fact's value on the site or in `gpukb
+#: card`); no id is in two of these tables with different words
+VALUES = {**MIG_STATUS, **AVAILABILITY, **FORM_FACTOR, **ISOLATION_LEVEL, **MATURITY, **WORKLOAD}
 
 
 def word(table: dict, value, lang: str) -> str:
     """The value in words; a value the table does not know is shown as it is."""
-    entry = table.get(value) if isinstance(value, str) else None
+    entry = table.get(value) if isinstance(value, (str, bool)) else None
     return entry[lang] if entry else str(value)
+
+
+def capital(text: str) -> str:
+    """The text with a capital first letter (a verdict or capability at the start of a cell or sentence)."""
+    return text[:1].upper() + text[1:]

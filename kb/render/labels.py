@@ -1,6 +1,8 @@
-"""Bilingual labels of catalog fields and values."""
+"""Bilingual labels of catalog fields, and a fact's value in words (the words: kb.questions.words)."""
 
 from __future__ import annotations
+
+from kb.questions import words
 
 FIELD_LABELS: dict[str, tuple[str, str]] = {
     "architecture": ("Architecture", "Architektur"),
@@ -21,24 +23,8 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
                                                "MIG: Unterstützung schriftlich bestätigen lassen"),
     "operator_support.listed": ("GPU Operator support list", "Supportliste des GPU Operators"),
     "operator_support.min_driver": ("GPU Operator: minimum driver", "GPU Operator: Mindesttreiber"),
-    "operator_support.driver_exceptions": ("Driver exception", "Treiber-Ausnahme"),
     "operator_support.driver_exceptions.fact": ("Driver exception", "Treiber-Ausnahme"),
     "vendor.ships": ("We ship it", "Wir liefern sie"),
-}
-
-VALUE_LABELS: dict[str, tuple[str, str]] = {
-    "True": ("yes", "ja"),
-    "False": ("no", "nein"),
-    "documented": ("documented in NVIDIA's MIG list", "in NVIDIAs MIG-Liste dokumentiert"),
-    "datasheet-only": ("only in a datasheet", "nur im Datenblatt"),
-    "announced": ("announced", "angekündigt"),
-    "not-listed": ("not on NVIDIA's MIG list", "nicht auf NVIDIAs MIG-Liste"),
-    "available": ("available", "erhältlich"),
-    "pcie-server": ("PCIe, server (passive)", "PCIe, Server (passiv)"),
-    "pcie-workstation": ("PCIe, workstation", "PCIe, Workstation"),
-    "pcie-workstation-max-q": ("PCIe, workstation Max-Q", "PCIe, Workstation Max-Q"),
-    "sxm": ("SXM", "SXM"),
-    "other": ("other", "andere"),
 }
 
 
@@ -50,18 +36,12 @@ def label(path: str, lang: str) -> str:
     return de if lang == "de" else en
 
 
-#: values whose wording depends on the field
-PATH_VALUE_LABELS: dict[tuple[str, str], tuple[str, str]] = {
-    ("operator_support.listed", "True"): ("listed", "gelistet"),
-    ("operator_support.listed", "False"): ("no entry found", "kein Eintrag gefunden"),
-}
+#: fields whose values have words of their own (other values: kb.questions.words.VALUES and TRUTH)
+FIELD_VALUES = {"operator_support.listed": words.OPERATOR_LISTED}
 
 
 def value_text(value, lang: str, path: str = "") -> str:
-    """A fact value for people: booleans and enum values translated, profiles and texts summarised."""
-    pair = PATH_VALUE_LABELS.get((path, str(value)))
-    if pair:
-        return pair[1] if lang == "de" else pair[0]
+    """A fact value for people: booleans and enum values in words, profiles and texts summarised."""
     if isinstance(value, dict):
         if "en" in value and "de" in value:
             return value[lang]
@@ -69,7 +49,5 @@ def value_text(value, lang: str, path: str = "") -> str:
             count = value.get("max_count")
             return f"{value['name']} ({value['memory_gb']} GB" + (f", ×{count})" if count else ")")
         return ", ".join(f"{k}={v}" for k, v in value.items())
-    pair = VALUE_LABELS.get(str(value))
-    if pair:
-        return pair[1] if lang == "de" else pair[0]
-    return str(value)
+    table = FIELD_VALUES.get(path) or (words.TRUTH if isinstance(value, bool) else words.VALUES)
+    return words.word(table, value, lang)

@@ -165,7 +165,7 @@ def mig_cards_table(ctx: Ctx, page_of=None) -> str:
             _smallest_instance(ctx, cid),
             ctx.fact(e, "mig.prerequisites.display_mode_switch") if pre.get("display_mode_switch") is not None else "—",
         ])
-    headers = [ctx.t("Karte", "Card"), ctx.t("MIG laut NVIDIA", "MIG according to NVIDIA"),
+    headers = [ctx.t("Karte", "Card"), ctx.t("MIG-Status", "MIG status"),
                ctx.t("Instanzen höchstens", "Instances at most"), ctx.t("Kleinste Instanz", "Smallest instance"),
                ctx.t("Anzeigemodus umschalten", "Display mode switch")]
     return table(headers, rows)

@@ -1,9 +1,11 @@
-"""Fixed wording of the generated pages, German and English."""
+"""Fixed wording of the generated pages, German and English; catalog values in words (kb.questions.words)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+
+from kb.questions import words
 
 LABELS: dict[str, tuple[str, str]] = {  # key: (de, en)
     "data": ("Datenstand", "Data"),
@@ -14,41 +16,6 @@ LABELS: dict[str, tuple[str, str]] = {  # key: (de, en)
     "retrieved": ("abgerufen", "retrieved"),
     "doc_date": ("Stand des Dokuments", "document date"),
     "disputed": ("Abweichende Angabe", "Other source says"),
-    "yes": ("ja", "yes"),
-    "no": ("nein", "no"),
-    "none": ("—", "—"),
-    "card": ("Karte", "Card"),
-}
-
-VALUE_LABELS: dict[str, tuple[str, str]] = {
-    # isolation
-    "full": ("vollständig", "full"),
-    "partial": ("teilweise", "partial"),
-    "none": ("keine", "none"),
-    # mig status
-    "documented": ("dokumentiert", "documented"),
-    "datasheet-only": ("nur im Datenblatt", "datasheet only"),
-    "announced": ("angekündigt", "announced"),
-    "not-listed": ("nicht gelistet", "not listed"),
-    # availability
-    "available": ("lieferbar", "available"),
-    # form factor
-    "pcie-server": ("PCIe, Server", "PCIe, server"),
-    "pcie-workstation": ("PCIe, Workstation", "PCIe, workstation"),
-    "pcie-workstation-max-q": ("PCIe, Workstation Max-Q", "PCIe, workstation Max-Q"),
-    "sxm": ("SXM", "SXM"),
-    "other": ("andere", "other"),
-    # maturity
-    "ga": ("allgemein verfügbar (GA)", "generally available (GA)"),
-    "beta": ("Beta", "beta"),
-    "alpha": ("Alpha", "alpha"),
-    "experimental": ("experimentell", "experimental"),
-    # workloads
-    "training": ("Training", "training"),
-    "large-model": ("große Modelle", "large models"),
-    "small-inference": ("kleine Inferenzdienste", "small inference services"),
-    "dev": ("Entwicklung und Notebooks", "development and notebooks"),
-    "multi-tenant": ("mehrere Teams oder Mandanten", "several teams or tenants"),
 }
 
 
@@ -59,21 +26,16 @@ def L(key: str, lang: str) -> str:
 
 
 def value_label(value: object, lang: str) -> str:
-    """A catalog value in words: booleans as ja/nein, known enum values translated, others as they are."""
-    if value is True:
-        return L("yes", lang)
-    if value is False:
-        return L("no", lang)
+    """A catalog value in words (kb.questions.words): booleans as ja/nein, known enum values translated, dates
+    in German form, None as a dash, others as they are."""
     if value is None:
-        return L("none", lang)
+        return "—"
     if isinstance(value, dict) and set(value) == {"en", "de"}:
         return value[lang]
-    if isinstance(value, str) and value in VALUE_LABELS:
-        de, en = VALUE_LABELS[value]
-        return de if lang == "de" else en
     if isinstance(value, str) and lang == "de" and _ISO_DATE.fullmatch(value):
         return date(value, lang)
-    return str(value)
+    return words.word(words.TRUTH if isinstance(value, bool) else words.VALUES, value, lang)
+
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 

@@ -7,21 +7,17 @@ import html
 import re
 
 from kb import versions
+from kb.questions import words
 from kb.site.md import code, esc, link, table
 from kb.site.page import Ctx
-
-VERDICT_WORD = {
-    "yes": ("Ja", "Yes"), "conditional": ("Bedingt", "Conditional"),
-    "unconfirmed": ("Unbestätigt", "Unconfirmed"), "no": ("Nein", "No"),
-}
 
 #: hides the table of contents: the matrices need the page's full width
 WIDE = "---\nhide:\n  - toc\n---\n\n"
 
 
 def verdict_word(verdict: str, lang: str) -> str:
-    de, en = VERDICT_WORD[verdict]
-    return de if lang == "de" else en
+    """The verdict as a cell or badge shows it: "Bedingt", "Unconfirmed"."""
+    return words.capital(words.VERDICT[verdict][lang])
 
 
 def verdict_badge(ctx: Ctx, verdict: str, **where: str) -> str:

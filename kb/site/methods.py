@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from kb.catalog.facts import FactError
-from kb.site.labels import VALUE_LABELS
+from kb.questions import words
 from kb.site.md import code, esc, table
 from kb.site.page import Ctx
 
 METHOD_ORDER = ["whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra"]
 WORKLOADS = ["training", "large-model", "multi-tenant", "small-inference", "dev"]
-CAPABILITY = {
-    "whole-gpu": ("Ganze GPUs zuweisen", "Allocating whole GPUs"),
-    "static-mig": ("Bestehende MIG-Geräte zuweisen", "Allocating existing MIG devices"),
-    "dynamic-mig": ("MIG-Geräte bei Bedarf anlegen", "Creating MIG devices on demand"),
-    "mps": ("MPS", "MPS"),
-    "time-slicing": ("Eigene Time-Slicing-Einstellungen", "Custom time-slicing settings"),
-    "vfio": ("GPU-Passthrough (VFIO)", "GPU passthrough (VFIO)"),
-}
+#: the isolation facts of a method with their labels
+ISOLATION = [("memory", "Speicherisolierung", "Memory isolation"), ("fault", "Fehlerisolierung", "Fault isolation"),
+             ("compute", "Rechenleistung garantiert", "Compute guaranteed")]
+#: cited lists of a method's section: (field, the key naming an item, whether the item shows it, its text,
+#: heading de, en)
+LISTS = [("resource_names", "name", True, "when", "Ressourcennamen", "Resource names"),
+         ("config_keys", "key", True, "text", "Einstellungen", "Settings"),
+         ("limits", "id", False, "text", "Grenzen und Vorbehalte", "Limits and caveats")]
 
 
 def ordered(methods: dict) -> list[tuple[str, dict]]:
@@ -29,12 +29,10 @@ def properties_table(ctx: Ctx) -> str:
     the values' notes and what one unit is are on each method's section of the methods page."""
     rows = []
     for mid, m in ordered(ctx.data["methods"]):
-        e = f"methods/{mid}"
-        rows.append([ctx.pick(m["name"]), ctx.fact(e, "isolation.memory", note=False),
-                     ctx.fact(e, "isolation.fault", note=False), ctx.fact(e, "isolation.compute", note=False),
+        rows.append([ctx.pick(m["name"]),
+                     *(ctx.fact(f"methods/{mid}", f"isolation.{key}", note=False) for key, _, _ in ISOLATION),
                      ctx.pick(m["neighbour_risk"])])
-    headers = [ctx.t("Methode", "Method"), ctx.t("Speicherisolierung", "Memory isolation"),
-               ctx.t("Fehlerisolierung", "Fault isolation"), ctx.t("Rechenleistung garantiert", "Compute guaranteed"),
+    headers = [ctx.t("Methode", "Method"), *(ctx.t(de, en) for _, de, en in ISOLATION),
                ctx.t("Was ein Pod den Nachbarn antun kann", "What a pod can do to its neighbours")]
     return table(headers, rows)
 
@@ -46,10 +44,9 @@ def suitability_table(ctx: Ctx) -> str:
     for w in WORKLOADS:
         fits = sorted(((s["rank"], METHOD_ORDER.index(mid), mid, s) for mid, m in ctx.data["methods"].items()
                        for s in m.get("suited_for", []) if s["workload"] == w))
-        de, en = VALUE_LABELS[w]
         for i, (rank, _, mid, s) in enumerate(fits):
             refs = ctx.notes.refs(s["cite"], f"methods/{mid}", f"suited_for[{w}]")
-            rows.append([f"**{ctx.t(de, en)}**" if i == 0 else "", str(rank),
+            rows.append([f"**{words.word(words.WORKLOAD, w, ctx.lang)}**" if i == 0 else "", str(rank),
                          ctx.pick(ctx.data["methods"][mid]["name"]), ctx.pick(s["text"]) + refs])
     return table([ctx.t("Workload", "Workload"), ctx.t("Rang", "Rank"), ctx.t("Methode", "Method"),
                   ctx.t("Warum", "Why")], rows)
@@ -59,27 +56,14 @@ def _method_section(ctx: Ctx, mid: str, m: dict) -> list[str]:
     e = f"methods/{mid}"
     out = [f"## {ctx.pick(m['name'])}", "", ctx.pick(m["summary"]), "",
            f"- {ctx.t('Eine Einheit', 'One unit')}: {ctx.pick(m['unit'])}",
-           f"- {ctx.t('Speicherisolierung', 'Memory isolation')}: {ctx.fact(e, 'isolation.memory')}",
-           f"- {ctx.t('Fehlerisolierung', 'Fault isolation')}: {ctx.fact(e, 'isolation.fault')}",
-           f"- {ctx.t('Rechenleistung garantiert', 'Compute guaranteed')}: {ctx.fact(e, 'isolation.compute')}", ""]
-    if m.get("resource_names"):
-        out += [f"**{ctx.t('Ressourcennamen', 'Resource names')}**", ""]
-        for r in m["resource_names"]:
-            refs = ctx.notes.refs(r["cite"], e, f"resource_names[{r['name']}]")
-            out.append(f"- {code(r['name'])}: {ctx.pick(r['when'])}{refs}")
-        out.append("")
-    if m.get("config_keys"):
-        out += [f"**{ctx.t('Einstellungen', 'Settings')}**", ""]
-        for k in m["config_keys"]:
-            refs = ctx.notes.refs(k["cite"], e, f"config_keys[{k['key']}]")
-            out.append(f"- {code(k['key'])}: {ctx.pick(k['text'])}{refs}")
-        out.append("")
-    if m.get("limits"):
-        out += [f"**{ctx.t('Grenzen und Vorbehalte', 'Limits and caveats')}**", ""]
-        for s in m["limits"]:
-            refs = ctx.notes.refs(s["cite"], e, f"limits[{s['id']}]")
-            out.append(f"- {ctx.pick(s['text'])}{refs}")
-        out.append("")
+           *(f"- {ctx.t(de, en)}: {ctx.fact(e, f'isolation.{key}')}" for key, de, en in ISOLATION), ""]
+    for field, key, shown, text, de, en in LISTS:
+        if m.get(field):
+            out += [f"**{ctx.t(de, en)}**", ""]
+            for item in m[field]:
+                refs = ctx.notes.refs(item["cite"], e, f"{field}[{item[key]}]")
+                out.append(f"- {code(item[key]) + ': ' if shown else ''}{ctx.pick(item[text])}{refs}")
+            out.append("")
     return out
 
 
@@ -101,8 +85,8 @@ def dra_capabilities_table(ctx: Ctx) -> str:
         raise FactError("methods/dra capabilities: the catalog lists no DRA capabilities")
     rows = []
     for cap in m["capabilities"]:
-        de, en = CAPABILITY[cap["id"]]
-        rows.append([ctx.t(de, en), ctx.fact("methods/dra", f"capabilities[{cap['id']}].maturity"),
+        name = words.capital(words.word(words.DRA_FEATURE, cap["id"], ctx.lang))
+        rows.append([name, ctx.fact("methods/dra", f"capabilities[{cap['id']}].maturity"),
                      code(cap["since"]) if cap.get("since") else "—"])
     return table([ctx.t("Funktion", "Capability"), ctx.t("Reife", "Maturity"),
                   ctx.t("Seit Treiber-Release", "Since driver release")], rows)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from kb.site.matrices import VERDICT_WORD
+from kb.site.matrices import verdict_word
 from kb.site.md import code, esc, link
 from kb.site.page import Ctx
 
@@ -37,8 +37,7 @@ def rules_page(ctx: Ctx, rules: dict[str, list[dict]]) -> str:
             then = rule["then"]
             out += [f"### {rule['id']}: {ctx.pick(rule['title'])} {{ #{rule['id'].lower()} }}", ""]
             if "verdict" in then:
-                w_de, w_en = VERDICT_WORD[then["verdict"]]
-                result = f"{ctx.t('Urteil', 'Verdict')}: **{ctx.t(w_de, w_en)}**"
+                result = f"{ctx.t('Urteil', 'Verdict')}: **{verdict_word(then['verdict'], ctx.lang)}**"
             else:
                 result = f"{ctx.t('Schwere', 'Severity')}: **{esc(then['severity'])}**"
             out += [f"- {result}", f"- {ctx.t('Text', 'Text')}: {ctx.pick(then['text'])}"]

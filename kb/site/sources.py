@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from kb.site.labels import date
+from kb.questions import words
+from kb.site.labels import date, value_label
 from kb.site.md import esc, link, table
 from kb.site.page import Ctx
-
-KIND = {
-    "docs": ("Dokumentation", "documentation"), "release-notes": ("Release Notes", "release notes"),
-    "readme": ("README", "README"), "changelog": ("Changelog", "changelog"),
-    "config": ("Konfigurationsdatei", "configuration file"), "datasheet": ("Datenblatt", "datasheet"),
-    "article": ("Artikel", "article"),
-}
-
 
 def count_citations(data: dict) -> dict[str, int]:
     """How often each source is cited anywhere in cards, releases and methods."""
@@ -40,7 +33,7 @@ def sources_page(ctx: Ctx) -> str:
     counts = count_citations(ctx.data)
     rows, notes = [], []
     for sid, src in ctx.data["sources"].items():
-        kind = KIND[src["kind"]][0 if ctx.lang == "de" else 1]
+        kind = words.SOURCE_KIND[src["kind"]][ctx.lang]
         doc_date = date(src["document_date"], ctx.lang) if src.get("document_date") else "—"
         doc = link(esc(src["title"]), src["url"])
         if src.get("note"):
@@ -48,7 +41,7 @@ def sources_page(ctx: Ctx) -> str:
             doc += f" <sup>{len(notes)}</sup>"
         doc += f"<br>{esc(src['publisher'])} · {kind} · {esc(src['language'])} · `{sid}`"
         rows.append([doc, doc_date, date(src["retrieved"], ctx.lang),
-                     ctx.t("ja", "yes") if src.get("watch") else ctx.t("nein", "no"), str(counts[sid])])
+                     value_label(bool(src.get("watch")), ctx.lang), str(counts[sid])])
     headers = [ctx.t("Dokument", "Document"), ctx.t("Stand des Dokuments", "Document date"),
                ctx.t("Zuletzt geprüft", "Last checked"), ctx.t("Beobachtet", "Watched"),
                ctx.t("Zitate", "Citations")]
