@@ -8,8 +8,6 @@ from typing import Any
 
 import yaml
 
-Path_ = tuple  # a field path: ("mig", "profiles", 0, "name")
-
 
 @dataclass
 class Problem:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -69,7 +68,3 @@ def resolve_card(data: dict, name: str, lang: str = "en") -> str:
                 msg += t(lang, " — did you mean: ", " — meinten Sie: ") + "; ".join(names)
             msg += t(lang, " (list all: gpukb cards)", " (alle anzeigen: gpukb cards)")
         raise UsageProblem(msg) from None
-
-
-def stdout_is_tty() -> bool:
-    return sys.stdout.isatty()

@@ -7,7 +7,7 @@ from typing import Literal, Optional
 from pydantic import Field
 
 from kb.models.card import MethodId
-from kb.models.common import Citation, Fact, Model, Slug, Statement, Text, Version
+from kb.models.common import Citation, Fact, Model, Statement, Text, Version
 
 Isolation = Literal["full", "partial", "none"]
 Workload = Literal["training", "large-model", "small-inference", "dev", "multi-tenant"]

@@ -14,7 +14,6 @@ from kb.versions import shown
 DATA = ("cards", "methods", "sources")
 USES = ("mig",)
 
-MODES = ("mig", "time-slicing", "mps")
 #: the device plugin reads `replicas` into a Go int (64 bits): a larger count does not load
 MAX_REPLICAS = 2**63 - 1
 

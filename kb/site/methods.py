@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kb.catalog.facts import FactError
 from kb.questions import words
-from kb.site.md import code, esc, table
+from kb.site.md import code, table
 from kb.site.page import Ctx
 
 METHOD_ORDER = ["whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra"]
