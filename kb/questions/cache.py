@@ -16,6 +16,8 @@ import zlib
 
 from kb.catalog.compiled import cache_dir, catalog_dir, code_stamp, input_hash, rules_dir
 
+#: hash -> {"index": input index, "answers": {answer key: answer}, "live": {"data", "rules"}} of the matrix
+#: this process built
 _MEMO: dict = {}
 
 
@@ -81,8 +83,8 @@ def build(key: str, *, engine: str = "durable") -> dict:
 
     data = load_data()
     rules = question_rules_all()
-    answers = compute_all(data, engine=engine, rules=rules)
-    export = {"data_version": data["data_version"], "verified": data["verified"], "hash": key, "answers": answers}
+    export = _export(key, data, compute_all(data, engine=engine, rules=rules))
+    answers = export["answers"]
     index = make_index(data)
     folder = _folder(key)
     tmp = cache_dir() / f".answers-{key}.{os.getpid()}.tmp"
@@ -106,8 +108,14 @@ def build(key: str, *, engine: str = "durable") -> dict:
         tmp.rename(folder)
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)  # an unwritable cache is simply not used
-    _MEMO[key] = (index, {answer_key(a["question"], a["inputs"]): a for a in answers}, (data, rules))
+    _MEMO[key] = {"index": index, "answers": {answer_key(a["question"], a["inputs"]): a for a in answers},
+                  "live": {"data": data, "rules": rules}}
     return export
+
+
+def _export(key: str, data: dict, answers: list[dict]) -> dict:
+    """What `gpukb export answers --json` writes."""
+    return {"data_version": data["data_version"], "verified": data["verified"], "hash": key, "answers": answers}
 
 
 def question_rules_all() -> dict:
@@ -118,20 +126,21 @@ def question_rules_all() -> dict:
     return {q: question_rules(q) for q in QUESTIONS}
 
 
-def _index(key: str) -> dict:
-    """The input index of the matrix for `key`: from memory or disk; the matrix is built when missing."""
+def _stored(key: str, part: str, name: str):
+    """Part `part` of the matrix for `key` (see _MEMO) from memory, else its file `name`; the matrix is built
+    when the file is missing."""
     if key in _MEMO:
-        return _MEMO[key][0]
-    index = _read(_folder(key) / "index.json")
-    if index is None:
+        return _MEMO[key][part]
+    stored = _read(_folder(key) / name)
+    if stored is None:
         build(key)
-        return _MEMO[key][0]
-    return index
+        return _MEMO[key][part]
+    return stored
 
 
 def _cached(key: str, question: str, inputs: dict) -> dict | None:
     if key in _MEMO:
-        found = _MEMO[key][1].get(answer_key(question, inputs))
+        found = _MEMO[key]["answers"].get(answer_key(question, inputs))
     else:
         found = _read(_folder(key) / f"{answer_key(question, inputs)}.json")
     return found if found and found["question"] == question and found["inputs"] == inputs else None
@@ -145,8 +154,7 @@ def export(*, engine: str = "durable") -> dict:
         from kb.questions import compute_all
 
         data = load_data()
-        return {"data_version": data["data_version"], "verified": data["verified"], "hash": key,
-                "answers": compute_all(data, engine=engine, rules=question_rules_all())}
+        return _export(key, data, compute_all(data, engine=engine, rules=question_rules_all()))
     cached = _read(_folder(key) / "all.json")
     if cached is not None and cached.get("hash") == key:
         return cached
@@ -163,25 +171,15 @@ def answer(question: str, raw: dict, *, engine: str = "durable") -> dict:
 
         return live(question, resolve(question, make_index(load_data()), **raw), engine=engine)
     key = current_hash()
-    inputs = resolve(question, _index(key), **raw)
+    inputs = resolve(question, _stored(key, "index", "index.json"), **raw)
     found = _cached(key, question, inputs)
     if found is not None:
         return found
     from kb.questions import Asker
 
-    data, rules = _live_inputs(key, question)
-    return Asker(data, engine=engine, rules=rules).answer(question, inputs)
-
-
-def _live_inputs(key: str, question: str) -> tuple[dict, dict]:
-    """The compiled catalog and rules `question` reads, stored with the matrix of `key` (built with it)."""
-    if key in _MEMO:
-        return _MEMO[key][2]
-    stored = _read(_folder(key) / f"live-{question}.json")
-    if stored is None:
-        build(key)
-        return _MEMO[key][2]
-    return stored["data"], stored["rules"]
+    # the compiled catalog and rules the question reads, stored with the matrix
+    stored = _stored(key, "live", f"live-{question}.json")
+    return Asker(stored["data"], engine=engine, rules=stored["rules"]).answer(question, inputs)
 
 
 def live(question: str, inputs: dict, *, engine: str = "durable") -> dict:
