@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,18 @@ SOURCES = SHARED / "sources"
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path_factory.mktemp("gpukb-cache")))
+
+
+@pytest.fixture
+def drift_catalog(tmp_path, monkeypatch):
+    """The drift fixture catalog (tests/fixtures/drift/catalog plus the real platform-support.yaml) in use."""
+    root = tmp_path / "catalog"
+    shutil.copytree(FIXTURES / "drift" / "catalog", root)
+    shutil.copy(REPO / "catalog" / "platform-support.yaml", root / "platform-support.yaml")
+    monkeypatch.setenv("GPUKB_CATALOG", str(root))
+    # the fixture catalog has cards, not every method: only the MIG question's rules resolve against it
+    monkeypatch.setattr("kb.questions.QUESTIONS", ("mig",))
+    return root
 
 
 def need_sources() -> Path:

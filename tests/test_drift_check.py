@@ -10,19 +10,8 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES, REPO, need_sources
+from conftest import need_sources
 from kb.cli.main import cli
-
-
-@pytest.fixture
-def catalog(tmp_path, monkeypatch):
-    root = tmp_path / "catalog"
-    shutil.copytree(FIXTURES / "drift" / "catalog", root)
-    shutil.copy(REPO / "catalog" / "platform-support.yaml", root / "platform-support.yaml")
-    monkeypatch.setenv("GPUKB_CATALOG", str(root))
-    # the fixture catalog has cards, not every method: only the MIG question's rules resolve against it
-    monkeypatch.setattr("kb.questions.QUESTIONS", ("mig",))
-    return root
 
 
 def gpukb(*args):
@@ -49,7 +38,7 @@ def edited(tmp_path, rel: str, old: str, new: str):
 
 # --- the newest snapshots: no drift -----------------------------------------------------------------
 
-def test_check_offline_newest_snapshots_no_drift(catalog):
+def test_check_offline_newest_snapshots_no_drift(drift_catalog):
     result = gpukb("sources", "check", "--offline", need_sources(), "--json")
     data = json.loads(result.stdout)
     assert result.exit_code == 0, result.output
@@ -67,14 +56,14 @@ def test_check_offline_newest_snapshots_no_drift(catalog):
     ("gpu-operator-component-matrix", "cloud-native-docs/life-cycle-policy@2026-03-20.rst"),
     ("dra-driver-prerequisites", "k8s-dra-driver-gpu/prerequisites@2026-05-13.md"),
 ])
-def test_diff_without_drift_exits_0(catalog, source, rel):
+def test_diff_without_drift_exits_0(drift_catalog, source, rel):
     code, item = diff_json(source, need_sources() / rel)
     assert (code, item["status"], item["changes"]) == (0, "ok", [])
 
 
 # --- real history ------------------------------------------------------------------------------------
 
-def test_platform_support_2025_10_27_lacks_four_products(catalog):
+def test_platform_support_2025_10_27_lacks_four_products(drift_catalog):
     code, item = diff_json("gpu-operator-platform-support",
                            need_sources() / "cloud-native-docs/platform-support@2025-10-27.rst")
     assert code == 1
@@ -90,7 +79,7 @@ def test_platform_support_2025_10_27_lacks_four_products(catalog):
                                "path": ["operator_support", "listed", "value"], "value": False}]
 
 
-def test_release_notes_2026_06_25_newest_is_26_3_3(catalog):
+def test_release_notes_2026_06_25_newest_is_26_3_3(drift_catalog):
     code, item = diff_json("gpu-operator-release-notes",
                            need_sources() / "cloud-native-docs/release-notes@2026-06-25.rst")
     assert code == 1
@@ -101,7 +90,7 @@ def test_release_notes_2026_06_25_newest_is_26_3_3(catalog):
     assert item["extracted"]["newest"] == "26.3.3"
 
 
-def test_release_notes_2026_03_20_miss_two_catalog_releases_in_one_change(catalog):
+def test_release_notes_2026_03_20_miss_two_catalog_releases_in_one_change(drift_catalog):
     code, item = diff_json("gpu-operator-release-notes",
                            need_sources() / "cloud-native-docs/release-notes@2026-03-20.rst")
     assert code == 1
@@ -112,7 +101,7 @@ def test_release_notes_2026_03_20_miss_two_catalog_releases_in_one_change(catalo
     assert item["changes"][0]["touches"] == ["releases/gpu-operator releases[0]", "releases/gpu-operator releases[1]"]
 
 
-def test_mig_doc_before_v26_3_0_lacks_the_generated_config(catalog):
+def test_mig_doc_before_v26_3_0_lacks_the_generated_config(drift_catalog):
     code, item = diff_json("gpu-operator-mig", need_sources() / "cloud-native-docs/gpu-operator-mig@2025-11-12.rst")
     assert code == 1
     assert item["changes"] == [{
@@ -127,14 +116,14 @@ def test_mig_doc_before_v26_3_0_lacks_the_generated_config(catalog):
         "answers": []}]
 
 
-def test_device_plugin_readme_2024_10_31_quote_gone(catalog):
+def test_device_plugin_readme_2024_10_31_quote_gone(drift_catalog):
     code, item = diff_json("device-plugin-readme", need_sources() / "k8s-device-plugin/README@2024-10-31.md")
     assert code == 1
     assert [c["touches"] for c in item["changes"]] == [["releases/device-plugin releases[2].changes[0]"]]
     assert item["extracted"] == {"latest_release": "0.17.0", "sharing": ["With CUDA Time-Slicing", "With CUDA MPS"]}
 
 
-def test_mig_parted_config_before_rtx_pro_6000_profiles(catalog):
+def test_mig_parted_config_before_rtx_pro_6000_profiles(drift_catalog):
     code, item = diff_json("mig-parted-config-default", need_sources() / "mig-parted/config-default@2025-03-19.yaml")
     assert code == 1
     assert kinds_and_texts(item) == [
@@ -142,7 +131,7 @@ def test_mig_parted_config_before_rtx_pro_6000_profiles(catalog):
         ("profile-removed", "mig-parted's default config no longer has profile 4g.96gb (card RTX PRO 6000 Server Edition)")]
 
 
-def test_dra_docs_index_says_kubernetes_1_32(catalog):
+def test_dra_docs_index_says_kubernetes_1_32(drift_catalog):
     code, item = diff_json("dra-driver-prerequisites", need_sources() / "dra-driver-nvidia-gpu/_index@2026-06-26.md")
     assert code == 1
     assert kinds_and_texts(item) == [
@@ -153,7 +142,7 @@ def test_dra_docs_index_says_kubernetes_1_32(catalog):
                                             "value": "1.32"}]
 
 
-def test_a_disputing_claim_is_compared_with_its_own_source(catalog):
+def test_a_disputing_claim_is_compared_with_its_own_source(drift_catalog):
     """dra-driver-readme backs the disputed 1.32, not the fact's 1.34.2: its README is no drift."""
     code, item = diff_json("dra-driver-readme", need_sources() / "dra-driver-nvidia-gpu/README@2026-06-04.md")
     assert (code, item["changes"]) == (0, [])
@@ -167,7 +156,7 @@ RTX6000_ROW = ("    | NVIDIA RTX PRO 6000     | NVIDIA Blackwell       |       |
                "    +-------------------------+------------------------+-------+\n")
 
 
-def test_removed_card_reports_the_answers_it_changes(catalog, tmp_path):
+def test_removed_card_reports_the_answers_it_changes(drift_catalog, tmp_path):
     code, item = diff_json("gpu-operator-platform-support", edited(tmp_path, PS, RTX6000_ROW, ""))
     assert code == 1
     [change] = item["changes"]
@@ -179,7 +168,7 @@ def test_removed_card_reports_the_answers_it_changes(catalog, tmp_path):
         ("mig", "26.3.0", "conditional", "conditional", ["MIG-007"])]
 
 
-def test_new_row_for_an_unlisted_card(catalog, tmp_path):
+def test_new_row_for_an_unlisted_card(drift_catalog, tmp_path):
     row = ("    | NVIDIA RTX PRO 5000     | NVIDIA Blackwell       |       |\n"
            "    | Blackwell               |                        |       |\n"
            "    +-------------------------+------------------------+-------+\n")
@@ -193,7 +182,7 @@ def test_new_row_for_an_unlisted_card(catalog, tmp_path):
                                             "path": ["operator_support", "listed", "value"], "value": True}]
 
 
-def test_new_driver_minimum_and_exception(catalog, tmp_path):
+def test_new_driver_minimum_and_exception(drift_catalog, tmp_path):
     path = edited(tmp_path, PS, "* MIG is not supported on the 575.57.08 driver release.",
                   "* MIG is not supported on the 580.65.06 driver release.")
     path.write_text(path.read_text().replace("Driver versions 575.57.08 or later", "Driver versions 580.65.06 or later"))
@@ -212,7 +201,7 @@ def test_new_driver_minimum_and_exception(catalog, tmp_path):
                                             "path": ["operator_support", "min_driver", "value"], "value": "580.65.06"}]
 
 
-def test_architecture_change(catalog, tmp_path):
+def test_architecture_change(drift_catalog, tmp_path):
     path = edited(tmp_path, PS, "| NVIDIA A2               | NVIDIA Ampere             |",
                   "| NVIDIA A2               | NVIDIA Ada                |")
     code, item = diff_json("gpu-operator-platform-support", path)
@@ -223,7 +212,7 @@ def test_architecture_change(catalog, tmp_path):
 RN = "cloud-native-docs/release-notes@2026-08-21.rst"
 
 
-def test_release_notes_with_a_newer_release(catalog, tmp_path):
+def test_release_notes_with_a_newer_release(drift_catalog, tmp_path):
     new = ".. _v27.1.0:\n\n27.1.0\n======\n\nNew Features\n------------\n\n* Updated software component versions:\n\n" \
           "  - NVIDIA Device Plugin for Kubernetes v0.21.0\n\n----\n\n.. _v26.7.0:"
     code, item = diff_json("gpu-operator-release-notes", edited(tmp_path, RN, ".. _v26.7.0:", new))
@@ -233,7 +222,7 @@ def test_release_notes_with_a_newer_release(catalog, tmp_path):
         "gpu-operator-release-notes lists NVIDIA GPU Operator 27.1.0, newer than the catalog's newest (26.7.0)")]
 
 
-def test_release_notes_with_another_component_version(catalog, tmp_path):
+def test_release_notes_with_another_component_version(drift_catalog, tmp_path):
     path = edited(tmp_path, RN, "NVIDIA Device Plugin for Kubernetes v0.20.0", "NVIDIA Device Plugin for Kubernetes v0.20.1")
     code, item = diff_json("gpu-operator-release-notes", path)
     assert kinds_and_texts(item) == [
@@ -242,14 +231,14 @@ def test_release_notes_with_another_component_version(catalog, tmp_path):
                                             "path": ["releases", 0, "components", 2, "version"], "value": "0.20.1"}]
 
 
-def test_release_notes_drop_a_component(catalog, tmp_path):
+def test_release_notes_drop_a_component(drift_catalog, tmp_path):
     path = edited(tmp_path, RN, "  - NVIDIA MIG Manager for Kubernetes v0.15.0\n", "")
     code, item = diff_json("gpu-operator-release-notes", path)
     assert kinds_and_texts(item) == [
         ("component-removed", "gpu-operator-release-notes no longer lists mig-manager 0.15.0 for 26.7.0")]
 
 
-def test_component_matrix_for_a_newer_release(catalog, tmp_path):
+def test_component_matrix_for_a_newer_release(drift_catalog, tmp_path):
     path = edited(tmp_path, "cloud-native-docs/life-cycle-policy@2026-08-21.rst", "   * - v26.7.0", "   * - v27.1.0")
     code, item = diff_json("gpu-operator-component-matrix", path)
     assert kinds_and_texts(item) == [(
@@ -257,7 +246,7 @@ def test_component_matrix_for_a_newer_release(catalog, tmp_path):
         "the component matrix describes GPU Operator 27.1.0, newer than the catalog's newest (26.7.0)")]
 
 
-def test_component_matrix_with_another_default_driver(catalog, tmp_path):
+def test_component_matrix_with_another_default_driver(drift_catalog, tmp_path):
     path = edited(tmp_path, "cloud-native-docs/life-cycle-policy@2026-08-21.rst", "(**R**, **D**)", "(**R**)")
     path.write_text(path.read_text().replace("tesla-release-notes-610-57-04/index.html>`_\n",
                                              "tesla-release-notes-610-57-04/index.html>`_ (**D**)\n"))
@@ -266,7 +255,7 @@ def test_component_matrix_with_another_default_driver(catalog, tmp_path):
         ("component-changed", "the component matrix gives driver 610.57.04 for 26.7.0 (catalog: 595.91.07)")]
 
 
-def test_readme_naming_a_newer_release(catalog, tmp_path):
+def test_readme_naming_a_newer_release(drift_catalog, tmp_path):
     path = edited(tmp_path, "k8s-device-plugin/README@2026-05-19.md", "latest release (`v0.17.1`) of the plugin is available:",
                   "latest release (`v0.21.0`) of the plugin is available:")
     code, item = diff_json("device-plugin-readme", path)
@@ -275,7 +264,7 @@ def test_readme_naming_a_newer_release(catalog, tmp_path):
                          "version in the catalog (0.20.0)")]
 
 
-def test_changelog_with_a_newer_release(catalog, tmp_path):
+def test_changelog_with_a_newer_release(drift_catalog, tmp_path):
     path = edited(tmp_path, "k8s-device-plugin/CHANGELOG@2026-08-19.md", "### v0.20.0", "### v0.21.0\n- Rubin\n\n### v0.20.0")
     code, item = diff_json("device-plugin-changelog", path)
     assert kinds_and_texts(item) == [(
@@ -283,7 +272,7 @@ def test_changelog_with_a_newer_release(catalog, tmp_path):
         "device-plugin-changelog lists NVIDIA device plugin for Kubernetes 0.21.0, newer than the catalog's newest (0.20.0)")]
 
 
-def test_mig_layout_with_another_count(catalog, tmp_path):
+def test_mig_layout_with_another_count(drift_catalog, tmp_path):
     path = edited(tmp_path, "mig-parted/config-default@2026-02-18.yaml", '"1g.24gb+gfx": 4', '"1g.24gb+gfx": 3')
     code, item = diff_json("mig-parted-config-default", path)
     assert kinds_and_texts(item) == [(
@@ -293,7 +282,7 @@ def test_mig_layout_with_another_count(catalog, tmp_path):
                                             "path": ["mig", "profiles", 0, "max_count"], "value": 3}]
 
 
-def test_dra_prerequisites_with_a_newer_kubernetes(catalog, tmp_path):
+def test_dra_prerequisites_with_a_newer_kubernetes(drift_catalog, tmp_path):
     path = edited(tmp_path, "dra-driver-nvidia-gpu/prerequisites@2026-07-16.md", "| Kubernetes | v1.34.2 or later",
                   "| Kubernetes | v1.35.0 or later")
     code, item = diff_json("dra-driver-prerequisites", path)
@@ -303,7 +292,7 @@ def test_dra_prerequisites_with_a_newer_kubernetes(catalog, tmp_path):
 
 # --- unreadable or unparseable input: exit 3, never drift, never "no drift" ---------------------------
 
-def test_diff_of_an_html_page_exits_3(catalog, tmp_path):
+def test_diff_of_an_html_page_exits_3(drift_catalog, tmp_path):
     page = tmp_path / "platform-support.rst"
     page.write_text("<!DOCTYPE html><html><body>Too many requests</body></html>")
     result = gpukb("sources", "diff", "gpu-operator-platform-support", page, "--json")
@@ -312,7 +301,7 @@ def test_diff_of_an_html_page_exits_3(catalog, tmp_path):
     assert item["error"] == f"{page}: no section titled 'Supported NVIDIA Data Center GPUs and Systems'"
 
 
-def test_check_offline_with_a_missing_snapshot_exits_3_and_still_reports_drift(catalog, tmp_path):
+def test_check_offline_with_a_missing_snapshot_exits_3_and_still_reports_drift(drift_catalog, tmp_path):
     offline = tmp_path / "sources"
     (offline / "cloud-native-docs").mkdir(parents=True)
     shutil.copy(need_sources() / "cloud-native-docs/platform-support@2025-10-27.rst",
@@ -328,7 +317,7 @@ def test_check_offline_with_a_missing_snapshot_exits_3_and_still_reports_drift(c
         ("gpu-operator-platform-support", "drift", None)]
 
 
-def test_a_question_the_engine_cannot_answer_does_not_hide_the_drift(catalog, tmp_path, monkeypatch):
+def test_a_question_the_engine_cannot_answer_does_not_hide_the_drift(drift_catalog, tmp_path, monkeypatch):
     monkeypatch.setattr("kb.questions.QUESTIONS", ("mig", "no-such-question"))
     result = gpukb("sources", "diff", "gpu-operator-platform-support", edited(tmp_path, PS, RTX6000_ROW, ""), "--json")
     data = json.loads(result.stdout)

@@ -9,20 +9,9 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES, REPO, need_sources
+from conftest import REPO, need_sources
 from kb.cli.main import cli
 from kb.drift.report import escape
-
-
-@pytest.fixture
-def catalog(tmp_path, monkeypatch):
-    root = tmp_path / "catalog"
-    shutil.copytree(FIXTURES / "drift" / "catalog", root)
-    shutil.copy(REPO / "catalog" / "platform-support.yaml", root / "platform-support.yaml")
-    monkeypatch.setenv("GPUKB_CATALOG", str(root))
-    # the fixture catalog has cards, not every method: only the MIG question's rules resolve against it
-    monkeypatch.setattr("kb.questions.QUESTIONS", ("mig",))
-    return root
 
 
 @pytest.fixture
@@ -39,7 +28,7 @@ def gpukb(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
-def test_list_json_before_and_after_a_check(catalog, old_platform):
+def test_list_json_before_and_after_a_check(drift_catalog, old_platform):
     rows = {r["id"]: r for r in json.loads(gpukb("sources", "list", "--json").stdout)["sources"]}
     assert list(rows) == ["gpu-operator-release-notes", "gpu-operator-platform-support",
                           "gpu-operator-component-matrix", "gpu-operator-mig", "device-plugin-readme",
@@ -58,14 +47,14 @@ def test_list_json_before_and_after_a_check(catalog, old_platform):
     assert rows["gpu-operator-release-notes"]["last_checked"] is None
 
 
-def test_list_text(catalog):
+def test_list_text(drift_catalog):
     lines = gpukb("sources", "list", "--lang", "de").output.splitlines()
     assert lines[0].split() == ["Quelle", "Extractor", "Zuletzt", "geprüft", "Belegt"]
     assert lines[3].split() == ["gpu-operator-platform-support", "platform-support", "nie", "cards", "×4,",
                                 "platform-support"]
 
 
-def test_markdown_report(catalog, old_platform, tmp_path):
+def test_markdown_report(drift_catalog, old_platform, tmp_path):
     report = tmp_path / "drift.md"
     result = gpukb("sources", "check", "--offline", old_platform, "--source", "gpu-operator-platform-support",
                    "--report", report)
@@ -96,7 +85,7 @@ def test_markdown_report(catalog, old_platform, tmp_path):
         ""])
 
 
-def test_markdown_report_in_german_with_an_unreadable_source(catalog, old_platform, tmp_path):
+def test_markdown_report_in_german_with_an_unreadable_source(drift_catalog, old_platform, tmp_path):
     report = tmp_path / "drift.md"
     result = gpukb("sources", "check", "--offline", old_platform, "--source", "gpu-operator-platform-support",
                    "--source", "device-plugin-readme", "--report", report, "--lang", "de")
@@ -109,7 +98,7 @@ def test_markdown_report_in_german_with_an_unreadable_source(catalog, old_platfo
             f"sources/k8s-device-plugin/README in {escape(str(old_platform))}\n") in text
 
 
-def test_no_drift_report(catalog, tmp_path):
+def test_no_drift_report(drift_catalog, tmp_path):
     report = tmp_path / "drift.md"
     result = gpukb("sources", "check", "--offline", need_sources(), "--report", report)
     assert result.exit_code == 0
@@ -125,13 +114,13 @@ def test_no_drift_report(catalog, tmp_path):
     (["check", "--offline", ".", "--source", "mig-user-guide"],
      "Error: 'mig-user-guide' is not a watched source (list: gpukb sources list)"),
 ])
-def test_unknown_source_exits_2(catalog, args, message):
+def test_unknown_source_exits_2(drift_catalog, args, message):
     result = gpukb("sources", *args)
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1] == message
 
 
-def test_missing_file_and_folder_exit_2(catalog, tmp_path):
+def test_missing_file_and_folder_exit_2(drift_catalog, tmp_path):
     assert gpukb("sources", "diff", "gpu-operator-mig", tmp_path / "nope.rst").exit_code == 2
     assert gpukb("sources", "check", "--offline", tmp_path / "nope").exit_code == 2
 
