@@ -35,3 +35,13 @@ def need_sources() -> Path:
     if not SOURCES.is_dir():
         pytest.skip(f"../shared/sources not found at {SOURCES}: the real NVIDIA snapshots are needed for this test")
     return SOURCES
+
+
+@pytest.fixture
+def old_platform(tmp_path):
+    """An offline folder whose only platform-support snapshot is the page of 2025-10-27."""
+    folder = tmp_path / "offline"
+    (folder / "cloud-native-docs").mkdir(parents=True)
+    shutil.copy(need_sources() / "cloud-native-docs/platform-support@2025-10-27.rst",
+                folder / "cloud-native-docs/platform-support@2025-10-27.rst")
+    return folder

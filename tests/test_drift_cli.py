@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -12,16 +11,6 @@ from click.testing import CliRunner
 from conftest import REPO, need_sources
 from kb.cli.main import cli
 from kb.drift.report import escape
-
-
-@pytest.fixture
-def old_platform(tmp_path):
-    """An offline folder whose only platform-support snapshot is the page of 2025-10-27."""
-    folder = tmp_path / "offline"
-    (folder / "cloud-native-docs").mkdir(parents=True)
-    shutil.copy(need_sources() / "cloud-native-docs/platform-support@2025-10-27.rst",
-                folder / "cloud-native-docs/platform-support@2025-10-27.rst")
-    return folder
 
 
 def gpukb(*args):
