@@ -124,7 +124,7 @@ def test_unknown_card_exits_2_with_suggestion(run):
 def test_unknown_card_german(run):
     result = run("card", "Gamma", "--lang", "de")
     assert result.exit_code == 2
-    assert result.output == "Error: unbekannte Karte 'Gamma' (alle anzeigen: gpukb cards)\n"
+    assert result.output == "Fehler: unbekannte Karte 'Gamma' (alle anzeigen: gpukb cards)\n"
 
 
 @pytest.mark.parametrize("command", [["cards"], ["card", "H200 NVL"]])

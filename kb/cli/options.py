@@ -53,18 +53,11 @@ def load_catalog_data():
 
 
 def resolve_card(data: dict, name: str, lang: str = "en") -> str:
-    """Card id for a user-typed name; unknown or ambiguous names exit 2 with the closest cards."""
-    from kb.catalog.names import NameError_, NameIndex
+    """Card id for a user-typed name; unknown or ambiguous names exit 2 with the closest cards (worded as
+    `gpukb ask` words them: kb.questions.base.card_id)."""
+    from kb.questions.base import InputError, card_id, make_index
 
     try:
-        return NameIndex(data["cards"]).resolve(name)
-    except NameError_ as exc:
-        names = [f"{data['cards'][c]['short_name']} ({c})" for c in exc.candidates]
-        if exc.ambiguous:
-            msg = t(lang, f"{name!r} fits several cards: ", f"{name!r} passt auf mehrere Karten: ") + "; ".join(names)
-        else:
-            msg = t(lang, f"unknown card {name!r}", f"unbekannte Karte {name!r}")
-            if names:
-                msg += t(lang, " — did you mean: ", " — meinten Sie: ") + "; ".join(names)
-            msg += t(lang, " (list all: gpukb cards)", " (alle anzeigen: gpukb cards)")
-        raise UsageProblem(msg) from None
+        return card_id(make_index(data), name)
+    except InputError as exc:
+        raise UsageProblem(exc.text[lang], lang) from None
