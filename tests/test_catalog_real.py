@@ -70,3 +70,22 @@ def test_a_short_operator_version_fitting_several_releases_exits_2_in_both_langu
                          "name the patch release\n")
     assert de.output == ("Fehler: GPU Operator 26.3 passt auf mehrere Releases: 26.3.3, 26.3.2, 26.3.1, 26.3.0; "
                          "nennen Sie das Patch-Release\n")
+
+
+def test_every_card_fact_has_a_label_in_both_languages():
+    """`gpukb card` never shows a raw field path where a person expects words."""
+    import re
+
+    from kb.render.card import card_facts
+    from kb.render.labels import FIELD_LABELS
+
+    data = load_data()
+    paths = {re.sub(r"\[\d+\]", "", f["path"]) for cid in data["cards"] for f in card_facts(data, cid)}
+    assert sorted(p for p in paths if p not in FIELD_LABELS) == []
+
+
+def test_card_text_in_german_has_words_for_the_vgpu_list():
+    from kb.render.card import card_text
+
+    text = card_text(load_data(), "l40s", "de")
+    assert "GPU Operator: Geräteliste für KubeVirt mit vGPU: nicht auf der Liste" in text

@@ -7,7 +7,6 @@ concluded about it). The answer's verdict is the best verdict of the methods tha
 
 from __future__ import annotations
 
-from kb import versions
 from kb.questions import base, mig
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn

@@ -27,6 +27,10 @@ MIG_STATUS = {
 OPERATOR_LISTED = {True: {"en": "listed", "de": "gelistet"},
                    False: {"en": "no entry found", "de": "kein Eintrag gefunden"}}
 
+#: `operator_support.kubevirt_vgpu`: whether the operator's KubeVirt vGPU device list names the card
+KUBEVIRT_VGPU = {True: {"en": "on the list", "de": "auf der Liste"},
+                 False: {"en": "not on the list", "de": "nicht auf der Liste"}}
+
 AVAILABILITY = {
     "available": {"en": "available", "de": "erhältlich"},
     "announced": {"en": "announced", "de": "angekündigt"},

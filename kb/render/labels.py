@@ -24,6 +24,8 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "operator_support.listed": ("GPU Operator support list", "Supportliste des GPU Operators"),
     "operator_support.min_driver": ("GPU Operator: minimum driver", "GPU Operator: Mindesttreiber"),
     "operator_support.driver_exceptions.fact": ("Driver exception", "Treiber-Ausnahme"),
+    "operator_support.kubevirt_vgpu": ("GPU Operator: KubeVirt vGPU device list",
+                                       "GPU Operator: Geräteliste für KubeVirt mit vGPU"),
     "vendor.ships": ("We ship it", "Wir liefern sie"),
 }
 
@@ -37,7 +39,8 @@ def label(path: str, lang: str) -> str:
 
 
 #: fields whose values have words of their own (other values: kb.questions.words.VALUES and TRUTH)
-FIELD_VALUES = {"operator_support.listed": words.OPERATOR_LISTED}
+FIELD_VALUES = {"operator_support.listed": words.OPERATOR_LISTED,
+                "operator_support.kubevirt_vgpu": words.KUBEVIRT_VGPU}
 
 
 def value_text(value, lang: str, path: str = "") -> str:
