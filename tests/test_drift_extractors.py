@@ -97,6 +97,43 @@ def test_platform_support_history():
         "NVIDIA Ampere /Ada", "Turing"]
 
 
+def _vgpu(rel: str) -> list[tuple]:
+    out = extract("platform-support", rel)
+    return [(e["family"], e["names"], e["excluded"], e["condition"], e["line"]) for e in out["kubevirt_vgpu"]]
+
+
+GA10X = ["A100", "A40", "RTX A6000", "RTX A5500", "RTX A5000", "A30", "A16", "A10", "A2"]
+
+
+def test_platform_support_kubevirt_vgpu_list_2026_08_21():
+    assert _vgpu("cloud-native-docs/platform-support@2026-08-21.rst") == [
+        (None, ["RTX Pro 6000 Blackwell Server Edition"], [], None, 617),
+        (None, ["H200NVL"], [], None, 619),
+        (None, ["H100"], [], None, 621),
+        ("GA10x", GA10X, ["A10G", "A10M"], None, 623),
+        ("AD10x", ["L40", "RTX 6000 Ada", "L4"], ["L40G"], None, 627),
+        (None, ["NVIDIA HGX GB200 NVL72", "GB300 NVL72"], [], "Ubuntu 24.04 LTS", 631)]
+
+
+def test_platform_support_kubevirt_vgpu_list_2024_10_31_ends_at_the_next_heading():
+    assert _vgpu("cloud-native-docs/platform-support@2024-10-31.rst") == [
+        (None, ["H100"], [], None, 452),
+        ("GA10x", GA10X, ["A10G", "A10M"], None, 454),
+        ("AD10x", ["L40", "RTX 6000 Ada", "L4"], ["L40G"], None, 458)]
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("KubeVirt and OpenShift Virtualization with NVIDIA vGPU is supported on the following devices:",
+     "vGPU works on:", "KubeVirt vGPU device list .* is not found"),
+    ("  The L40G GPU is excluded.", "  Only with the L40G.", "line 627: unexpected text in a KubeVirt vGPU entry"),
+])
+def test_platform_support_kubevirt_vgpu_list_of_another_format(old, new, message):
+    text = read("cloud-native-docs/platform-support@2026-08-21.rst")
+    assert old in text
+    with pytest.raises(ExtractError, match=message):
+        get("platform-support").extract(text.replace(old, new, 1))
+
+
 def test_platform_support_quotes_occur_in_the_page():
     from kb.lint.snapshots import normalise
 

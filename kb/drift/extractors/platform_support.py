@@ -6,6 +6,11 @@ tables; names wrap over rows, several products share a cell as line blocks) and 
 that name a product; a note block led by "<product> notes:" belongs to that product. From the notes come
 the driver minimum ("… 575.57.08 or later …") and driver exceptions ("MIG is not supported on the
 575.57.08 driver release").
+
+Also read: the list led by "KubeVirt and OpenShift Virtualization with NVIDIA vGPU is supported on the
+following devices:", one entry per bullet. A family line ("AD10x: L40, RTX 6000 Ada, L4.") is split into its
+names; the bullet's "The L40G GPU is excluded." gives excluded names; a trailing "on Ubuntu 24.04 LTS" is
+kept as the entry's condition.
 """
 
 from __future__ import annotations
@@ -24,6 +29,10 @@ ARM_SECTION = "Supported ARM Based Platforms"
 
 _MIN_DRIVER = re.compile(r"(?i)driver\b[^.]*?\b(\d{3}\.\d+(?:\.\d+)?) or later")
 _EXCEPTION = re.compile(r"(?i)^(.*?) (?:is|are) not supported on the (\d{3}\.\d+(?:\.\d+)?) driver")
+VGPU_LEAD = "KubeVirt and OpenShift Virtualization with NVIDIA vGPU is supported on the following devices:"
+_FAMILY = re.compile(r"^([A-Z]{2}\d{2,3}x):\s*(.+)$")
+_CONDITION = re.compile(r"^(.*?)\s+on\s+(.+)$")
+_EXCLUDED = re.compile(r"(?i)^The (.+?) GPUs? (?:is|are) excluded\.?$")
 
 
 def extract(text: str) -> dict:
@@ -42,7 +51,51 @@ def extract(text: str) -> dict:
         raise ExtractError("no products found in the supported-GPU tables")
     for p in products:
         _derive(p)
-    return {"tabs": [t for _, t in tabs] + [ARM_SECTION], "products": products}
+    return {"tabs": [t for _, t in tabs] + [ARM_SECTION], "products": products,
+            "kubevirt_vgpu": kubevirt_vgpu(lines)}
+
+
+def kubevirt_vgpu(lines: list[str]) -> list[dict]:
+    """The bullets after the vGPU device list's lead sentence: entry text, family, names, excluded names,
+    condition and the bullet's line (1-based)."""
+    at = next((i for i, line in enumerate(lines) if plain(line) == VGPU_LEAD), None)
+    if at is None:
+        raise ExtractError(f"the KubeVirt vGPU device list ({VGPU_LEAD!r}) is not found")
+    bullets: list[tuple[int, list[str]]] = []
+    for i in range(at + 1, len(lines)):
+        s = lines[i].strip()
+        if not s:
+            continue
+        if rst.indent(lines[i]) == 0 and s[:2] in ("- ", "* "):
+            bullets.append((i, [s[2:].strip()]))
+        elif rst.indent(lines[i]) > 0 and bullets:
+            bullets[-1][1].append(s)
+        else:
+            break
+    if not bullets:
+        raise ExtractError(f"line {at + 1}: the KubeVirt vGPU device list has no entries")
+    return [_vgpu_entry(i, parts) for i, parts in bullets]
+
+
+def _vgpu_entry(line: int, parts: list[str]) -> dict:
+    text = plain(parts[0])
+    excluded = []
+    for extra in parts[1:]:
+        m = _EXCLUDED.match(plain(extra))
+        if not m:
+            raise ExtractError(f"line {line + 1}: unexpected text in a KubeVirt vGPU entry: {extra!r}")
+        excluded += [n.strip() for n in re.split(r",\s*|\s+and\s+", m.group(1)) if n.strip()]
+    family, rest = None, text.rstrip(".")
+    m = _FAMILY.match(rest)
+    if m:
+        family, rest = m.group(1), m.group(2)
+    condition = None
+    m = _CONDITION.match(rest)
+    if m:
+        rest, condition = m.group(1), m.group(2)
+    names = [n.strip() for n in rest.split(",") if n.strip()]
+    return {"entry": text, "family": family, "names": names, "normalised": [name_key(n) for n in names],
+            "excluded": excluded, "condition": condition, "line": line + 1}
 
 
 def _read_part(part: list[str], offset: int, tab: str) -> list[dict]:
