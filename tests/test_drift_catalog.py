@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from conftest import need_sources
 from kb.catalog.compiled import load_data
 from kb.cli.main import cli
+from kb.drift.report import verdict_text
 
 
 @pytest.fixture(autouse=True)
@@ -126,3 +127,78 @@ def test_mig_parted_changelog_without_a_catalog_release_is_drift(tmp_path):
         ("release-missing", ["releases/mig-manager releases[0]"])]
     assert texts(item) == ["mig-parted-changelog does not list NVIDIA MIG Manager for Kubernetes 0.15.0, which the "
                            "catalog has (newest there: 0.14.5)"]
+
+
+# --- the KubeVirt vGPU device list against the cards' operator_support.kubevirt_vgpu ---------------------
+
+PS = "cloud-native-docs/platform-support@2026-08-21.rst"
+AD10X = "- AD10x: L40, RTX 6000 Ada, L4.\n"
+
+
+def _edited_platform(tmp_path, old: str, new: str) -> tuple[int, dict]:
+    text = (need_sources() / PS).read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "platform-support.rst"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["sources", "diff", "gpu-operator-platform-support", str(path), "--json"])
+    return result.exit_code, json.loads(result.stdout)["sources"][0]
+
+
+def test_platform_support_of_2024_10_31_lacks_two_cards_on_the_vgpu_list():
+    code, item = diff("gpu-operator-platform-support", "cloud-native-docs/platform-support@2024-10-31.rst")
+    assert code == 1
+    assert [(c["text"]["en"], c["touches"]) for c in item["changes"] if c["kind"].startswith("vgpu")] == [
+        ("platform support's KubeVirt vGPU device list no longer names card H200 NVL",
+         ["cards/h200-nvl operator_support.kubevirt_vgpu"]),
+        ("platform support's KubeVirt vGPU device list no longer names card RTX PRO 6000 Server Edition",
+         ["cards/rtx-pro-6000-blackwell-server operator_support.kubevirt_vgpu"])]
+
+
+def test_l4_gone_from_the_ad10x_line_turns_its_vgpu_answer_unconfirmed(tmp_path):
+    code, item = _edited_platform(tmp_path, AD10X, "- AD10x: L40, RTX 6000 Ada.\n")
+    assert code == 1
+    # the quotes of the old line (L40S's "not on the list" note, the vGPU method's limit) need a review too
+    assert [(c["kind"], c["text"]["en"], c["text"]["de"]) for c in item["changes"]] == [
+        ("vgpu-unlisted", "platform support's KubeVirt vGPU device list no longer names card L4",
+         "Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte L4 nicht mehr"),
+        ("quote-gone", "quote “AD10x: L40, RTX 6000 Ada, L4.” of cards/l40s operator_support.kubevirt_vgpu is gone "
+                       "from gpu-operator-platform-support",
+         "Zitat „AD10x: L40, RTX 6000 Ada, L4.“ von cards/l40s operator_support.kubevirt_vgpu fehlt jetzt in "
+         "gpu-operator-platform-support"),
+        ("quote-gone", "quote “AD10x: L40, RTX 6000 Ada, L4.” of methods/vgpu limits[1] is gone from "
+                       "gpu-operator-platform-support",
+         "Zitat „AD10x: L40, RTX 6000 Ada, L4.“ von methods/vgpu limits[1] fehlt jetzt in "
+         "gpu-operator-platform-support")]
+    change = item["changes"][0]
+    assert change["touches"] == ["cards/l4 operator_support.kubevirt_vgpu"]
+    assert change["patch"] == [{"entity": "cards/l4", "path": ["operator_support", "kubevirt_vgpu", "value"],
+                                "value": False}]
+    methods = [a for a in change["answers"] if a["question"] == "methods"]
+    assert len(methods) == 8  # every operator release of the catalog
+    assert {(a["inputs"]["card"], a["before"], a["after"], str(a["methods_changed"]), tuple(a["rules_added"]),
+             tuple(a["rules_removed"])) for a in methods} == {
+        ("l4", "yes", "yes", "{'vgpu': ['conditional', 'unconfirmed']}", ("METHODS-043",),
+         ("METHODS-040", "METHODS-041", "METHODS-042"))}
+    assert verdict_text(methods[0]) == ("yes → yes; vgpu: conditional → unconfirmed "
+                                        "(+METHODS-043, −METHODS-040, −METHODS-041, −METHODS-042)")
+
+
+def test_l4_excluded_is_no_longer_named(tmp_path):
+    code, item = _edited_platform(tmp_path, "The L40G GPU is excluded.", "The L40G and L4 GPUs are excluded.")
+    assert (code, [c["text"]["en"] for c in item["changes"]]) == (1, [
+        "platform support's KubeVirt vGPU device list no longer names card L4"])
+
+
+def test_l40s_on_the_vgpu_list_is_drift_with_a_conditional_answer(tmp_path):
+    code, item = _edited_platform(tmp_path, "- H100\n", "- H100\n\n- L40S\n")
+    assert code == 1
+    [change] = item["changes"]
+    assert (change["kind"], change["text"]["en"], change["text"]["de"]) == (
+        "vgpu-listed", "platform support's KubeVirt vGPU device list now names L40S; the catalog says card L40S is "
+                       "not on it",
+        "Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt jetzt L40S; laut Katalog "
+        "steht Karte L40S nicht darauf")
+    assert change["patch"] == [{"entity": "cards/l40s", "path": ["operator_support", "kubevirt_vgpu", "value"],
+                                "value": True}]
+    methods = [a for a in change["answers"] if a["question"] == "methods"]
+    assert methods and {str(a["methods_changed"]) for a in methods} == {"{'vgpu': ['unconfirmed', 'conditional']}"}

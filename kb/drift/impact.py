@@ -2,7 +2,8 @@
 
 A change with a `patch` (a mechanical catalog edit: a card no longer listed, another driver minimum, …)
 is applied to a copy of the catalog data and the answers of the affected cards are computed before and
-after; those whose verdict or fired rules differ are reported ("before → after", rules added/removed). A change without a patch (a quote
+after; those whose verdict, fired rules or (for `methods`) a method's verdict differ are reported ("before →
+after", rules added/removed, `methods_changed`). A change without a patch (a quote
 gone) lists the current answers whose reasons cite that quote: they need a look.
 """
 
@@ -51,11 +52,22 @@ def _diff(data: dict, change: Change, current: dict, engine: str) -> list[dict]:
         todo = [a for a in answers if _affected(change, a["inputs"])]
         for old, new in zip(todo, after.answer_many(question, [a["inputs"] for a in todo])):
             rules_old, rules_new = _rules(old), _rules(new)
-            if old["verdict"] != new["verdict"] or rules_old != rules_new:
-                out.append({"question": question, "inputs": old["inputs"], "before": old["verdict"],
-                            "after": new["verdict"], "rules_added": sorted(rules_new - rules_old),
-                            "rules_removed": sorted(rules_old - rules_new), "summary": new["summary"]})
+            methods = _methods_changed(old, new)
+            if old["verdict"] != new["verdict"] or rules_old != rules_new or methods:
+                item = {"question": question, "inputs": old["inputs"], "before": old["verdict"],
+                        "after": new["verdict"], "rules_added": sorted(rules_new - rules_old),
+                        "rules_removed": sorted(rules_old - rules_new), "summary": new["summary"]}
+                if methods:
+                    item["methods_changed"] = methods
+                out.append(item)
     return out
+
+
+def _methods_changed(old: dict, new: dict) -> dict[str, list[str]]:
+    """Per-method verdicts of a methods answer (details.methods) that differ: {method: [before, after]}."""
+    before = (old.get("details") or {}).get("methods") or {}
+    after = (new.get("details") or {}).get("methods") or {}
+    return {m: [before.get(m), after.get(m)] for m in sorted(set(before) | set(after)) if before.get(m) != after.get(m)}
 
 
 def _rules(answer: dict) -> set[str]:

@@ -91,11 +91,13 @@ def answer_lines(answers: list[dict], lang: str, *, markdown: bool = False) -> l
 
 
 def verdict_text(answer: dict) -> str:
-    """'conditional → no (+MIG-007)', or the current verdict of an answer that relies on a quote."""
+    """'conditional → no (+MIG-007)', 'yes → yes; vgpu: conditional → unconfirmed (+METHODS-043, …)' (a
+    method's verdict changed), or the current verdict of an answer that relies on a quote."""
     if "after" not in answer:
         return answer["before"]
     rules = [f"+{r}" for r in answer["rules_added"]] + [f"−{r}" for r in answer["rules_removed"]]
-    return f"{answer['before']} → {answer['after']}" + (f" ({', '.join(rules)})" if rules else "")
+    methods = "".join(f"; {m}: {a} → {b}" for m, (a, b) in answer.get("methods_changed", {}).items())
+    return f"{answer['before']} → {answer['after']}{methods}" + (f" ({', '.join(rules)})" if rules else "")
 
 
 def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: str | None = None,

@@ -3,7 +3,9 @@
 Products are compared by normalised name: gone, new, another architecture, another tab, other notes. A
 card that is `listed` must still be found under its `listed_as` name, one that is not listed must not
 appear; a card's driver minimum and driver exceptions, where they cite this source, must equal what the
-product's notes say.
+product's notes say. A card's `kubevirt_vgpu` fact citing this source must match the KubeVirt vGPU
+device list: a card on it must still be named there (by name, short name, alias or `listed_as`, not excluded),
+a card not on it must not be named now.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     if platform and platform.get("source") == sid:
         out += _products(sid, platform["products"], now, gone)
     out += _cards(sid, data.get("cards", {}), now, gone)
+    if "kubevirt_vgpu" in extracted:
+        out += _kubevirt_vgpu(sid, data.get("cards", {}), extracted["kubevirt_vgpu"])
     return out
 
 
@@ -134,3 +138,35 @@ def _driver_facts(sid: str, entity: str, card: dict, support: dict, product: dic
 def _cited_anywhere(support: dict, sid: str) -> bool:
     """Whether the card's support facts rely on this source at all (then new exceptions concern it)."""
     return cites(support.get("listed"), sid) or cites(support.get("min_driver"), sid)
+
+
+def _kubevirt_vgpu(sid: str, cards: dict, entries: list[dict]) -> list[Change]:
+    """Cards whose `operator_support.kubevirt_vgpu` (citing this source) no longer matches the device list."""
+    excluded = {normalise(n) for e in entries for n in e["excluded"]}
+    named = {k: n for e in entries for n, k in zip(e["names"], e["normalised"]) if k not in excluded}
+    out = []
+    for cid, card in sorted(cards.items()):
+        support = card.get("operator_support", {})
+        fact = support.get("kubevirt_vgpu")
+        if not cites(fact, sid):
+            continue
+        keys = [normalise(n) for n in [card["name"], card["short_name"], *card.get("aliases", []),
+                                       *([support["listed_as"]] if support.get("listed_as") else [])]]
+        hit = next((named[k] for k in keys if k in named), None)
+        entity, short = f"cards/{cid}", card["short_name"]
+        if fact["value"] and hit is None:
+            text = say(f"platform support's KubeVirt vGPU device list no longer names card {short}",
+                       f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte "
+                       f"{short} nicht mehr")
+        elif not fact["value"] and hit is not None:
+            text = say(f"platform support's KubeVirt vGPU device list now names {hit}; the catalog says card {short} "
+                       "is not on it",
+                       f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt jetzt "
+                       f"{hit}; laut Katalog steht Karte {short} nicht darauf")
+        else:
+            continue
+        out.append(Change(sid, "vgpu-unlisted" if fact["value"] else "vgpu-listed", text,
+                          touches=[f"{entity} operator_support.kubevirt_vgpu"],
+                          patch=[{"entity": entity, "path": ["operator_support", "kubevirt_vgpu", "value"],
+                                  "value": not fact["value"]}]))
+    return out
