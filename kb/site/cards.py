@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kb.questions import words
 from kb.site.md import code, esc, link, table
 from kb.site.page import Ctx, method_name
 
@@ -94,6 +95,11 @@ def card_page(ctx: Ctx, card_id: str) -> str:
     for ex in sup.get("driver_exceptions", []):
         label = ctx.t(f"Ausnahme Treiber {ex['driver']}", f"Exception driver {ex['driver']}")
         rows.append([esc(label), ctx.fact(e, f"operator_support.driver_exceptions[{ex['driver']}].fact")])
+    vgpu_words = lambda v: esc(words.word(words.KUBEVIRT_VGPU, v, ctx.lang))  # noqa: E731
+    rows += _rows(ctx, f"{e} operator_support", sup, [
+        ("kubevirt_vgpu", "Auf der Geräteliste für KubeVirt mit NVIDIA vGPU",
+         "On the device list for KubeVirt with NVIDIA vGPU", vgpu_words),
+    ])
     out += [table(prop, rows), ""]
 
     vendor = card["vendor"]
