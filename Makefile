@@ -34,8 +34,9 @@ lint: setup ## validate the catalog
 vale: ## house style of the prose (needs the vale binary)
 	@scripts/vale
 
-bench: setup ## print speed figures
+bench: setup ## print speed figures: CLI latency and engine throughput, then site build times
 	$(BIN)/python scripts/bench
+	$(BIN)/python scripts/site-bench
 
 schema: setup ## export the JSON Schema of the catalog files
 	$(BIN)/python scripts/export_schema
