@@ -179,8 +179,10 @@ def test_l4_gone_from_the_ad10x_line_turns_its_vgpu_answer_unconfirmed(tmp_path)
              tuple(a["rules_removed"])) for a in methods} == {
         ("l4", "yes", "yes", "{'vgpu': ['conditional', 'unconfirmed']}", ("METHODS-043",),
          ("METHODS-040", "METHODS-041", "METHODS-042"))}
-    assert verdict_text(methods[0]) == ("yes → yes; vgpu: conditional → unconfirmed "
+    assert verdict_text(methods[0]) == ("yes → yes; vGPU: conditional → unconfirmed "
                                         "(+METHODS-043, −METHODS-040, −METHODS-041, −METHODS-042)")
+    assert verdict_text(methods[0], "de") == ("ja → ja; vGPU: bedingt → unbestätigt "
+                                              "(+METHODS-043, −METHODS-040, −METHODS-041, −METHODS-042)")
 
 
 def test_l4_excluded_is_no_longer_named(tmp_path):

@@ -143,7 +143,7 @@ def test_answer_lines_list_changes_and_count_the_rest():
     relying = [{"question": "methods", "inputs": {"card": f"c{i % 8}", "operator": "26.7.0"}, "before": "yes",
                 "summary": {"en": "Yes.", "de": "Ja."}} for i in range(16)]
     lines = answer_lines(changed + relying, "de", markdown=True)
-    assert lines[0] == "`mig` card=c1 operator=26.0.0: **yes → no (+MIG-007)** — Nein."
+    assert lines[0] == "`mig` card=c1 operator=26.0.0: **ja → nein (+MIG-007)** — Nein."
     assert lines[10:] == ["… und 2 weitere", "`methods` ×16 (Karten: c0, c1, c2, c3, c4, c5 …)"]
 
 

@@ -73,7 +73,7 @@ def answer_lines(answers: list[dict], lang: str, *, markdown: bool = False) -> l
     bold = (lambda s: f"**{s}**") if markdown else (lambda s: s)  # noqa: E731
     changed = [a for a in answers if "after" in a]
     text = escape if markdown else (lambda s: s)  # noqa: E731
-    out = [f"{code(a['question'])} {_inputs(a['inputs'])}: {bold(verdict_text(a))} — {text(a['summary'][lang])}"
+    out = [f"{code(a['question'])} {_inputs(a['inputs'])}: {bold(verdict_text(a, lang))} — {text(a['summary'][lang])}"
            for a in changed[:SHOWN]]
     if len(changed) > SHOWN:
         more = len(changed) - SHOWN
@@ -90,14 +90,19 @@ def answer_lines(answers: list[dict], lang: str, *, markdown: bool = False) -> l
     return out
 
 
-def verdict_text(answer: dict) -> str:
+def verdict_text(answer: dict, lang: str = "en") -> str:
     """'conditional → no (+MIG-007)', 'yes → yes; vgpu: conditional → unconfirmed (+METHODS-043, …)' (a
-    method's verdict changed), or the current verdict of an answer that relies on a quote."""
+    method's verdict changed), or the current verdict of an answer that relies on a quote; verdicts and
+    methods in words of `lang`."""
+    from kb.questions.words import METHOD, VERDICT, word
+
+    v = lambda x: word(VERDICT, x, lang)  # noqa: E731
     if "after" not in answer:
-        return answer["before"]
+        return v(answer["before"])
     rules = [f"+{r}" for r in answer["rules_added"]] + [f"−{r}" for r in answer["rules_removed"]]
-    methods = "".join(f"; {m}: {a} → {b}" for m, (a, b) in answer.get("methods_changed", {}).items())
-    return f"{answer['before']} → {answer['after']}{methods}" + (f" ({', '.join(rules)})" if rules else "")
+    methods = "".join(f"; {word(METHOD, m, lang)}: {v(a)} → {v(b)}"
+                      for m, (a, b) in answer.get("methods_changed", {}).items())
+    return f"{v(answer['before'])} → {v(answer['after'])}{methods}" + (f" ({', '.join(rules)})" if rules else "")
 
 
 def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: str | None = None,
