@@ -206,3 +206,20 @@ def test_every_answer_of_the_matrix_has_a_verdict_of_the_contract():
     assert {a["verdict"] for a in answers} <= {"yes", "conditional", "unconfirmed", "no"}
     assert all(a["conditions"] == [] for a in answers if a["verdict"] == "no")
     assert all(a["conditions"] for a in answers if a["verdict"] == "conditional")
+
+
+def test_no_condition_text_names_the_card():
+    """Conditions of single-card questions read the same for every card (the answer's heading names the
+    card), so equal conditions are equal text on the site's matrices. `strategy` asks about several GPUs
+    of one node: there the card's name says which GPU a condition is about."""
+    import yaml
+
+    named = []
+    for path in sorted((REPO / "rules").glob("*/*.yaml")):
+        rule = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(rule, dict) or rule.get("question") in {"check", "strategy"}:
+            continue
+        for lang, text in ((rule.get("then") or {}).get("condition") or {}).items():
+            if "{name}" in text or "{card}" in text:
+                named.append(f"{path.name} ({lang})")
+    assert named == []
