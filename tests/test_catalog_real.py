@@ -89,3 +89,15 @@ def test_card_text_in_german_has_words_for_the_vgpu_list():
 
     text = card_text(load_data(), "l40s", "de")
     assert "GPU Operator: Geräteliste für KubeVirt mit vGPU: nicht auf der Liste" in text
+
+
+def test_check_and_ask_dra_treat_a_kubernetes_minor_alike(tmp_path):
+    """'1.34' could be below or above the DRA driver's 1.34.2: neither `ask dra` nor `check` guesses."""
+    manifest = tmp_path / "node.yaml"
+    manifest.write_text("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n")
+    for args in (["ask", "dra", "--k8s", "1.34"], ["check", str(manifest), "--k8s", "1.34"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 2, args
+        assert result.output == ("Error: Kubernetes 1.34 without a patch release cannot be answered: NVIDIA's DRA "
+                                 "driver needs 1.34.2 or newer; say which 1.34.x the cluster runs\n")
+    assert CliRunner().invoke(cli, ["check", str(manifest), "--k8s", "1.35"]).exit_code == 0

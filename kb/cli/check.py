@@ -18,9 +18,10 @@ def _versions(data: dict, operator, k8s, driver, lang: str):
 
     known = [r["version"] for r in data.get("releases", {}).get("gpu-operator", {}).get("releases", [])]
     index = {"operator_releases": sorted(known, key=versions.key, reverse=True)}
+    dra_minimum = ((data.get("methods", {}).get("dra", {}).get("requirements") or {}).get("min_kubernetes") or {}).get("value")
     try:
         return Environment(operator=base.operator_version(index, operator) if operator is not None else None,
-                           k8s=base.kubernetes_version(k8s) if k8s is not None else None,
+                           k8s=base.kubernetes_version(k8s, dra_minimum) if k8s is not None else None,
                            driver=base.driver_version(driver))
     except base.InputError as exc:
         raise UsageProblem(exc.text[lang], lang) from None

@@ -103,11 +103,22 @@ def driver_version(value: str | None) -> str | None:
         raise InputError(str(exc), f"{versions.shown(value)} ist keine Treiberversion (z. B. 575.57.08)") from None
 
 
-def kubernetes_version(value: str) -> str:
+def kubernetes_version(value: str, minimum: str | None = None) -> str:
+    """'1.34.2'/'v1.34.2'/'1.34' → '1.34.2'/'1.34.0'. With the DRA driver's `minimum`, a version without
+    patch release in the minimum's minor ('1.34' for 1.34.2) is not guessed: it could be either side."""
     try:
-        return versions.kubernetes(value)
+        normal = versions.kubernetes(value)
     except versions.VersionError as exc:
         raise InputError(str(exc), f"{versions.shown(value)} ist keine Kubernetes-Version (z. B. 1.34.2)") from None
+    typed = versions.parse(value)
+    if minimum and len(typed) == 2 and typed == versions.parse(minimum)[:2] and versions.key(value) < versions.key(minimum):
+        minor = normal[:-2]
+        raise InputError(
+            f"Kubernetes {minor} without a patch release cannot be answered: NVIDIA's DRA driver needs "
+            f"{minimum} or newer; say which {minor}.x the cluster runs",
+            f"Kubernetes {minor} ohne Patch-Release lässt sich nicht beantworten: NVIDIAs DRA-Treiber "
+            f"braucht {minimum} oder neuer; geben Sie an, welches {minor}.x der Cluster hat")
+    return normal
 
 
 def fold_verdict(conclusions: list[dict]) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from kb import versions
 from kb.questions import base, words
 from kb.questions.methods import dra_requirements
 from kb.questions.mig import compare
@@ -23,15 +22,7 @@ def resolve(index: dict, k8s: str | None = None, operator: str | None = None, fe
     if feature not in known:
         raise base.InputError(f"unknown DRA feature {feature!r}; known: {', '.join(known)}",
                               f"unbekannte DRA-Funktion {feature!r}; bekannt: {', '.join(known)}", known)
-    k8s_version = base.kubernetes_version(k8s)
-    minimum = index.get("dra_min_kubernetes")
-    typed = versions.parse(k8s)
-    if minimum and len(typed) == 2 and typed == versions.parse(minimum)[:2] and versions.key(k8s) < versions.key(minimum):
-        raise base.InputError(
-            f"Kubernetes {k8s_version[:-2]} without a patch release cannot be answered: NVIDIA's DRA driver needs "
-            f"{minimum} or newer; say which {k8s_version[:-2]}.x the cluster runs",
-            f"Kubernetes {k8s_version[:-2]} ohne Patch-Release lässt sich nicht beantworten: NVIDIAs DRA-Treiber "
-            f"braucht {minimum} oder neuer; geben Sie an, welches {k8s_version[:-2]}.x der Cluster hat")
+    k8s_version = base.kubernetes_version(k8s, index.get("dra_min_kubernetes"))
     return {"operator": base.operator_version(index, operator), "k8s": k8s_version, "feature": feature}
 
 
