@@ -150,3 +150,112 @@ def test_answer_lines_list_changes_and_count_the_rest():
 def test_markdown_escapes_what_the_documents_write():
     assert escape("named <node-name>-mig-config, *.yaml, a_b [x] | `y`") == \
         r"named \<node-name\>-mig-config, \*.yaml, a\_b \[x\] \| \`y\`"
+
+
+# --- odd input: one clear line, the documented exit code, JSON on stdout with --json, German with --lang de ---
+
+def _last_line(result) -> str:
+    return result.output.strip().splitlines()[-1]
+
+
+def test_unknown_source_is_named_before_a_missing_file(drift_catalog, tmp_path):
+    result = gpukb("sources", "diff", "platform-suport", tmp_path / "nope.rst")
+    assert result.exit_code == 2
+    assert _last_line(result) == ("Error: 'platform-suport' is not a watched source — did you mean: "
+                                  "gpu-operator-platform-support (list: gpukb sources list)")
+
+
+@pytest.mark.parametrize("lang,name,message", [
+    ("en", "nope.rst", "Error: {path} does not exist"),
+    ("de", "nope.rst", "Fehler: {path} existiert nicht"),
+    ("en", "", "Error: {path} is a folder, not a file"),
+    ("de", "", "Fehler: {path} ist ein Ordner, keine Datei"),
+])
+def test_diff_needs_an_existing_file(drift_catalog, tmp_path, lang, name, message):
+    path = tmp_path / name if name else tmp_path
+    result = gpukb("sources", "diff", "gpu-operator-mig", path, "--lang", lang)
+    assert result.exit_code == 2
+    assert result.output.strip() == message.format(path=path)
+
+
+@pytest.mark.parametrize("lang,message", [
+    ("en", "Error: --offline {path} does not exist"),
+    ("de", "Fehler: --offline {path} existiert nicht"),
+])
+def test_check_offline_folder_must_exist(drift_catalog, tmp_path, lang, message):
+    result = gpukb("sources", "check", "--offline", tmp_path / "nope", "--lang", lang)
+    assert result.exit_code == 2
+    assert result.output.strip() == message.format(path=tmp_path / "nope")
+
+
+def test_check_offline_must_be_a_folder(drift_catalog, tmp_path):
+    (tmp_path / "f.rst").write_text("x", encoding="utf-8")
+    result = gpukb("sources", "check", "--offline", tmp_path / "f.rst")
+    assert result.exit_code == 2
+    assert result.output.strip() == f"Error: --offline {tmp_path / 'f.rst'} is a file, not a folder"
+
+
+@pytest.mark.parametrize("lang,where,message", [
+    ("en", "missing/drift.md", "Error: cannot write the report {path}: the folder {parent} does not exist"),
+    ("de", "missing/drift.md", "Fehler: kann den Bericht {path} nicht schreiben: der Ordner {parent} existiert nicht"),
+    ("en", "", "Error: cannot write the report {path}: it is a folder"),
+    ("de", "", "Fehler: kann den Bericht {path} nicht schreiben: das ist ein Ordner"),
+])
+def test_unwritable_report_is_refused_before_anything_is_checked(drift_catalog, tmp_path, lang, where, message):
+    path = tmp_path / where if where else tmp_path
+    result = gpukb("sources", "check", "--offline", need_sources(), "--report", path, "--lang", lang)
+    assert result.exit_code == 2
+    assert result.output.strip() == message.format(path=path, parent=path.parent)
+    assert json.loads(gpukb("sources", "list", "--json").stdout)["sources"][0]["last_checked"] is None
+
+
+@pytest.mark.parametrize("args", [
+    ["diff", "platform-suport", "README.md"],
+    ["diff", "gpu-operator-mig", "no-such-file.rst"],
+    ["check", "--offline", "no-such-folder"],
+    ["check", "--source", "mig-user-guide"],
+    ["check", "--offline", ".", "--report", "no-such-folder/x.md"],
+])
+def test_json_errors_are_json_on_stdout(drift_catalog, args):
+    result = CliRunner().invoke(cli, ["sources", *args, "--json", "--lang", "de"])
+    assert result.exit_code == 2
+    data = json.loads(result.stdout)
+    assert data["exit_code"] == 2 and data["lang"] == "de" and data["error"]
+    assert not data["error"].startswith(("Error", "Fehler"))
+
+
+def test_unknown_source_in_german(drift_catalog):
+    result = gpukb("sources", "check", "--source", "mig-user-guide", "--lang", "de")
+    assert result.exit_code == 2
+    assert result.output.strip() == "Fehler: 'mig-user-guide' ist keine beobachtete Quelle (Liste: gpukb sources list)"
+
+
+@pytest.mark.parametrize("content,error", [
+    (b"Gr\xfc\xdfe\n", "{path} is not UTF-8 text (byte 0xfc at offset 2)"),
+    (b"\x7fELF\x02\x01\x01\x00\x00\x00", "{path} is a binary file (NUL byte at offset 7), not a text document"),
+    (b"", "{path}: the document is empty"),
+])
+def test_diff_with_a_file_that_is_not_the_document_exits_3(drift_catalog, tmp_path, content, error):
+    path = tmp_path / "doc.rst"
+    path.write_bytes(content)
+    result = CliRunner().invoke(cli, ["sources", "diff", "gpu-operator-mig", str(path), "--json"])
+    assert result.exit_code == 3
+    source = json.loads(result.stdout)["sources"][0]
+    assert (source["status"], source["error"]) == ("unparseable", error.format(path=path))
+
+
+def test_diff_refuses_a_file_larger_than_the_cap(drift_catalog, tmp_path, monkeypatch):
+    monkeypatch.setattr("kb.drift.fetch.MAX_BYTES", 100)
+    path = tmp_path / "huge.rst"
+    path.write_text("x" * 101, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["sources", "diff", "gpu-operator-mig", str(path), "--json"])
+    assert result.exit_code == 3
+    source = json.loads(result.stdout)["sources"][0]
+    assert (source["status"], source["error"]) == ("unparseable", f"{path} is 101 bytes, more than the cap of 100")
+
+
+def test_offline_check_applies_the_size_cap(drift_catalog, old_platform):
+    result = CliRunner().invoke(cli, ["sources", "check", "--offline", str(old_platform), "--source",
+                                      "gpu-operator-platform-support", "--max-bytes", "1000", "--json"])
+    assert result.exit_code == 3
+    assert json.loads(result.stdout)["sources"][0]["error"].endswith("bytes, more than the cap of 1000")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import functools
+import os
 import sys
 from pathlib import Path
 
@@ -92,7 +94,52 @@ def _watched_or_exit(data: dict, ids: list[str], lang: str) -> None:
             close = difflib.get_close_matches(sid, known, n=3, cutoff=0.5)
             hint = t(lang, f" — did you mean: {', '.join(close)}", f" — meinten Sie: {', '.join(close)}") if close else ""
             raise UsageProblem(t(lang, f"{sid!r} is not a watched source{hint} (list: gpukb sources list)",
-                                 f"{sid!r} ist keine beobachtete Quelle{hint} (Liste: gpukb sources list)"))
+                                 f"{sid!r} ist keine beobachtete Quelle{hint} (Liste: gpukb sources list)"), lang)
+
+
+def _json_errors(command):
+    """With --json, unusable input is also printed as JSON on stdout ({error, lang, exit_code}), as `gpukb ask`
+    does, so a CI step that parses stdout learns why nothing was checked."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except UsageProblem as problem:
+            if not kwargs.get("as_json"):
+                raise
+            code = exit_code(unusable=True)
+            print_json({"error": problem.format_message(), "lang": kwargs.get("lang", "en"), "exit_code": int(code)})
+            sys.exit(code)
+
+    return wrapper
+
+
+def _existing(path: Path, lang: str, *, folder: bool, option: str = "") -> Path:
+    """`path` if it exists and is a folder (folder=True) or a file; otherwise exit 2 naming it."""
+    name = f"{option} {path}" if option else str(path)
+    if not path.exists():
+        raise UsageProblem(t(lang, f"{name} does not exist", f"{name} existiert nicht"), lang)
+    if folder and not path.is_dir():
+        raise UsageProblem(t(lang, f"{name} is a file, not a folder", f"{name} ist eine Datei, kein Ordner"), lang)
+    if not folder and path.is_dir():
+        raise UsageProblem(t(lang, f"{name} is a folder, not a file", f"{name} ist ein Ordner, keine Datei"), lang)
+    return path
+
+
+def _writable(path: Path, lang: str) -> None:
+    """Refuse a report path that cannot be written before anything is fetched."""
+    parent = path.parent
+    why = None
+    if path.is_dir():
+        why = t(lang, "it is a folder", "das ist ein Ordner")
+    elif not parent.is_dir():
+        why = t(lang, f"the folder {parent} does not exist", f"der Ordner {parent} existiert nicht")
+    elif not os.access(path if path.exists() else parent, os.W_OK):
+        why = t(lang, "no write permission", "keine Schreibberechtigung")
+    if why:
+        raise UsageProblem(t(lang, f"cannot write the report {path}: {why}",
+                             f"kann den Bericht {path} nicht schreiben: {why}"), lang)
 
 
 def _impact(data: dict, results) -> str | None:
@@ -130,16 +177,17 @@ def _code(results) -> int:
 
 
 @sources.command()
-@click.option("--offline", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+@click.option("--offline", type=click.Path(path_type=Path), default=None,
               help="Read the newest <stem>@<date>.<ext> snapshots from DIR instead of fetching "
                    "/ Schnappschüsse aus DIR lesen statt abzurufen (e.g. ../shared/sources).")
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--report", "report_path", type=click.Path(path_type=Path), default=None,
               help="Write the Markdown report to FILE.md / Markdown-Bericht in FILE.md schreiben.")
 @click.option("--source", "only", multiple=True, metavar="ID", help="Check only this source (repeatable) / nur diese Quelle.")
 @click.option("--timeout", type=float, default=None, help="Seconds per request / Sekunden pro Abruf (20).")
 @click.option("--retries", type=click.IntRange(0, 10), default=None, help="Retries after 5xx or timeout (2) / Wiederholungen nach 5xx oder Zeitüberschreitung.")
 @click.option("--max-bytes", type=click.IntRange(1), default=None, help="Size cap per document in bytes (5000000) / Höchstgröße je Dokument.")
 @output_options
+@_json_errors
 def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang):
     """Fetch every watched source (or read it from --offline DIR), extract, compare with the catalog.
     Exit 0: no drift; 1: drift; 3: a source could not be fetched or parsed (never counted as drift or
@@ -161,6 +209,10 @@ def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang
 
     data = load_catalog_data()
     _watched_or_exit(data, list(only), lang)
+    if offline is not None:
+        _existing(offline, lang, folder=True, option="--offline")
+    if report_path:
+        _writable(report_path, lang)
     options = {k: v for k, v in (("timeout", timeout), ("retries", retries), ("max_bytes", max_bytes)) if v is not None}
     results = run(data, offline=offline, cache=cache_dir(), only=list(only) or None, **options)
     answers_error = _impact(data, results)
@@ -170,7 +222,8 @@ def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang
             report_path.write_text(markdown(results, data, lang, dt.date.today().isoformat(), answers_error),
                                    encoding="utf-8")
         except OSError as exc:
-            raise UsageProblem(t(lang, f"cannot write {report_path}: {exc}", f"kann {report_path} nicht schreiben: {exc}"))
+            raise UsageProblem(t(lang, f"cannot write the report {report_path}: {exc.strerror}",
+                                 f"kann den Bericht {report_path} nicht schreiben: {exc.strerror}"), lang) from None
     if as_json:
         print_json({**report_json(results, data), "answers_error": answers_error, "exit_code": code})
     else:
@@ -184,8 +237,9 @@ def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang
 
 @sources.command()
 @click.argument("source_id")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))
 @output_options
+@_json_errors
 def diff(source_id, file, as_json, lang):
     """Compare one watched source, as written in FILE, with the catalog (same checks as `check`).
     Exit 0: no drift; 1: drift; 3: FILE cannot be parsed as that source's kind.
@@ -201,7 +255,7 @@ def diff(source_id, file, as_json, lang):
 
     data = load_catalog_data()
     _watched_or_exit(data, [source_id], lang)
-    result = check_file(data["sources"][source_id], file, data)
+    result = check_file(data["sources"][source_id], _existing(file, lang, folder=False), data)
     answers_error = _impact(data, [result])
     code = _code([result])
     if as_json:

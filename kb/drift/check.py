@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import kb.drift.fetch as fetching
 from kb.drift import extractors
 from kb.drift.compare import Change, compare
 from kb.drift.fetch import FetchError, fetch
@@ -73,12 +74,27 @@ def check_text(source: dict, text: str, data: dict, origin: str, read: str) -> S
     return result
 
 
-def check_file(source: dict, path: Path, data: dict) -> SourceResult:
+def check_file(source: dict, path: Path, data: dict, max_bytes: int | None = None) -> SourceResult:
+    """Check one local file. A file that cannot be read is "unreachable"; one that is larger than the cap
+    (default: the fetch cap), not UTF-8 or binary is "unparseable" — neither is drift nor "no drift"."""
+    limit = fetching.MAX_BYTES if max_bytes is None else max_bytes
+
+    def failed(status: str, error: str) -> SourceResult:
+        return SourceResult(source["id"], source["watch"]["extractor"], str(path), status, "file", error=error)
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return SourceResult(source["id"], source["watch"]["extractor"], str(path), "unreachable", "file",
-                            error=f"cannot read {path}: {exc}")
+        size = path.stat().st_size
+        if size > limit:
+            return failed("unparseable", f"{path} is {size} bytes, more than the cap of {limit}")
+        raw = path.read_bytes()
+    except OSError as exc:
+        return failed("unreachable", f"cannot read {path}: {exc.strerror or exc}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return failed("unparseable", f"{path} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
+    if "\x00" in text:
+        return failed("unparseable", f"{path} is a binary file (NUL byte at offset {raw.index(0)}), not a text document")
     return check_text(source, text, data, str(path), "file")
 
 
@@ -90,7 +106,7 @@ def check_source(source: dict, data: dict, *, offline: Path | None, cache: Path,
             result = SourceResult(source["id"], source["watch"]["extractor"], str(offline), "unreachable", "file",
                                   error=f"no snapshot of {source.get('snapshot') or source['id']} in {offline}")
         else:
-            result = check_file(source, path, data)
+            result = check_file(source, path, data, fetch_options.get("max_bytes"))
     else:
         url = source["watch"]["url"]
         try:
