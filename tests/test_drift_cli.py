@@ -83,7 +83,7 @@ def test_markdown_report_in_german_with_an_unreadable_source(drift_catalog, old_
     assert text.splitlines()[2] == "**1 geändert, 1 nicht prüfbar, 0 unverändert (Katalogdaten 2026.11.29-drift-fixture)**"
     assert "- Die Plattform-Unterstützung nennt NVIDIA DGX B300 nicht mehr\n" in text
     assert ("## Nicht prüfbar\n\nDiese Quellen gelten weder als geändert noch als unverändert: Über sie ist nichts "
-            "bekannt, bis sie wieder lesbar sind.\n\n- **device-plugin-readme** (unreachable): no snapshot of "
+            "bekannt, bis sie wieder lesbar sind.\n\n- **device-plugin-readme** (nicht erreichbar): no snapshot of "
             f"sources/k8s-device-plugin/README in {escape(str(old_platform))}\n") in text
 
 
@@ -259,3 +259,11 @@ def test_offline_check_applies_the_size_cap(drift_catalog, old_platform):
                                       "gpu-operator-platform-support", "--max-bytes", "1000", "--json"])
     assert result.exit_code == 3
     assert json.loads(result.stdout)["sources"][0]["error"].endswith("bytes, more than the cap of 1000")
+
+
+def test_check_text_in_german_names_each_status_in_german(drift_catalog, old_platform):
+    result = gpukb("sources", "check", "--offline", old_platform, "--source", "gpu-operator-platform-support",
+                   "--source", "device-plugin-readme", "--lang", "de")
+    assert result.exit_code == 3
+    firsts = [line.split("  ")[0].strip() for line in result.output.splitlines() if not line.startswith(" ")]
+    assert firsts == ["abweichend", "nicht erreichbar", "1 abweichend, 1 nicht erreichbar, 0 nicht lesbar, 0 unverändert"]

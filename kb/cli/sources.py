@@ -159,16 +159,17 @@ def _impact(data: dict, results) -> str | None:
 
 
 def _echo_text(results, lang: str) -> None:
-    from kb.drift.report import answer_lines
+    from kb.drift.report import STATUS, answer_lines, status_word
 
+    width = max(len(status_word(s, lang)) for s in STATUS) + 2
     for r in results:
-        click.echo(f"{r.status:<12} {r.source}  ({r.origin})")
+        click.echo(f"{status_word(r.status, lang):<{width}}{r.source}  ({r.origin})")
         if r.error:
-            click.echo(f"{'':12} {r.error}")
+            click.echo(f"{'':{width}}{r.error}")
         for c in r.changes:
-            click.echo(f"{'':12} - {c.text[lang]}")
+            click.echo(f"{'':{width}}- {c.text[lang]}")
             for line in answer_lines(c.answers, lang):
-                click.echo(f"{'':14} {line}")
+                click.echo(f"{'':{width + 2}}{line}")
 
 
 def _code(results) -> int:

@@ -29,6 +29,15 @@ LABELS = {
                "Erzeugt von `gpukb sources check`; der Katalog wird nach Prüfung von Hand angepasst."),
 }
 
+#: a source's status in words (JSON keeps the status id)
+STATUS = {"ok": ("ok", "unverändert"), "drift": ("drift", "abweichend"),
+          "unreachable": ("unreachable", "nicht erreichbar"), "unparseable": ("unparseable", "nicht lesbar")}
+
+
+def status_word(status: str, lang: str) -> str:
+    en, de = STATUS[status]
+    return de if lang == "de" else en
+
 
 def _t(key: str, lang: str) -> str:
     en, de = LABELS[key]
@@ -135,7 +144,7 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
         lines.append("")
     if failed:
         lines += [f"## {_t('failed', lang)}", "", _t("failed_note", lang), ""]
-        lines += [f"- **{r.source}** ({r.status}): {escape(r.error or '')}" for r in failed]
+        lines += [f"- **{r.source}** ({status_word(r.status, lang)}): {escape(r.error or '')}" for r in failed]
         lines.append("")
     unchanged = [r.source for r in results if r.status == "ok"]
     if unchanged:
