@@ -147,3 +147,13 @@ def test_cached_data_is_keyed_by_the_code_too(monkeypatch, tmp_path):
     assert stamp and all(name.endswith(".py") for name, _size, _mtime in stamp)
     monkeypatch.setattr(compiled, "code_stamp", lambda: stamp[:-1] + [[stamp[-1][0], stamp[-1][1] + 1, stamp[-1][2]]])
     assert compiled.input_hash(FIXTURES / "lint" / "good") != first
+
+
+@pytest.mark.parametrize("name,error", [
+    ("Alpha 10O", "unknown card 'Alpha 10O' — did you mean: Alpha 100 (alpha-100) (list all: gpukb cards)"),
+    ("", "unknown card '' (list all: gpukb cards)"),
+])
+def test_card_json_error_is_json_on_stdout(run, name, error):
+    result = run("card", name, "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout) == {"card": name, "error": error, "lang": "en", "exit_code": 2}

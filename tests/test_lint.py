@@ -140,3 +140,19 @@ def test_missing_catalog_is_unusable(tmp_path):
 def test_german_summary(tmp_path):
     catalog, rules = broken_copy(tmp_path, "quote-missing")
     assert run_lint(catalog, "--lang", "de", rules=rules).output.splitlines()[-1] == "1 Problem(e)"
+
+
+def test_catalog_that_is_a_file_is_named_as_such(tmp_path):
+    path = tmp_path / "catalog.yaml"
+    path.write_text("cards: []\n", encoding="utf-8")
+    result = run_lint(path)
+    assert result.exit_code == 2
+    assert result.output.splitlines()[0] == f"{path}: a file, not a catalog folder [io]"
+
+
+def test_check_states_in_german(tmp_path):
+    lines = run_lint(tmp_path / "nothing", "--lang", "de").output.splitlines()
+    assert lines[1:3] == ["schema: fehlgeschlagen", "sources: übersprungen: der Katalog lädt nicht"]
+    catalog, rules = broken_copy(tmp_path, "quote-missing")
+    assert "quotes: fehlgeschlagen" in run_lint(catalog, "--lang", "de", rules=rules).output.splitlines()
+    assert "rules: bestanden" in run_lint(GOOD, "--lang", "de").output.splitlines()

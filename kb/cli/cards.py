@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from kb.cli.options import load_catalog_data, output_options, print_json, resolve_card, t
+from kb.cli.exitcodes import exit_code
+from kb.cli.options import UsageProblem, load_catalog_data, output_options, print_json, resolve_card, t
 
 
 def _summary(data: dict, cid: str, mig_answer: dict) -> dict:
@@ -83,7 +86,15 @@ def card(name, as_json, lang):
     from kb.render.card import card_json, card_text
 
     data = load_catalog_data()
-    cid = resolve_card(data, name, lang)
+    try:
+        cid = resolve_card(data, name, lang)
+    except UsageProblem as problem:
+        if not as_json:
+            raise
+        # --json: the error as JSON on stdout too (as `gpukb ask` does)
+        code = exit_code(unusable=True)
+        print_json({"card": name, "error": problem.format_message(), "lang": lang, "exit_code": int(code)})
+        sys.exit(code)
     if as_json:
         print_json(card_json(data, cid))
     else:

@@ -40,9 +40,21 @@ def lint(catalog_path, as_json, lang):
         for p in result.problems:
             click.echo(f"{p} [{p.kind}]")
         for name, state in result.checks.items():
-            click.echo(f"{name}: {state}", err=bool(result.problems))
+            click.echo(f"{name}: {_state(state, lang)}", err=bool(result.problems))
         if result.problems:
             click.echo(t(lang, f"{len(result.problems)} problem(s)", f"{len(result.problems)} Problem(e)"), err=True)
         else:
             click.echo(t(lang, "catalog is clean", "Katalog ist fehlerfrei"))
     raise SystemExit(int(code))
+
+
+STATES = {"passed": "bestanden", "failed": "fehlgeschlagen", "skipped": "übersprungen"}
+
+
+def _state(state: str, lang: str) -> str:
+    """A check's state ('passed', 'skipped: <why>') in the output language; JSON keeps the English words."""
+    if lang != "de":
+        return state
+    word, _, why = state.partition(": ")
+    why = why.replace("the catalog does not load", "der Katalog lädt nicht").replace(" not found", " nicht gefunden")
+    return STATES.get(word, word) + (f": {why}" if why else "")

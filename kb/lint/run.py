@@ -25,6 +25,8 @@ def lint(root: Path, today: dt.date | None = None, shared: Path | None = None, r
     """Check the catalog at `root`, and the rule base `rules` (default: kb.catalog.compiled.rules_dir()) against it."""
     result = LintResult()
     try:
+        if root.is_file():
+            raise CatalogError([Problem(str(root), None, "", "a file, not a catalog folder", kind="io")])
         catalog = load_catalog(root)
     except CatalogError as exc:
         result.problems = exc.problems
