@@ -156,4 +156,14 @@ def test_cached_data_is_keyed_by_the_code_too(monkeypatch, tmp_path):
 def test_card_json_error_is_json_on_stdout(run, name, error):
     result = run("card", name, "--json")
     assert result.exit_code == 2
-    assert json.loads(result.stdout) == {"card": name, "error": error, "lang": "en", "exit_code": 2}
+    assert json.loads(result.stdout) == {"error": error, "lang": "en", "exit_code": 2}
+
+
+@pytest.mark.parametrize("args", [["cards", "--json"], ["card", "L4", "--json"]])
+def test_unusable_catalog_with_json_is_json_on_stdout(monkeypatch, tmp_path, args):
+    monkeypatch.setenv("GPUKB_CATALOG", str(tmp_path / "none"))
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert json.loads(result.stdout) == {
+        "error": f"the catalog is not usable (run 'gpukb lint'):\n  {tmp_path / 'none'}: catalog folder not found",
+        "lang": "en", "exit_code": 2}

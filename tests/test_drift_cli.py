@@ -210,6 +210,7 @@ def test_unwritable_report_is_refused_before_anything_is_checked(drift_catalog, 
 
 
 @pytest.mark.parametrize("args", [
+    ["list"],
     ["diff", "platform-suport", "README.md"],
     ["diff", "gpu-operator-mig", "no-such-file.rst"],
     ["check", "--offline", "no-such-folder"],
@@ -217,6 +218,8 @@ def test_unwritable_report_is_refused_before_anything_is_checked(drift_catalog, 
     ["check", "--offline", ".", "--report", "no-such-folder/x.md"],
 ])
 def test_json_errors_are_json_on_stdout(drift_catalog, args):
+    if args == ["list"]:
+        (drift_catalog / "sources.yaml").write_text("sources: [\n", encoding="utf-8")
     result = CliRunner().invoke(cli, ["sources", *args, "--json", "--lang", "de"])
     assert result.exit_code == 2
     data = json.loads(result.stdout)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from kb.cli.exitcodes import exit_code
-from kb.cli.options import UsageProblem, load_catalog_data, output_options, print_json, resolve_card, t
+from kb.cli.options import json_errors, load_catalog_data, output_options, print_json, resolve_card, t
 
 
 def _summary(data: dict, cid: str, mig_answer: dict) -> dict:
@@ -30,6 +27,7 @@ def _summary(data: dict, cid: str, mig_answer: dict) -> dict:
 
 @click.command()
 @output_options
+@json_errors
 def cards(as_json, lang):
     """List all cards with their MIG and GPU Operator support status.
 
@@ -71,6 +69,7 @@ def cards(as_json, lang):
 @click.command()
 @click.argument("name")
 @output_options
+@json_errors
 def card(name, as_json, lang):
     """Every fact about one card, each with its citations.
 
@@ -86,15 +85,7 @@ def card(name, as_json, lang):
     from kb.render.card import card_json, card_text
 
     data = load_catalog_data()
-    try:
-        cid = resolve_card(data, name, lang)
-    except UsageProblem as problem:
-        if not as_json:
-            raise
-        # --json: the error as JSON on stdout too (as `gpukb ask` does)
-        code = exit_code(unusable=True)
-        print_json({"card": name, "error": problem.format_message(), "lang": lang, "exit_code": int(code)})
-        sys.exit(code)
+    cid = resolve_card(data, name, lang)
     if as_json:
         print_json(card_json(data, cid))
     else:

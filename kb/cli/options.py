@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import sys
 
 import click
 
-from kb.cli.exitcodes import Exit
+from kb.cli.exitcodes import Exit, exit_code
 
 
 def output_options(fn):
@@ -32,6 +34,24 @@ class UsageProblem(click.ClickException):
 
     def show(self, file=None) -> None:
         click.echo(f"{t(self.lang, 'Error', 'Fehler')}: {self.format_message()}", file=file, err=file is None)
+
+
+def json_errors(command):
+    """With --json, unusable input is also printed as JSON on stdout ({error, lang, exit_code}), so a tool that
+    parses stdout learns why there is no result. Goes below @output_options."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except UsageProblem as problem:
+            if not kwargs.get("as_json"):
+                raise
+            code = exit_code(unusable=True)
+            print_json({"error": problem.format_message(), "lang": kwargs.get("lang", "en"), "exit_code": int(code)})
+            sys.exit(code)
+
+    return wrapper
 
 
 def t(lang: str, en: str, de: str) -> str:

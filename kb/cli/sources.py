@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import functools
 import os
 import sys
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 import click
 
 from kb.cli.exitcodes import exit_code
-from kb.cli.options import UsageProblem, load_catalog_data, output_options, print_json, t
+from kb.cli.options import UsageProblem, json_errors, load_catalog_data, output_options, print_json, t
 
 
 @click.group()
@@ -44,6 +43,7 @@ def _feeds(data: dict) -> dict[str, list[str]]:
 
 @sources.command("list")
 @output_options
+@json_errors
 def list_(as_json, lang):
     """Watched sources: extractor, upstream file, when each was last checked, what it feeds.
 
@@ -95,24 +95,6 @@ def _watched_or_exit(data: dict, ids: list[str], lang: str) -> None:
             hint = t(lang, f" — did you mean: {', '.join(close)}", f" — meinten Sie: {', '.join(close)}") if close else ""
             raise UsageProblem(t(lang, f"{sid!r} is not a watched source{hint} (list: gpukb sources list)",
                                  f"{sid!r} ist keine beobachtete Quelle{hint} (Liste: gpukb sources list)"), lang)
-
-
-def _json_errors(command):
-    """With --json, unusable input is also printed as JSON on stdout ({error, lang, exit_code}), as `gpukb ask`
-    does, so a CI step that parses stdout learns why nothing was checked."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except UsageProblem as problem:
-            if not kwargs.get("as_json"):
-                raise
-            code = exit_code(unusable=True)
-            print_json({"error": problem.format_message(), "lang": kwargs.get("lang", "en"), "exit_code": int(code)})
-            sys.exit(code)
-
-    return wrapper
 
 
 def _existing(path: Path, lang: str, *, folder: bool, option: str = "") -> Path:
@@ -188,7 +170,7 @@ def _code(results) -> int:
 @click.option("--retries", type=click.IntRange(0, 10), default=None, help="Retries after 5xx or timeout (2) / Wiederholungen nach 5xx oder Zeitüberschreitung.")
 @click.option("--max-bytes", type=click.IntRange(1), default=None, help="Size cap per document in bytes (5000000) / Höchstgröße je Dokument.")
 @output_options
-@_json_errors
+@json_errors
 def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang):
     """Fetch every watched source (or read it from --offline DIR), extract, compare with the catalog.
     Exit 0: no drift; 1: drift; 3: a source could not be fetched or parsed (never counted as drift or
@@ -240,7 +222,7 @@ def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang
 @click.argument("source_id")
 @click.argument("file", type=click.Path(path_type=Path))
 @output_options
-@_json_errors
+@json_errors
 def diff(source_id, file, as_json, lang):
     """Compare one watched source, as written in FILE, with the catalog (same checks as `check`).
     Exit 0: no drift; 1: drift; 3: FILE cannot be parsed as that source's kind.
