@@ -35,6 +35,8 @@ EXPECTED = {
     "release-order": (1, [
         "lt/releases/gpu-operator.yaml:9: releases[1].version: releases must be newest first: 26.2.0 after 26.1.0 [versions]"]),
     "future-date": (1, ["lt/sources.yaml:12: sources[0].retrieved: 2099-01-02 is in the future [versions]"]),
+    "watched-uncited": (1, ["lt/sources.yaml:28: sources[2].watch: source 'demo-telemetry' is watched, but no fact "
+                            "cites it: cite it or drop `watch` [sources]"]),
     "quote-missing": (1, [
         "lt/cards/alpha-100.yaml:42: operator_support.min_driver.cite[0].quote: quote not found in support@2026-01-01.rst: "
         "'Driver versions 580 or later is required.' [quotes]"]),

@@ -1,4 +1,6 @@
-"""Every citation names a source that catalog/sources.yaml defines, with a non-empty quote."""
+"""Every citation names a source that catalog/sources.yaml defines, with a non-empty quote; every watched
+source backs something (a citation, or a releases/platform file that names it as its `source`) — a
+watched document nothing rests on would always come out of the drift check as "unchanged"."""
 
 CHECK = "sources"
 TITLE = "cited source ids exist"
@@ -17,4 +19,15 @@ def check(ctx):
             problems.append(ctx.problem(doc, path + ("source",), f"unknown source {source!r}{hint}", CHECK))
         if not str(cit.get("quote", "")).strip():
             problems.append(ctx.problem(doc, path + ("quote",), "empty quote: every fact needs the source's words", CHECK))
+    used = {cit.get("source") for _rel, _doc, _path, cit in ctx.citations()}
+    used |= {rf.source for rf in ctx.catalog.releases.values()}
+    platform = getattr(ctx.catalog, "platform", None)
+    if platform is not None:
+        used.add(platform.source)
+    doc = ctx.catalog.documents.get("sources.yaml")
+    for i, src in enumerate(ctx.catalog.sources.sources):
+        if src.watch and src.id not in used and doc is not None:
+            problems.append(ctx.problem(doc, ("sources", i, "watch"),
+                                        f"source {src.id!r} is watched, but no fact cites it: cite it or drop `watch`",
+                                        CHECK))
     return problems
