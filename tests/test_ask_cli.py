@@ -201,7 +201,7 @@ def test_vgpu_on_the_real_catalog(monkeypatch):
     (("ask", "strategy", "--gpu", "L4:all-1g.6gb"), "Error: unknown MIG profile '1g.6gb' for L4"),
     (("ask", "dra", "--k8s", "one.thirty"), "Error: 'one.thirty' is not a Kubernetes version (expected digits and dots, e.g. 1.34.2)"),
     (("ask", "resource", "L4", "--time-slicing", str(2**63)), "Error: replicas must be a whole number of at least 1 and below 2^63"),
-    (("ask", "recommend", "--workload", "dev", "--card", ""), "Error: unknown card ''"),
+    (("ask", "recommend", "--workload", "dev", "--card", ""), "Error: the card name is empty"),
     (("ask", "strategy", "--gpu", "H200 NVL:all-"), "Error: incomplete MIG layout in 'H200 NVL:all-'; profiles of H200 NVL: 1g.18gb"),
     (("ask", "strategy", "--gpu", "H200 NVL:"), "Error: incomplete MIG layout in 'H200 NVL:'"),
     (("ask", "strategy", "--gpu", "H200 NVL:1g.18gb,,2g.35gb"), "Error: incomplete MIG layout"),

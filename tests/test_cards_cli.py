@@ -151,7 +151,7 @@ def test_cached_data_is_keyed_by_the_code_too(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("name,error", [
     ("Alpha 10O", "unknown card 'Alpha 10O' — did you mean: Alpha 100 (alpha-100) (list all: gpukb cards)"),
-    ("", "unknown card '' (list all: gpukb cards)"),
+    ("", "the card name is empty (list all: gpukb cards)"),
 ])
 def test_card_json_error_is_json_on_stdout(run, name, error):
     result = run("card", name, "--json")

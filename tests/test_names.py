@@ -68,6 +68,10 @@ def test_part_of_one_name_is_a_suggestion_not_a_guess(typed, suggested):
     assert exc.value.candidates == suggested
 
 
+def test_full_width_characters_are_read_as_ascii():
+    assert INDEX.resolve("Ｈ２００ ＮＶＬ") == "h200-nvl"
+
+
 def test_words_in_any_order():
     assert INDEX.resolve("6000 rtx pro server edition") == "rtx-pro-6000-blackwell-server"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 #: words that do not distinguish one card from another
@@ -17,14 +18,15 @@ FILLER = {"nvidia", "blackwell", "edition", "gpu"}
 
 
 def normalise(name: str) -> str:
-    """Case, spaces, hyphens, underscores and a leading 'NVIDIA' do not matter: 'NVIDIA-H200-NVL' → 'h200nvl'."""
-    s = re.sub(r"[\s\-_/.,()]+", "", name.lower())
+    """Case, spaces, hyphens, underscores, full-width forms and a leading 'NVIDIA' do not matter:
+    'NVIDIA-H200-NVL' → 'h200nvl'."""
+    s = re.sub(r"[\s\-_/.,()]+", "", unicodedata.normalize("NFKC", name).lower())
     return s[6:] if s.startswith("nvidia") and len(s) > 6 else s
 
 
 def words(name: str) -> frozenset[str]:
     """Distinguishing words: letters and digits split apart ('72GB' → 72, gb), filler words dropped."""
-    return frozenset(re.findall(r"[a-z]+|\d+", name.lower())) - FILLER
+    return frozenset(re.findall(r"[a-z]+|\d+", unicodedata.normalize("NFKC", name).lower())) - FILLER
 
 
 class NameError_(LookupError):

@@ -47,6 +47,8 @@ def make_index(data: dict) -> dict:
 
 def card_id(index: dict, name: str) -> str:
     """Resolve a typed card name; InputError with the closest cards."""
+    if not str(name).strip():
+        raise InputError("the card name is empty (list all: gpukb cards)", "der Kartenname ist leer (alle anzeigen: gpukb cards)")
     hit = index["exact"].get(str(name).strip().lower())  # a name or alias as written: no need for the matcher
     if hit:
         return hit
