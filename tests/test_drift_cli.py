@@ -52,9 +52,10 @@ def test_markdown_report(drift_catalog, old_platform, tmp_path):
     assert report.read_text(encoding="utf-8") == "\n".join([
         f"# Documentation drift — {dt.date.today().isoformat()}",
         "",
-        "**1 changed, 0 could not be checked, 0 unchanged (catalog data 2026.11.29-drift-fixture)**",
+        "**Sources: 1 changed (4 facts), 0 reworded only, 0 not fully checked, 0 unchanged — catalog data "
+        "2026.11.29-drift-fixture**",
         "",
-        "## Changes",
+        "## Facts changed",
         "",
         "### gpu-operator-platform-support — NVIDIA GPU Operator: Platform Support",
         "",
@@ -80,10 +81,12 @@ def test_markdown_report_in_german_with_an_unreadable_source(drift_catalog, old_
                    "--source", "device-plugin-readme", "--report", report, "--lang", "de")
     assert result.exit_code == 3
     text = report.read_text(encoding="utf-8")
-    assert text.splitlines()[2] == "**1 geändert, 1 nicht prüfbar, 0 unverändert (Katalogdaten 2026.11.29-drift-fixture)**"
+    assert text.splitlines()[2] == ("**Quellen: 1 geändert (4 Fakten), 0 nur umformuliert, 1 nicht vollständig prüfbar, "
+                                    "0 unverändert — Katalogdaten 2026.11.29-drift-fixture**")
     assert "- Die Plattform-Unterstützung nennt NVIDIA DGX B300 nicht mehr\n" in text
-    assert ("## Nicht prüfbar\n\nDiese Quellen gelten weder als geändert noch als unverändert: Über sie ist nichts "
-            "bekannt, bis sie wieder lesbar sind.\n\n- **device-plugin-readme** (nicht erreichbar): no snapshot of "
+    assert ("## Nicht prüfbar\n\nDiese Quellen oder Teile davon gelten weder als geändert noch als unverändert: Über "
+            "sie ist nichts bekannt, bis sie wieder lesbar sind. Der Rest jedes Dokuments wurde verglichen.\n\n"
+            "- **device-plugin-readme** (nicht erreichbar): no snapshot of "
             f"sources/k8s-device-plugin/README in {escape(str(old_platform))}\n") in text
 
 
@@ -92,7 +95,8 @@ def test_no_drift_report(drift_catalog, tmp_path):
     result = gpukb("sources", "check", "--offline", need_sources(), "--report", report)
     assert result.exit_code == 0
     lines = report.read_text(encoding="utf-8").splitlines()
-    assert lines[2:5] == ["**0 changed, 0 could not be checked, 9 unchanged (catalog data 2026.11.29-drift-fixture)**",
+    assert lines[2:5] == ["**Sources: 0 changed (0 facts), 0 reworded only, 0 not fully checked, 9 unchanged — catalog "
+                          "data 2026.11.29-drift-fixture**",
                           "", "No drift: every watched source matches the catalog."]
 
 
@@ -269,4 +273,4 @@ def test_check_text_in_german_names_each_status_in_german(drift_catalog, old_pla
                    "--source", "device-plugin-readme", "--lang", "de")
     assert result.exit_code == 3
     firsts = [line.split("  ")[0].strip() for line in result.output.splitlines() if not line.startswith(" ")]
-    assert firsts == ["abweichend", "nicht erreichbar", "1 abweichend, 1 nicht erreichbar, 0 nicht lesbar, 0 unverändert"]
+    assert firsts == ["abweichend", "nicht erreichbar", "1 abweichend, 0 umformuliert, 1 nicht erreichbar, 0 nicht lesbar, 0 teilweise nicht prüfbar, 0 unverändert"]

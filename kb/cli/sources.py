@@ -141,21 +141,27 @@ def _impact(data: dict, results) -> str | None:
 
 
 def _echo_text(results, lang: str) -> None:
-    from kb.drift.report import STATUS, answer_lines, status_word
+    from kb.drift.report import STATUS, answer_lines, neutral, status_word
+    from kb.text import Text
 
     width = max(len(status_word(s, lang)) for s in STATUS) + 2
     for r in results:
-        click.echo(f"{status_word(r.status, lang):<{width}}{r.source}  ({r.origin})")
+        click.echo(f"{status_word(r.status, lang):<{width}}{r.source}  ({neutral(r.origin)})")
         if r.error:
-            click.echo(f"{'':{width}}{r.error}")
+            click.echo(f"{'':{width}}{neutral(r.error)}")
+        for part in r.unchecked:
+            click.echo(f"{'':{width}}- {neutral(Text.of(part['part'])(lang))}: {neutral(part['error'])}")
         for c in r.changes:
-            click.echo(f"{'':{width}}- {c.text[lang]}")
+            click.echo(f"{'':{width}}- {neutral(c.text[lang])}")
             for line in answer_lines(c.answers, lang):
                 click.echo(f"{'':{width + 2}}{line}")
 
 
 def _code(results) -> int:
-    failed = any(r.status in ("unreachable", "unparseable") for r in results)
+    """3 where anything could not be checked, else 1 where a fact changed; reworded quotes alone are 0."""
+    from kb.drift.check import could_not_check
+
+    failed = any(could_not_check(r) for r in results)
     return int(exit_code(unreachable=failed, findings=any(r.status == "drift" for r in results)))
 
 
@@ -211,9 +217,12 @@ def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang
         print_json({**report_json(results, data), "answers_error": answers_error, "exit_code": code})
     else:
         _echo_text(results, lang)
-        counts = {s: sum(r.status == s for r in results) for s in ("drift", "unreachable", "unparseable", "ok")}
-        click.echo(t(lang, "{drift} drift, {unreachable} unreachable, {unparseable} unparseable, {ok} unchanged",
-                        "{drift} abweichend, {unreachable} nicht erreichbar, {unparseable} nicht lesbar, "
+        counts = {s: sum(r.status == s for r in results) for s in ("drift", "reworded", "unreachable", "unparseable", "ok")}
+        counts["partly"] = sum(bool(r.unchecked) and r.status not in ("unreachable", "unparseable") for r in results)
+        click.echo(t(lang, "{drift} drift, {reworded} reworded, {unreachable} unreachable, {unparseable} unparseable, "
+                           "{partly} partly unchecked, {ok} unchanged",
+                        "{drift} abweichend, {reworded} umformuliert, {unreachable} nicht erreichbar, "
+                        "{unparseable} nicht lesbar, {partly} teilweise nicht prüfbar, "
                         "{ok} unverändert").format(**counts), err=code != 0)
     sys.exit(code)
 

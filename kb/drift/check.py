@@ -8,7 +8,7 @@ import datetime as dt
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import kb.drift.fetch as fetching
@@ -27,15 +27,17 @@ class SourceResult:
     source: str
     extractor: str
     origin: str  # URL or file read
-    status: str  # ok | drift | unreachable | unparseable
+    status: str  # ok | reworded | drift | unreachable | unparseable (STATUSES)
     read: str = ""  # fetched | not-modified | file
     error: str | None = None
     changes: list[Change] = field(default_factory=list)
+    #: parts of a readable document that could not be read ({"part", "error"}): the rest was compared
+    unchecked: list[dict] = field(default_factory=list)
     extracted: dict | None = None
     seconds: float = 0.0
 
     def as_dict(self) -> dict:
-        out = asdict(self)
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "changes"}
         out["changes"] = [c.as_dict() for c in self.changes]
         return out
 
@@ -69,9 +71,25 @@ def check_text(source: dict, text: str, data: dict, origin: str, read: str) -> S
         result.status, result.error = "unparseable", f"{origin}: {exc}"
         return result
     result.extracted = extracted
+    result.unchecked = list(extracted.get("unreadable", []))
     result.changes = compare(source, extracted, text, data)
-    result.status = "drift" if result.changes else "ok"
+    result.status = status_of(result.changes)
     return result
+
+
+#: a source's outcome: "reworded" means only the wording of quotes changed (no fact), which does not fail
+STATUSES = ("ok", "reworded", "drift", "unreachable", "unparseable")
+
+
+def status_of(changes: list[Change]) -> str:
+    if any(c.rank == "fact" for c in changes):
+        return "drift"
+    return "reworded" if changes else "ok"
+
+
+def could_not_check(result: SourceResult) -> bool:
+    """Whether something of the source could not be checked (the whole document or a part of it)."""
+    return result.status in ("unreachable", "unparseable") or bool(result.unchecked)
 
 
 def check_file(source: dict, path: Path, data: dict, max_bytes: int | None = None) -> SourceResult:
@@ -89,13 +107,20 @@ def check_file(source: dict, path: Path, data: dict, max_bytes: int | None = Non
         raw = path.read_bytes()
     except OSError as exc:
         return failed("unreachable", f"cannot read {path}: {exc.strerror or exc}")
+    return check_bytes(source, raw, data, str(path), "file")
+
+
+def check_bytes(source: dict, raw: bytes, data: dict, origin: str, read: str) -> SourceResult:
+    """Check a document's bytes: not UTF-8 or holding a NUL byte is "unparseable", never drift."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return failed("unparseable", f"{path} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
+        return SourceResult(source["id"], source["watch"]["extractor"], origin, "unparseable", read,
+                            error=f"{origin} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
     if "\x00" in text:
-        return failed("unparseable", f"{path} is a binary file (NUL byte at offset {raw.index(0)}), not a text document")
-    return check_text(source, text, data, str(path), "file")
+        return SourceResult(source["id"], source["watch"]["extractor"], origin, "unparseable", read,
+                            error=f"{origin} is a binary file (NUL byte at offset {raw.index(0)}), not a text document")
+    return check_text(source, text, data, origin, read)
 
 
 def check_source(source: dict, data: dict, *, offline: Path | None, cache: Path, **fetch_options) -> SourceResult:

@@ -9,11 +9,13 @@ still occur in the document, markup and whitespace normalised as `gpukb lint` do
 from __future__ import annotations
 
 import importlib
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 from typing import Iterator
 
 from kb.catalog.facts import fact_ref
-from kb.lint.snapshots import normalise
+from kb.drift.quotes import Finder
+from kb.text import Text
 
 #: extractor id → module of kb.drift.comparisons ("quotes-only" has none: quotes are checked for all)
 COMPARISONS = {
@@ -27,24 +29,28 @@ COMPARISONS = {
 }
 
 
+#: how much a change matters: a fact changed (fails the run), or only the wording of a quote (reported,
+#: offered as a catalog patch, does not fail the run)
+RANKS = ("fact", "reworded")
+
+
 @dataclass
 class Change:
     """One difference between a watched document and the catalog."""
 
     source: str
-    kind: str  # e.g. "product-removed", "release-newer", "quote-gone"
-    text: dict  # {"en": …, "de": …}
+    kind: str  # e.g. "product-removed", "release-newer", "quote-gone", "quote-reworded"
+    text: Text
     touches: list[str] = field(default_factory=list)  # catalog facts: "cards/<id> operator_support.listed"
     patch: list[dict] = field(default_factory=list)  # [{"entity": "cards/<id>", "path": [...], "value": …}]
     details: dict = field(default_factory=dict)  # e.g. {"quote": the catalog's quote as written}
     answers: list[dict] = field(default_factory=list)  # set by kb.drift.impact: answers it changes / relies on
+    rank: str = "fact"  # one of RANKS
 
     def as_dict(self) -> dict:
-        return asdict(self)
-
-
-def say(en: str, de: str) -> dict:
-    return {"en": en, "de": de}
+        """Plain JSON-able data (dataclasses.asdict cannot rebuild a Text)."""
+        return {f.name: copy.deepcopy(getattr(self, f.name)) if f.name != "text" else dict(self.text)
+                for f in fields(self)}
 
 
 def compare(source: dict, extracted: dict, text: str, data: dict) -> list[Change]:
@@ -55,7 +61,7 @@ def compare(source: dict, extracted: dict, text: str, data: dict) -> list[Change
         changes += importlib.import_module(f"kb.drift.comparisons.{module}").compare(source, extracted, data)
     touched = {ref for c in changes for ref in c.touches}
     # a quote of a fact the kind's comparison already reports (profile gone, release gone) adds nothing
-    changes += [c for c in quotes_gone(source, text, data) if not _within(c.touches[0], touched)]
+    changes += [c for c in quotes_gone(source, text, data, extracted) if not _within(c.touches[0], touched)]
     return changes
 
 
@@ -73,15 +79,8 @@ def entities(data: dict) -> Iterator[tuple[str, dict]]:
 
 def citations(node, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
     """(path of the cited item, citation) for every citation below node, disputed claims included."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "cite" and isinstance(value, list):
-                yield from ((path, c) for c in value if isinstance(c, dict))
-            else:
-                yield from citations(value, path + (key,))
-    elif isinstance(node, list):
-        for i, item in enumerate(node):
-            yield from citations(item, path + (i,))
+    for at, _k, cit in _citations_at(node, path):
+        yield at, cit
 
 
 def cites(node: dict | None, source_id: str) -> bool:
@@ -89,22 +88,64 @@ def cites(node: dict | None, source_id: str) -> bool:
     return bool(node) and any(c.get("source") == source_id for c in node.get("cite", []))
 
 
-def quotes_gone(source: dict, text: str, data: dict) -> list[Change]:
-    """Quotes citing this source that the document no longer contains. The platform-support file is left
-    out: its rows are compared product by product (kb.drift.comparisons.platform)."""
-    doc = normalise(text)
+def quotes_gone(source: dict, text: str, data: dict, extracted: dict | None = None) -> list[Change]:
+    """Quotes citing this source that the document no longer contains (compared as `gpukb lint` compares,
+    and also against the text of each table cell, so a re-wrapped cell still holds its quote). A quote
+    whose wording changed a little (a case-insensitive fuzzy match of at least quotes.THRESHOLD) is
+    "reworded": reported with the new wording as the catalog patch, not as a changed fact."""
+    finder = Finder(text, (extracted or {}).get("cells", []))
     out = []
     for entity, node in entities(data):
-        for path, cit in citations(node):
+        for path, k, cit in _citations_at(node):
             if cit.get("source") != source["id"] or cit.get("snapshot"):
                 continue
-            quote = normalise(str(cit.get("quote", "")))
-            if quote and quote not in doc:
-                ref = f"{entity} {fact_ref(path)}"
-                short = quote if len(quote) <= 90 else quote[:87] + "…"
+            quote = str(cit.get("quote", ""))
+            found = finder.find(quote)
+            if found.exact:
+                continue
+            ref = f"{entity} {fact_ref(path)}"
+            short = _short(found.quote)
+            if found.match is not None and not found.reworded:
+                new = _short(found.match)
                 out.append(Change(
-                    source["id"], "quote-gone",
-                    say(f"quote “{short}” of {ref} is gone from {source['id']}",
-                        f"Zitat „{short}“ von {ref} fehlt jetzt in {source['id']}"),
-                    touches=[ref], details={"quote": cit["quote"]}))
+                    source["id"], "quote-changed",
+                    Text(f"quote “{short}” of {ref} now reads “{new}” in {source['id']} (another number, name or "
+                         "negation)",
+                         f"Zitat „{short}“ von {ref} lautet in {source['id']} jetzt „{new}“ (andere Zahl, anderer "
+                         "Name oder eine Verneinung)"),
+                    touches=[ref], details={"quote": cit["quote"], "new_quote": found.match,
+                                           "similarity": found.ratio}))
+                continue
+            if found.match is not None:
+                new = _short(found.match)
+                out.append(Change(
+                    source["id"], "quote-reworded",
+                    Text(f"quote “{short}” of {ref} is worded differently in {source['id']} now: “{new}”",
+                         f"Zitat „{short}“ von {ref} lautet in {source['id']} jetzt anders: „{new}“"),
+                    touches=[ref], rank="reworded",
+                    patch=[{"entity": entity, "path": [*path, "cite", k, "quote"], "value": found.match}],
+                    details={"quote": cit["quote"], "new_quote": found.match, "similarity": found.ratio}))
+                continue
+            out.append(Change(
+                source["id"], "quote-gone",
+                Text(f"quote “{short}” of {ref} is gone from {source['id']}",
+                     f"Zitat „{short}“ von {ref} fehlt jetzt in {source['id']}"),
+                touches=[ref], details={"quote": cit["quote"]}))
     return out
+
+
+def _short(quote: str) -> str:
+    return quote if len(quote) <= 90 else quote[:87] + "…"
+
+
+def _citations_at(node, path: tuple = ()) -> Iterator[tuple[tuple, int, dict]]:
+    """(path of the cited item, index in its `cite` list, citation), disputed claims included."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "cite" and isinstance(value, list):
+                yield from ((path, k, c) for k, c in enumerate(value) if isinstance(c, dict))
+            else:
+                yield from _citations_at(value, path + (key,))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _citations_at(item, path + (i,))

@@ -7,7 +7,8 @@ else the value of a disputing claim that cites it (sources disagree, e.g. the up
 from __future__ import annotations
 
 from kb import versions
-from kb.drift.compare import Change, cites, say
+from kb.drift.compare import Change, cites
+from kb.text import Text
 
 WHAT = {"min_kubernetes": ("Kubernetes", "Kubernetes"), "min_driver": ("the NVIDIA driver", "den NVIDIA-Treiber")}
 
@@ -26,10 +27,10 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
                     continue
                 ref = f"methods/{mid} requirements.{key}" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
                 if theirs:
-                    text = say(f"{sid} now requires {en} {theirs} or later for {mid} (catalog: {item['value']})",
+                    text = Text(f"{sid} now requires {en} {theirs} or later for {mid} (catalog: {item['value']})",
                                f"{sid} verlangt für {mid} jetzt {de} {theirs} oder neuer (Katalog: {item['value']})")
                 else:
-                    text = say(f"{sid} no longer states a minimum for {en} (catalog, {mid}: {item['value']})",
+                    text = Text(f"{sid} no longer states a minimum for {en} (catalog, {mid}: {item['value']})",
                                f"{sid} nennt kein Minimum mehr für {de} (Katalog, {mid}: {item['value']})")
                 patch = [{"entity": f"methods/{mid}", "path": ["requirements", key, "value"], "value": theirs}]
                 out.append(Change(sid, "requirement-changed", text, touches=[ref],

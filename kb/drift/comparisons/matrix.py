@@ -1,13 +1,16 @@
-"""The component matrix against catalog/releases/gpu-operator.yaml.
+"""The component matrix against catalog/releases/gpu-operator.yaml, release column by release column.
 
-The matrix describes one operator release. Newer than the catalog's newest is drift; for a release the
-catalog has, every component the catalog lists for it must have the matrix's version (the driver: the
-one marked D, the default).
+A release newer than the catalog's newest is drift (named once, the newest of them). For every release of
+the matrix the catalog has, each component the catalog lists for that release must have the matrix's
+version there (the driver: the one marked D, the default). A release the catalog has but the matrix no
+longer shows is not drift: the matrix shows the current minor release only. The one-release form of
+before December 2025 (`${version}`) is compared with the catalog's newest release.
 """
 
 from __future__ import annotations
 
-from kb.drift.compare import Change, say
+from kb.drift.compare import Change
+from kb.text import Text
 from kb.models.common import version_key
 
 
@@ -16,23 +19,32 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     rfile = data.get("releases", {}).get("gpu-operator")
     if not rfile:
         return []
-    release = extracted["release"]
     ours = {r["version"]: (i, r) for i, r in enumerate(rfile["releases"])}
     newest = max(ours, key=version_key)
-    if release not in ours:
-        if version_key(release) > version_key(newest):
-            return [Change(sid, "release-newer", say(
-                f"the component matrix describes GPU Operator {release}, newer than the catalog's newest ({newest})",
-                f"Die Komponenten-Matrix beschreibt GPU Operator {release}, neuer als das neueste im Katalog ({newest})"),
-                touches=["releases/gpu-operator releases"])]
-        return []
-    i, rel = ours[release]
-    matrix = {c["component"]: c for c in extracted["components"] if c["component"]}
+    columns = extracted.get("columns") or {extracted["release"]: extracted["components"]}
+    out = []
+    newer = sorted((r for r in columns if r and r not in ours and version_key(r) > version_key(newest)),
+                   key=version_key)
+    if newer:
+        shown = ", ".join(newer)
+        out.append(Change(sid, "release-newer", Text(
+            f"the component matrix describes GPU Operator {shown}, newer than the catalog's newest ({newest})",
+            f"Die Komponenten-Matrix beschreibt GPU Operator {shown}, neuer als das neueste im Katalog ({newest})"),
+            touches=["releases/gpu-operator releases"]))
+    for release, components in columns.items():
+        key = release or newest
+        if key in ours:
+            out += _release(sid, key, *ours[key], components)
+    return out
+
+
+def _release(sid: str, release: str, i: int, rel: dict, components: list[dict]) -> list[Change]:
+    matrix = {c["component"]: c for c in components if c["component"]}
     out = []
     for k, comp in enumerate(rel.get("components", [])):
         theirs = matrix.get(comp["component"])
         if theirs and theirs["version"] != comp["version"]:
-            out.append(Change(sid, "component-changed", say(
+            out.append(Change(sid, "component-changed", Text(
                 f"the component matrix gives {comp['component']} {theirs['version']} for {release} "
                 f"(catalog: {comp['version']})",
                 f"Die Komponenten-Matrix nennt {comp['component']} {theirs['version']} für {release} "

@@ -6,7 +6,8 @@ Each such profile must still exist, and its `max_count` must be a count the `all
 
 from __future__ import annotations
 
-from kb.drift.compare import Change, cites, say
+from kb.drift.compare import Change, cites
+from kb.text import Text
 
 
 def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
@@ -21,7 +22,7 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
             ref = f"cards/{cid} mig.profiles[{i}]"
             name = prof["name"]
             if name not in profiles:
-                out.append(Change(sid, "profile-removed", say(
+                out.append(Change(sid, "profile-removed", Text(
                     f"mig-parted's default config no longer has profile {name} (card {card['short_name']})",
                     f"Die Standardkonfiguration von mig-parted kennt Profil {name} nicht mehr (Karte {card['short_name']})"),
                     touches=[ref]))
@@ -30,7 +31,7 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
             counts = sorted({e["mig_devices"][name] for e in layout["entries"] if name in e["mig_devices"]}) if layout else []
             if counts and prof["max_count"] not in counts:
                 shown = " or ".join(str(c) for c in counts)
-                out.append(Change(sid, "profile-count", say(
+                out.append(Change(sid, "profile-count", Text(
                     f"mig-parted's layout {layout['name']} creates {shown} × {name} "
                     f"(card {card['short_name']}: max_count {prof['max_count']})",
                     f"Das Layout {layout['name']} von mig-parted legt {shown.replace(' or ', ' oder ')} × {name} an "

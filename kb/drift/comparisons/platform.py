@@ -11,7 +11,8 @@ a card not on it must not be named now.
 from __future__ import annotations
 
 from kb.catalog.names import normalise
-from kb.drift.compare import Change, cites, say
+from kb.drift.compare import Change, cites
+from kb.text import Text
 
 
 def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
@@ -39,7 +40,7 @@ def _products(sid: str, products: list[dict], now: dict, gone: dict) -> list[Cha
         i, p = rows[0]
         ref = f"platform-support products[{i}]"
         if key not in now:
-            change = Change(sid, "product-removed", say(
+            change = Change(sid, "product-removed", Text(
                 f"platform support no longer lists {p['name']}",
                 f"Die Plattform-Unterstützung nennt {p['name']} nicht mehr"), touches=[ref])
             gone[key] = change
@@ -50,7 +51,7 @@ def _products(sid: str, products: list[dict], now: dict, gone: dict) -> list[Cha
             old = sorted({r[field] for _, r in rows})
             new = sorted({r[field] for r in theirs})
             if old != new:
-                out.append(Change(sid, f"product-{field}", say(
+                out.append(Change(sid, f"product-{field}", Text(
                     f"platform support gives {p['name']} {en} {' / '.join(new)} (catalog: {' / '.join(old)})",
                     f"Die Plattform-Unterstützung gibt {p['name']} {de} {' / '.join(new)} (Katalog: {' / '.join(old)})"),
                     touches=[ref]))
@@ -61,14 +62,14 @@ def _products(sid: str, products: list[dict], now: dict, gone: dict) -> list[Cha
             dropped = [n for n in old_notes if n not in new_notes]
             en = "; ".join([f"new: “{n}”" for n in added] + [f"gone: “{n}”" for n in dropped])
             de = "; ".join([f"neu: „{n}“" for n in added] + [f"entfallen: „{n}“" for n in dropped])
-            out.append(Change(sid, "product-notes", say(
+            out.append(Change(sid, "product-notes", Text(
                 f"platform support notes on {p['name']} changed — {en}",
                 f"Die Hinweise der Plattform-Unterstützung zu {p['name']} haben sich geändert — {de}"),
                 touches=[ref]))
     for key, rows in now.items():
         if key not in before:
             p = rows[0]
-            out.append(Change(sid, "product-added", say(
+            out.append(Change(sid, "product-added", Text(
                 f"platform support now lists {p['name']} ({p['tab']})",
                 f"Die Plattform-Unterstützung nennt jetzt {p['name']} ({p['tab']})"),
                 touches=["platform-support products"]))
@@ -90,7 +91,7 @@ def _cards(sid: str, cards: dict, now: dict, gone: dict) -> list[Change]:
                 gone[key].patch.append(patch)
             elif key not in now:
                 shown = support.get("listed_as") or card["name"]
-                out.append(Change(sid, "card-unlisted", say(
+                out.append(Change(sid, "card-unlisted", Text(
                     f"platform support no longer lists {shown} (card {card['short_name']})",
                     f"Die Plattform-Unterstützung nennt {shown} nicht mehr (Karte {card['short_name']})"),
                     touches=[ref], patch=[patch]))
@@ -100,7 +101,7 @@ def _cards(sid: str, cards: dict, now: dict, gone: dict) -> list[Change]:
             names = {normalise(n) for n in [card["name"], card["short_name"], *card.get("aliases", [])]}
             hit = next((now[k][0] for k in sorted(names) if k in now), None)
             if hit:
-                out.append(Change(sid, "card-listed", say(
+                out.append(Change(sid, "card-listed", Text(
                     f"platform support now lists {hit['name']}; the catalog says card {card['short_name']} is not listed",
                     f"Die Plattform-Unterstützung nennt jetzt {hit['name']}; laut Katalog ist Karte "
                     f"{card['short_name']} nicht gelistet"),
@@ -117,7 +118,7 @@ def _driver_facts(sid: str, entity: str, card: dict, support: dict, product: dic
     if fact and cites(fact, sid) and fact["value"] != theirs:
         en = f"requires driver {theirs} or later" if theirs else "no longer states a driver minimum"
         de = f"verlangt Treiber {theirs} oder neuer" if theirs else "nennt keinen Mindesttreiber mehr"
-        out.append(Change(sid, "min-driver", say(
+        out.append(Change(sid, "min-driver", Text(
             f"platform support {en} for {product['name']} (catalog: {fact['value']})",
             f"Die Plattform-Unterstützung {de} für {product['name']} (Katalog: {fact['value']})"),
             touches=[f"{entity} operator_support.min_driver"],
@@ -127,7 +128,7 @@ def _driver_facts(sid: str, entity: str, card: dict, support: dict, product: dic
     if (ours or _cited_anywhere(support, sid)) and ours != doc:
         fmt = lambda s: ", ".join(f"{f} on {d}" for d, f in sorted(s)) or "none"  # noqa: E731
         fmt_de = lambda s: ", ".join(f"{f} auf {d}" for d, f in sorted(s)) or "keine"  # noqa: E731
-        out.append(Change(sid, "driver-exceptions", say(
+        out.append(Change(sid, "driver-exceptions", Text(
             f"platform support names these driver exceptions for {product['name']}: {fmt(doc)} (catalog: {fmt(ours)})",
             f"Die Plattform-Unterstützung nennt diese Treiber-Ausnahmen für {product['name']}: {fmt_de(doc)} "
             f"(Katalog: {fmt_de(ours)})"),
@@ -155,11 +156,11 @@ def _kubevirt_vgpu(sid: str, cards: dict, entries: list[dict]) -> list[Change]:
         hit = next((named[k] for k in keys if k in named), None)
         entity, short = f"cards/{cid}", card["short_name"]
         if fact["value"] and hit is None:
-            text = say(f"platform support's KubeVirt vGPU device list no longer names card {short}",
+            text = Text(f"platform support's KubeVirt vGPU device list no longer names card {short}",
                        f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte "
                        f"{short} nicht mehr")
         elif not fact["value"] and hit is not None:
-            text = say(f"platform support's KubeVirt vGPU device list now names {hit}; the catalog says card {short} "
+            text = Text(f"platform support's KubeVirt vGPU device list now names {hit}; the catalog says card {short} "
                        "is not on it",
                        f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt jetzt "
                        f"{hit}; laut Katalog steht Karte {short} nicht darauf")

@@ -4,7 +4,8 @@ lags behind is not drift; one that names a newer release is."""
 
 from __future__ import annotations
 
-from kb.drift.compare import Change, say
+from kb.drift.compare import Change
+from kb.text import Text
 from kb.models.common import version_key
 
 
@@ -24,7 +25,7 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     newest = max(versions, key=version_key)
     if version_key(latest) <= version_key(newest):
         return []
-    return [Change(source["id"], "release-newer", say(
+    return [Change(source["id"], "release-newer", Text(
         f"the device plugin README names v{latest} as the latest release, newer than any device plugin "
         f"version in the catalog ({newest})",
         f"Das README des Device Plugins nennt v{latest} als neuestes Release, neuer als jede Version des "

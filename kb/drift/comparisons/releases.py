@@ -7,7 +7,8 @@ the catalog's `components` of that release.
 
 from __future__ import annotations
 
-from kb.drift.compare import Change, say
+from kb.drift.compare import Change
+from kb.text import Text
 from kb.models.common import version_key
 
 
@@ -27,7 +28,7 @@ def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict) -> list[C
     out = []
     for version in sorted(listed, key=version_key, reverse=True):
         if version_key(version) > version_key(newest):
-            out.append(Change(sid, "release-newer", say(
+            out.append(Change(sid, "release-newer", Text(
                 f"{sid} lists {name} {version}, newer than the catalog's newest ({newest})",
                 f"{sid} nennt {name} {version}, neuer als das neueste im Katalog ({newest})"),
                 touches=[f"{entity} releases"]))
@@ -35,7 +36,7 @@ def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict) -> list[C
                if v not in listed]
     if missing:
         shown = ", ".join(v for v, _ in missing)
-        out.append(Change(sid, "release-missing", say(
+        out.append(Change(sid, "release-missing", Text(
             f"{sid} does not list {name} {shown}, which the catalog has (newest there: {extracted['newest']})",
             f"{sid} nennt {name} {shown} nicht, der Katalog aber schon (neuestes dort: {extracted['newest']})"),
             touches=[f"{entity} releases[{i}]" for _, i in missing]))
@@ -55,20 +56,20 @@ def _components(sid: str, entity: str, i: int, rel: dict, theirs: list[dict]) ->
         if comp in doc and comp in ours:
             k, mine = ours[comp]
             if mine["version"] != doc[comp]["version"]:
-                out.append(Change(sid, "component-changed", say(
+                out.append(Change(sid, "component-changed", Text(
                     f"{sid} lists {comp} {doc[comp]['version']} for {version} (catalog: {mine['version']})",
                     f"{sid} nennt {comp} {doc[comp]['version']} für {version} (Katalog: {mine['version']})"),
                     touches=[f"{entity} releases[{i}].components[{k}]"],
                     patch=[{"entity": entity, "path": ["releases", i, "components", k, "version"],
                             "value": doc[comp]["version"]}]))
         elif comp in doc:
-            out.append(Change(sid, "component-added", say(
+            out.append(Change(sid, "component-added", Text(
                 f"{sid} lists {comp} {doc[comp]['version']} for {version}; the catalog's {version} does not",
                 f"{sid} nennt {comp} {doc[comp]['version']} für {version}; {version} im Katalog nicht"),
                 touches=[f"{entity} releases[{i}].components"]))
         else:
             k, mine = ours[comp]
-            out.append(Change(sid, "component-removed", say(
+            out.append(Change(sid, "component-removed", Text(
                 f"{sid} no longer lists {comp} {mine['version']} for {version}",
                 f"{sid} nennt {comp} {mine['version']} für {version} nicht mehr"),
                 touches=[f"{entity} releases[{i}].components[{k}]"]))

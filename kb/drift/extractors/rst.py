@@ -187,3 +187,41 @@ def cell_items(cell: list[str]) -> list[tuple[str, int]]:
         return [(t, k) for t, k in items if t]
     text = " ".join(x for x in lines if x)
     return [(text, next((k for k, x in enumerate(lines) if x), 0))] if text else []
+
+
+_SPAN = re.compile(r"^:(cspan|rspan):`(\d+)`\s*")
+
+
+def span_grid(table: Table) -> list[list[list[str] | None]]:
+    """The rows of a `flat-table` as a full grid: a cell written `:cspan:`N`` fills N+1 columns of its row,
+    `:rspan:`N`` the same column of N more rows; a spanned slot holds the spanning cell's lines (the role
+    removed). Slots no cell covers are None."""
+    grid: list[list[list[str] | None]] = []
+    pending: dict[tuple[int, int], list[str]] = {}  # (row, column) filled by an rspan above
+    for r, row in enumerate(table.rows):
+        out: list[list[str] | None] = []
+        col = 0
+        for cell in row.cells:
+            while (r, col) in pending:
+                out.append(pending.pop((r, col)))
+                col += 1
+            first = cell[0] if cell else ""
+            cspan = rspan = 0
+            while (m := _SPAN.match(first)):
+                if m.group(1) == "cspan":
+                    cspan = int(m.group(2))
+                else:
+                    rspan = int(m.group(2))
+                first = first[m.end():]
+            lines = [first, *cell[1:]] if cell else []
+            for c in range(col, col + cspan + 1):
+                out.append(lines)
+                for below in range(1, rspan + 1):
+                    pending[(r + below, c)] = lines
+            col += cspan + 1
+        while (r, col) in pending:
+            out.append(pending.pop((r, col)))
+            col += 1
+        grid.append(out)
+    width = max((len(x) for x in grid), default=0)
+    return [x + [None] * (width - len(x)) for x in grid]
