@@ -26,11 +26,11 @@ STAMP = ".generated"
 
 def _data() -> dict:
     from kb.catalog.compiled import load_data
-    from kb.catalog.loader import CatalogError
+    from kb.errors import CatalogInvalid
 
     try:
         return load_data()  # memoised by the catalog's hash
-    except CatalogError as exc:
+    except CatalogInvalid as exc:
         problems = "\n".join(f"  {p}" for p in exc.problems)
         raise PluginError(f"gpukb: the catalog is not usable (run 'gpukb lint'):\n{problems}") from None
 
@@ -64,7 +64,8 @@ def generate(repo_url: str) -> dict[str, str | bytes]:
 def _engine_pages(data: dict, repo_url: str) -> dict[str, str]:
     """The matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, computed here on
     the catalog this site shows (the precomputed matrix plus the ask page's answers with a driver)."""
-    from kb.engine.rules import RuleError, load_rules
+    from kb.engine.rules import load_rules
+    from kb.errors import RuleBaseInvalid
     from kb.questions import Asker, compute_all
     from kb.site.pages import ask_inputs, engine_pages
 
@@ -73,7 +74,7 @@ def _engine_pages(data: dict, repo_url: str) -> dict[str, str]:
         answers = compute_all(data, rules=rules)
         mig = [a for a in answers if a["question"] == "mig"]
         with_driver = Asker(data, rules=rules).answer_many("mig", ask_inputs(data, mig))
-    except RuleError as exc:
+    except RuleBaseInvalid as exc:
         raise PluginError(f"gpukb: the rules are not usable:\n{exc}") from None
     export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
     try:

@@ -53,29 +53,56 @@ class UnusableInput(GpukbError):
 
 class UnreadableFile(UnusableInput):
     """A file the user named that cannot be read or parsed: missing, a folder, not text, too big, not
-    YAML/JSON. `details` has `file` and, where known, `line`."""
+    YAML/JSON. `details` has `file` and, where known, `line` — or, for several files, `problems`
+    [{file, line, path, kind, message}]."""
 
     kind = "unreadable-file"
 
-    def __init__(self, text: Text | str, *, file: str, line: int | None = None,
+    def __init__(self, text: Text | str, *, file: str | None = None, line: int | None = None,
                  details: dict[str, Any] | None = None):
-        details = {**(details or {}), "file": file}
+        details = dict(details or {})
+        if file is not None:
+            details["file"] = file
         if line is not None:
             details["line"] = line
         super().__init__(text, details=details)
 
 
-class CatalogInvalid(GpukbError):
+def problem_dict(problem: Any) -> dict:
+    """A problem (kb.catalog.yamlsafe.Problem, anything with `as_dict()`, or a dict) as a plain dict
+    {file, line, path, kind, message}; `message` may be a Text."""
+    return dict(problem.as_dict() if hasattr(problem, "as_dict") else problem)
+
+
+class _Problems(GpukbError):
+    """An error made of located problems: `problems` (as given) and `details["problems"]` (as dicts)."""
+
+    TEXT = Text("not usable", "nicht verwendbar")
+
+    def __init__(self, problems=(), text: Text | str | None = None, *, details: dict[str, Any] | None = None):
+        self.problems = list(problems)
+        super().__init__(text or self.TEXT,
+                         details={**(details or {}), "problems": [problem_dict(p) for p in self.problems]})
+
+    def __str__(self) -> str:
+        return "\n".join([self.text.en + (":" if self.problems else ""), *(f"  {p}" for p in self.problems)])
+
+
+class CatalogInvalid(_Problems):
     """The catalog (ours or the one $GPUKB_CATALOG points at) does not load: `details["problems"]` lists
     each problem as {file, line, path, kind, message}."""
 
     kind = "catalog-invalid"
+    TEXT = Text("the catalog is not usable (run 'gpukb lint')",
+                "der Katalog ist nicht verwendbar (prüfen mit 'gpukb lint')")
 
 
-class RuleBaseInvalid(GpukbError):
+class RuleBaseInvalid(_Problems):
     """A rule file does not validate: `details["problems"]` as for CatalogInvalid."""
 
     kind = "rules-invalid"
+    TEXT = Text("the rule base is not usable (run 'gpukb lint')",
+                "die Regelbasis ist nicht verwendbar (prüfen mit 'gpukb lint')")
 
 
 class EngineFailure(GpukbError):

@@ -234,8 +234,9 @@ def test_unusable_input_with_json_is_json_with_the_suggestions():
     result = run("ask", "mig", "L40", "--json", "--lang", "de")
     assert result.exit_code == 2
     assert json.loads(result.output) == {
-        "question": "mig", "error": "unbekannte Karte 'L40' — meinten Sie: L4 (l4) (alle anzeigen: gpukb cards)",
-        "suggestions": ["l4"], "lang": "de"}
+        "error": "unbekannte Karte 'L40' — meinten Sie: L4 (l4) (alle anzeigen: gpukb cards)",
+        "kind": "unusable-input", "exit_code": 2, "lang": "de",
+        "details": {"suggestions": ["l4"], "command": "ask mig"}}
 
 
 def test_unusable_input_in_german():
@@ -274,9 +275,17 @@ def test_export_answers(tmp_path):
 
 
 def test_export_to_a_place_that_cannot_be_written_exits_2(tmp_path):
-    result = run("export", "answers", "--json", "-o", str(tmp_path / "missing" / "answers.json"))
+    target = tmp_path / "missing" / "answers.json"
+    result = run("export", "answers", "--json", "-o", str(target))
+    assert (result.exit_code, json.loads(result.stdout)) == (2, {
+        "error": f"cannot write {target}: No such file or directory", "kind": "unusable-input", "exit_code": 2,
+        "lang": "en", "details": {"file": str(target), "command": "export answers"}})
+
+
+def test_export_without_json_says_json_is_the_only_format():
+    result = run("export", "answers", "--lang", "de")
     assert (result.exit_code, result.output) == (
-        2, f"Error: cannot write {tmp_path / 'missing' / 'answers.json'}: No such file or directory\n")
+        2, "Fehler: geben Sie --json an: JSON ist das einzige Format des Exports\n")
 
 
 def test_a_changed_rule_is_answered_fresh_never_from_the_stale_cache(tmp_path, monkeypatch):

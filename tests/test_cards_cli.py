@@ -156,7 +156,8 @@ def test_cached_data_is_keyed_by_the_code_too(monkeypatch, tmp_path):
 def test_card_json_error_is_json_on_stdout(run, name, error):
     result = run("card", name, "--json")
     assert result.exit_code == 2
-    assert json.loads(result.stdout) == {"error": error, "lang": "en", "exit_code": 2}
+    assert json.loads(result.stdout) == {"error": error, "kind": "unusable-input", "exit_code": 2, "lang": "en",
+                                         "details": {"suggestions": ["alpha-100"], "command": "card"} if name else {"command": "card"}}
 
 
 @pytest.mark.parametrize("args", [["cards", "--json"], ["card", "L4", "--json"]])
@@ -165,5 +166,6 @@ def test_unusable_catalog_with_json_is_json_on_stdout(monkeypatch, tmp_path, arg
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
     assert json.loads(result.stdout) == {
-        "error": f"the catalog is not usable (run 'gpukb lint'):\n  {tmp_path / 'none'}: catalog folder not found",
-        "lang": "en", "exit_code": 2}
+        "error": "the catalog is not usable (run 'gpukb lint')", "kind": "catalog-invalid", "exit_code": 2,
+        "lang": "en", "details": {"command": args[0], "problems": [
+            {"file": str(tmp_path / "none"), "line": None, "path": "", "kind": "io", "message": "catalog folder not found"}]}}

@@ -113,11 +113,15 @@ def test_malformed_yaml_exits_2_naming_file_and_line_and_reports_nothing_else(ru
 def test_malformed_yaml_as_json(run):
     result = run("inputs/duplicate-key.yaml", "--json")
     assert result.exit_code == 2
-    assert json.loads(result.output) == {"error": "unreadable input", "lang": "en", "problems": [
-        {"file": "inputs/duplicate-key.yaml", "line": 7, "path": "data.a", "kind": "yaml",
-         "message": "duplicate key 'a' (first at line 6): Kubernetes rejects this, and YAML readers would silently keep only one value"}]}
+    assert json.loads(result.output) == {
+        "error": "cannot read the input, nothing was checked", "kind": "unreadable-file", "exit_code": 2, "lang": "en",
+        "details": {"command": "check", "problems": [
+            {"file": "inputs/duplicate-key.yaml", "line": 7, "path": "data.a", "kind": "yaml",
+             "message": "duplicate key 'a' (first at line 6): Kubernetes rejects this, and YAML readers would silently "
+                        "keep only one value"}]}}
     german = json.loads(run("inputs/duplicate-key.yaml", "--json", "--lang", "de").output)
-    assert german["lang"] == "de" and german["problems"][0]["message"].startswith("doppelter Schlüssel 'a' (zuerst in Zeile 6)")
+    assert german["lang"] == "de"
+    assert german["details"]["problems"][0]["message"].startswith("doppelter Schlüssel 'a' (zuerst in Zeile 6)")
 
 
 @pytest.mark.parametrize("args, message", [
@@ -147,8 +151,9 @@ def test_clean_input_exits_0(run):
 def test_help_shows_an_example_in_both_languages(run):
     result = run("--help")
     assert result.exit_code == 0
-    assert "Example / Beispiel:" in result.output and "gpukb check -" in result.output
-    assert "Prüft Manifeste" in result.output
+    assert "Example:" in result.output and "gpukb check -" in result.output
+    german = run("--help", "--lang", "de").output
+    assert "Beispiel:" in german and "Prüft Manifeste" in german and "Example" not in german
 
 
 def test_a_directory_is_checked_file_by_file(run, tmp_path):

@@ -121,7 +121,9 @@ def test_missing_file_and_folder_exit_2(drift_catalog, tmp_path):
 @pytest.mark.parametrize("command", ["list", "check", "diff"])
 def test_help_has_an_example_in_both_languages(command):
     text = gpukb("sources", command, "--help").output
-    assert "Example / Beispiel:" in text and "gpukb sources" in text
+    assert "Example:" in text and "gpukb sources" in text
+    german = gpukb("sources", command, "--help", "--lang", "de").output
+    assert "Beispiel:" in german and "gpukb sources" in german and "Example" not in german
 
 
 def test_the_daily_workflow_runs_the_check_and_keeps_one_issue():

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from kb import engine
-from kb.engine import EngineError
+from kb.engine import EngineFailure
 from kb.engine.adapter import DurableEngine
-from kb.engine.rules import RULE_SCHEMA, RuleError, compile_rules, schema_json, validate_rule_file
+from kb.engine.rules import RULE_SCHEMA, compile_rules, schema_json, validate_rule_file
+from kb.errors import RuleBaseInvalid
 
 from conftest import FIXTURES, REPO
 
@@ -186,7 +187,7 @@ def test_identical_facts_count_once(tmp_path, data, which):
 @BOTH
 def test_a_rule_that_cannot_be_filled_raises(tmp_path, data, which, text, message):
     rules = rules_from(tmp_path) if write_rule(tmp_path, text) else None
-    with pytest.raises(EngineError, match=message.replace("{", r"\{").replace("}", r"\}").replace(".", r"\.")):
+    with pytest.raises(EngineFailure, match=message.replace("{", r"\{").replace("}", r"\}").replace(".", r"\.")):
         engine.evaluate("demo", [{"kind": "card", "card": "l4", "name": "L4", "memory_gb": 48}],
                         engine=which, data=data, rules=rules)
 
@@ -203,21 +204,21 @@ def test_an_optional_citation_may_be_missing(tmp_path, data):
     ({"kind": "card", "profiles": ["1g.18gb"]}, "must be text, a number or true/false"),
 ])
 def test_bad_facts_are_refused(fact, message):
-    with pytest.raises(EngineError, match=message):
+    with pytest.raises(EngineFailure, match=message):
         engine.check_facts([fact])
 
 
 def test_unknown_question_and_engine_are_errors(data):
-    with pytest.raises(EngineError, match="no rules for question 'nope'"):
+    with pytest.raises(EngineFailure, match="no rules for question 'nope'"):
         engine.evaluate("nope", [], data=data)
-    with pytest.raises(EngineError, match="unknown engine 'clips'"):
+    with pytest.raises(EngineFailure, match="unknown engine 'clips'"):
         engine.evaluate("mig", [], engine="clips", data=data)
 
 
 def test_a_question_with_a_broken_rule_file_raises_rule_error(tmp_path, monkeypatch, data):
     write_rule(tmp_path, GOOD.replace('verdict: "yes"', "verdict: maybe"))
     monkeypatch.setenv("GPUKB_RULES", str(tmp_path))
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleBaseInvalid) as err:
         engine.evaluate("demo", [], data=data)
     assert "T-001-demo.yaml:7" in str(err.value)
 
@@ -265,7 +266,7 @@ def test_a_failing_action_raises_instead_of_being_swallowed(tmp_path, monkeypatc
         return action
 
     monkeypatch.setattr(adapter, "_action", failing)
-    with pytest.raises(EngineError, match="boom in"):
+    with pytest.raises(EngineFailure, match="boom in"):
         adapter.fire("demo", rules["demo"], [[{"kind": "card", "card": "l4", "name": "L4", "memory_gb": 48}]])
 
 

@@ -106,9 +106,14 @@ def test_broken_catalog(kind, tmp_path):
     code, problems = EXPECTED[kind]
     assert result.exit_code == code
     assert "Traceback" not in result.output
+    data = json.loads(run_lint(catalog, "--json", rules=rules).output)
+    if code == 2:  # nothing else was checked: the one error shape (kb.cli.edge), problems without their kind
+        assert result.output.splitlines() == ["Error: the catalog cannot be read; nothing else was checked:"] + [
+            "  " + p.rsplit(" [", 1)[0] for p in problems]
+        assert (data["exit_code"], data["kind"], len(data["details"]["problems"])) == (2, "catalog-invalid", len(problems))
+        return
     found = [line for line in result.output.splitlines() if line.endswith("]")]
     assert found == problems
-    data = json.loads(run_lint(catalog, "--json", rules=rules).output)
     assert data["exit_code"] == code and len(data["problems"]) == len(problems)
 
 
@@ -149,12 +154,17 @@ def test_catalog_that_is_a_file_is_named_as_such(tmp_path):
     path.write_text("cards: []\n", encoding="utf-8")
     result = run_lint(path)
     assert result.exit_code == 2
-    assert result.output.splitlines()[0] == f"{path}: a file, not a catalog folder [io]"
+    assert result.output.splitlines()[1] == f"  {path}: a file, not a catalog folder"
 
 
 def test_check_states_in_german(tmp_path):
     lines = run_lint(tmp_path / "nothing", "--lang", "de").output.splitlines()
-    assert lines[1:3] == ["schema: fehlgeschlagen", "sources: übersprungen: der Katalog lädt nicht"]
+    assert lines == ["Fehler: der Katalog ist nicht lesbar; sonst wurde nichts geprüft:",
+                     f"  {tmp_path / 'nothing'}: catalog folder not found"]
+    data = json.loads(run_lint(tmp_path / "nothing", "--json", "--lang", "de").output)
+    assert data["details"]["checks"]["sources"] == "skipped: the catalog does not load"
+    skipped = run_lint(GOOD, "--lang", "de", shared=tmp_path / "absent").output.splitlines()
+    assert f"quotes: übersprungen: {tmp_path / 'absent'} nicht gefunden" in skipped
     catalog, rules = broken_copy(tmp_path, "quote-missing")
     assert "quotes: fehlgeschlagen" in run_lint(catalog, "--lang", "de", rules=rules).output.splitlines()
     assert "rules: bestanden" in run_lint(GOOD, "--lang", "de").output.splitlines()

@@ -63,7 +63,7 @@ def input_hash(*dirs: Path) -> str:
 
 
 def compile_catalog(root: Path) -> dict:
-    """Validate the catalog (raises CatalogError) and turn it into plain data."""
+    """Validate the catalog (raises CatalogInvalid) and turn it into plain data."""
     from kb.catalog.loader import load_catalog
 
     return catalog_data(load_catalog(root))

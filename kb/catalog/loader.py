@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from kb.catalog.yamlsafe import Document, Problem, dotted, read_yaml
+from kb.errors import CatalogInvalid
 from kb.models import Card, Method, ReleasesFile, SourcesFile
 from kb.models.platform import PlatformSupportFile
 
@@ -25,14 +26,6 @@ class Catalog:
     platform: PlatformSupportFile | None = None  # the operator's whole supported-GPU list (drift checker)
     files: dict[str, str] = field(default_factory=dict)
     documents: dict[str, Document] = field(default_factory=dict)
-
-
-class CatalogError(Exception):
-    """The catalog cannot be used; `problems` says why, all at once."""
-
-    def __init__(self, problems: list[Problem]):
-        super().__init__(f"{len(problems)} problem(s) in the catalog")
-        self.problems = problems
 
 
 #: (glob relative to the catalog root, model, key under which entities are stored)
@@ -99,12 +92,12 @@ _MODEL_BY_TITLE = {m.__name__: m for _, m, _ in LAYOUT}
 
 
 def load_catalog(root: Path) -> Catalog:
-    """Read and validate every catalog file. Raises CatalogError listing every problem."""
+    """Read and validate every catalog file. Raises CatalogInvalid listing every problem."""
     problems: list[Problem] = []
     parsed: dict[str, list] = {key: [] for _, _, key in LAYOUT}
     documents: dict[str, Document] = {}
     if not root.is_dir():
-        raise CatalogError([Problem(str(root), None, "", "catalog folder not found", kind="io")])
+        raise CatalogInvalid([Problem(str(root), None, "", "catalog folder not found", kind="io")])
     for pattern, model, key in LAYOUT:
         paths = sorted(root.glob(pattern))
         if pattern == "sources.yaml" and not paths:
@@ -121,7 +114,7 @@ def load_catalog(root: Path) -> Catalog:
             except ValidationError as exc:
                 problems += _validation_problems(doc, exc)
     if problems:
-        raise CatalogError(problems)
+        raise CatalogInvalid(problems)
     sources = parsed["sources"][0][1]
     catalog = Catalog(root=root, sources=sources, documents=documents)
     if parsed["platform"]:
@@ -137,5 +130,5 @@ def load_catalog(root: Path) -> Catalog:
             store[ident] = entity
             catalog.files[f"{key}/{ident}"] = rel
     if problems:
-        raise CatalogError(problems)
+        raise CatalogInvalid(problems)
     return catalog

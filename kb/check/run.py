@@ -28,7 +28,7 @@ class Report:
 def check(names: list[str], data: dict, env: Environment | None = None, *, lang: str = "en",
           engine: str = "durable", rules=None, stdin=None) -> Report:
     """Check the named files ('-' = stdin; a directory: its YAML and JSON files). Raises kb.check.documents.UnreadableInput where a file
-    cannot be parsed (then nothing is checked) and kb.engine.EngineError where the engine fails."""
+    cannot be parsed (then nothing is checked) and kb.engine.EngineFailure where the engine fails."""
     from kb.engine import evaluate
 
     env = env or Environment()

@@ -1,4 +1,4 @@
-"""`gpukb export answers --json`: every precomputed answer, for the site and other tools."""
+"""`gpukb export answers --json`: every answer of the matrix, for the site and other tools."""
 
 from __future__ import annotations
 
@@ -6,41 +6,60 @@ import json
 
 import click
 
-from kb.cli.options import UsageProblem
+from kb.cli.i18n import Group
+from kb.cli.options import output_options
 
 
-@click.group()
+@click.group(cls=Group)
 def export():
-    """Export derived data / Abgeleitete Daten exportieren.
+    """Export derived data.
 
     \b
-    Example / Beispiel:
+    Example:
+      gpukb export answers --json > answers.json
+    \f
+    Abgeleitete Daten exportieren.
+
+    \b
+    Beispiel:
       gpukb export answers --json > answers.json
     """
 
 
 @export.command()
-@click.option("--json", "as_json", is_flag=True, required=True, help="Write JSON (the only format) / JSON schreiben.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), help="Write to a file instead of stdout.")
-def answers(as_json, output):
-    """Every answer for every card × known GPU Operator release × question (default inputs).
-
-    Jede Antwort für jede Karte × bekanntes GPU-Operator-Release × Frage (Standardeingaben).
+@click.option("--output", "-o", type=click.Path(dir_okay=False),
+              help="Write to FILE (replaced in one step) instead of stdout."
+                   "\fIn DATEI schreiben (in einem Schritt ersetzt) statt auf stdout.")
+@output_options
+def answers(output, as_json, lang):
+    """Every answer for every card × known GPU Operator release × question (default inputs), as JSON
+    (--json is required: it is the only format).
 
     \b
-    Example / Beispiel:
-      gpukb export answers --json -o docs/generated/answers.json
-    """
-    from kb.cli.ask import call
-    from kb.questions import export_all
+    Example:
+      gpukb export answers --json -o answers.json
+    \f
+    Jede Antwort für jede Karte × bekanntes GPU-Operator-Release × Frage (Standardeingaben), als JSON
+    (--json ist nötig: es ist das einzige Format).
 
-    data = call(export_all, "en")
-    text = json.dumps(data, ensure_ascii=False, indent=2)
+    \b
+    Beispiel:
+      gpukb export answers --json -o answers.json
+    """
+    from kb.errors import UnusableInput
+    from kb.fsutil import atomic_write
+    from kb.questions import export_all
+    from kb.text import Text
+
+    if not as_json:
+        raise UnusableInput(Text("say --json: JSON is the only format of the export",
+                                 "geben Sie --json an: JSON ist das einzige Format des Exports"))
+    text = json.dumps(export_all(), ensure_ascii=False, indent=2)
     if output:
         try:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text + "\n")
+            atomic_write(output, text + "\n")
         except OSError as exc:
-            raise UsageProblem(f"cannot write {output}: {exc.strerror or exc}") from None
+            raise UnusableInput(Text("cannot write {file}: {why}", "kann {file} nicht schreiben: {why}")
+                                .format(file=output, why=exc.strerror or str(exc)), details={"file": output}) from None
     else:
         click.echo(text)

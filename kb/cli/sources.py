@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import difflib
 import os
-import sys
 from pathlib import Path
 
 import click
 
+from kb.catalog.compiled import load_data
 from kb.cli.exitcodes import exit_code
-from kb.cli.options import UsageProblem, json_errors, load_catalog_data, output_options, print_json, t
+from kb.cli.i18n import Group
+from kb.cli.options import output_options, print_json
+from kb.errors import UnusableInput
+from kb.text import Text
 
 
-@click.group()
+@click.group(cls=Group)
 def sources():
     """Watched NVIDIA documents: list them, check them for drift, diff one against a file.
 
+    \b
+    Example:
+      gpukb sources check --offline ../shared/sources --report drift.md
+    \f
     Beobachtete NVIDIA-Dokumente: auflisten, auf Abweichungen prüfen, eines mit einer Datei vergleichen.
 
     \b
-    Example / Beispiel:
-      gpukb sources check --offline ../shared/sources --report drift.md
+    Beispiel:
+      gpukb sources check --offline ../shared/sources --report drift.md --lang de
     """
 
 
@@ -43,21 +50,24 @@ def _feeds(data: dict) -> dict[str, list[str]]:
 
 @sources.command("list")
 @output_options
-@json_errors
 def list_(as_json, lang):
     """Watched sources: extractor, upstream file, when each was last checked, what it feeds.
 
+    \b
+    Example:
+      gpukb sources list --json
+    \f
     Beobachtete Quellen: Extraktor, Originaldatei, letzte Prüfung, was sie im Katalog belegt.
 
     \b
-    Example / Beispiel:
-      gpukb sources list --json
+    Beispiel:
+      gpukb sources list --lang de
     """
     from kb.catalog.compiled import cache_dir
     from kb.drift.check import last_checked, watched
     from kb.render.table import text_table
 
-    data = load_catalog_data()
+    data = load_data()
     state = last_checked(cache_dir())
     feeds = _feeds(data)
     rows = []
@@ -69,12 +79,12 @@ def list_(as_json, lang):
     if as_json:
         print_json({"data_version": data["data_version"], "sources": rows})
         return
-    never = t(lang, "never", "nie")
+    never = Text("never", "nie")(lang)
     table = [[r["id"], r["extractor"],
               f"{r['last_checked']} {r['last_status']}" if r["last_checked"] else never,
               _feeds_text(r["feeds"])] for r in rows]
-    click.echo(text_table([t(lang, "Source", "Quelle"), "Extractor", t(lang, "Last checked", "Zuletzt geprüft"),
-                           t(lang, "Feeds", "Belegt")], table))
+    click.echo(text_table([Text("Source", "Quelle")(lang), "Extractor", Text("Last checked", "Zuletzt geprüft")(lang),
+                           Text("Feeds", "Belegt")(lang)], table))
 
 
 def _feeds_text(feeds: list[str]) -> str:
@@ -85,43 +95,47 @@ def _feeds_text(feeds: list[str]) -> str:
     return ", ".join(f"{k} ×{n}" if n else k for k, n in kinds.items()) or "–"
 
 
-def _watched_or_exit(data: dict, ids: list[str], lang: str) -> None:
+def _watched_or_exit(data: dict, ids: list[str]) -> None:
     from kb.drift.check import watched
 
     known = [s["id"] for s in watched(data)]
     for sid in ids:
         if sid not in known:
             close = difflib.get_close_matches(sid, known, n=3, cutoff=0.5)
-            hint = t(lang, f" — did you mean: {', '.join(close)}", f" — meinten Sie: {', '.join(close)}") if close else ""
-            raise UsageProblem(t(lang, f"{sid!r} is not a watched source{hint} (list: gpukb sources list)",
-                                 f"{sid!r} ist keine beobachtete Quelle{hint} (Liste: gpukb sources list)"), lang)
+            hint = Text(" — did you mean: {close}", " — meinten Sie: {close}").format(close=", ".join(close)) if close else ""
+            raise UnusableInput(Text("{sid} is not a watched source{hint} (list: gpukb sources list)",
+                                     "{sid} ist keine beobachtete Quelle{hint} (Liste: gpukb sources list)")
+                                .format(sid=repr(sid), hint=hint), suggestions=close)
 
 
-def _existing(path: Path, lang: str, *, folder: bool, option: str = "") -> Path:
-    """`path` if it exists and is a folder (folder=True) or a file; otherwise exit 2 naming it."""
+def _existing(path: Path, *, folder: bool, option: str = "") -> Path:
+    """`path` if it exists and is a folder (folder=True) or a file; otherwise UnusableInput naming it."""
     name = f"{option} {path}" if option else str(path)
+    why = None
     if not path.exists():
-        raise UsageProblem(t(lang, f"{name} does not exist", f"{name} existiert nicht"), lang)
-    if folder and not path.is_dir():
-        raise UsageProblem(t(lang, f"{name} is a file, not a folder", f"{name} ist eine Datei, kein Ordner"), lang)
-    if not folder and path.is_dir():
-        raise UsageProblem(t(lang, f"{name} is a folder, not a file", f"{name} ist ein Ordner, keine Datei"), lang)
+        why = Text("{name} does not exist", "{name} existiert nicht")
+    elif folder and not path.is_dir():
+        why = Text("{name} is a file, not a folder", "{name} ist eine Datei, kein Ordner")
+    elif not folder and path.is_dir():
+        why = Text("{name} is a folder, not a file", "{name} ist ein Ordner, keine Datei")
+    if why:
+        raise UnusableInput(why.format(name=name), details={"file": str(path)})
     return path
 
 
-def _writable(path: Path, lang: str) -> None:
+def _writable(path: Path) -> None:
     """Refuse a report path that cannot be written before anything is fetched."""
     parent = path.parent
     why = None
     if path.is_dir():
-        why = t(lang, "it is a folder", "das ist ein Ordner")
+        why = Text("it is a folder", "das ist ein Ordner")
     elif not parent.is_dir():
-        why = t(lang, f"the folder {parent} does not exist", f"der Ordner {parent} existiert nicht")
+        why = Text("the folder {parent} does not exist", "der Ordner {parent} existiert nicht").format(parent=str(parent))
     elif not os.access(path if path.exists() else parent, os.W_OK):
-        why = t(lang, "no write permission", "keine Schreibberechtigung")
+        why = Text("no write permission", "keine Schreibberechtigung")
     if why:
-        raise UsageProblem(t(lang, f"cannot write the report {path}: {why}",
-                             f"kann den Bericht {path} nicht schreiben: {why}"), lang)
+        raise UnusableInput(Text("cannot write the report {path}: {why}", "kann den Bericht {path} nicht schreiben: {why}")
+                            .format(path=str(path), why=why), details={"file": str(path)})
 
 
 def _impact(data: dict, results) -> str | None:
@@ -168,25 +182,31 @@ def _code(results) -> int:
 @sources.command()
 @click.option("--offline", type=click.Path(path_type=Path), default=None,
               help="Read the newest <stem>@<date>.<ext> snapshots from DIR instead of fetching "
-                   "/ Schnappschüsse aus DIR lesen statt abzurufen (e.g. ../shared/sources).")
+                   "(e.g. ../shared/sources).\fDie neuesten Schnappschüsse <stem>@<datum>.<ext> aus DIR lesen "
+                   "statt abzurufen (z. B. ../shared/sources).")
 @click.option("--report", "report_path", type=click.Path(path_type=Path), default=None,
-              help="Write the Markdown report to FILE.md / Markdown-Bericht in FILE.md schreiben.")
-@click.option("--source", "only", multiple=True, metavar="ID", help="Check only this source (repeatable) / nur diese Quelle.")
-@click.option("--timeout", type=float, default=None, help="Seconds per request / Sekunden pro Abruf (20).")
-@click.option("--retries", type=click.IntRange(0, 10), default=None, help="Retries after 5xx or timeout (2) / Wiederholungen nach 5xx oder Zeitüberschreitung.")
-@click.option("--max-bytes", type=click.IntRange(1), default=None, help="Size cap per document in bytes (5000000) / Höchstgröße je Dokument.")
+              help="Write the Markdown report to FILE.md.\fDen Markdown-Bericht in FILE.md schreiben.")
+@click.option("--source", "only", multiple=True, metavar="ID", help="Check only this source (repeatable).\fNur diese Quelle prüfen (wiederholbar).")
+@click.option("--timeout", type=float, default=None, help="Seconds per request (20).\fSekunden pro Abruf (20).")
+@click.option("--retries", type=click.IntRange(0, 10), default=None, help="Retries after 5xx or timeout (2).\fWiederholungen nach 5xx oder Zeitüberschreitung (2).")
+@click.option("--max-bytes", type=click.IntRange(1), default=None, help="Size cap per document in bytes (5000000).\fHöchstgröße je Dokument in Bytes (5000000).")
 @output_options
-@json_errors
 def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang):
     """Fetch every watched source (or read it from --offline DIR), extract, compare with the catalog.
     Exit 0: no drift; 1: drift; 3: a source could not be fetched or parsed (never counted as drift or
     as no drift).
 
+    \b
+    Example:
+      gpukb sources check --offline ../shared/sources --json
+      gpukb sources check --report drift.md
+    \f
     Ruft jede beobachtete Quelle ab (oder liest sie aus --offline DIR), extrahiert, vergleicht mit dem
-    Katalog. Exit 0: keine Abweichung; 1: Abweichung; 3: eine Quelle war nicht abrufbar oder nicht lesbar.
+    Katalog. Exit 0: keine Abweichung; 1: Abweichung; 3: eine Quelle war nicht abrufbar oder nicht lesbar
+    (nie als Abweichung oder als keine Abweichung gezählt).
 
     \b
-    Example / Beispiel:
+    Beispiel:
       gpukb sources check --offline ../shared/sources --json
       gpukb sources check --report drift.md --lang de
     """
@@ -196,58 +216,65 @@ def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang
     from kb.drift.check import run
     from kb.drift.report import as_json as report_json, markdown
 
-    data = load_catalog_data()
-    _watched_or_exit(data, list(only), lang)
+    data = load_data()
+    _watched_or_exit(data, list(only))
     if offline is not None:
-        _existing(offline, lang, folder=True, option="--offline")
+        _existing(offline, folder=True, option="--offline")
     if report_path:
-        _writable(report_path, lang)
+        _writable(report_path)
     options = {k: v for k, v in (("timeout", timeout), ("retries", retries), ("max_bytes", max_bytes)) if v is not None}
     results = run(data, offline=offline, cache=cache_dir(), only=list(only) or None, **options)
     answers_error = _impact(data, results)
     code = _code(results)
     if report_path:
+        from kb.fsutil import atomic_write
+
         try:
-            report_path.write_text(markdown(results, data, lang, dt.date.today().isoformat(), answers_error),
-                                   encoding="utf-8")
+            atomic_write(report_path, markdown(results, data, lang, dt.date.today().isoformat(), answers_error))
         except OSError as exc:
-            raise UsageProblem(t(lang, f"cannot write the report {report_path}: {exc.strerror}",
-                                 f"kann den Bericht {report_path} nicht schreiben: {exc.strerror}"), lang) from None
+            raise UnusableInput(Text("cannot write the report {path}: {why}", "kann den Bericht {path} nicht schreiben: {why}")
+                                .format(path=str(report_path), why=exc.strerror or str(exc)),
+                                details={"file": str(report_path)}) from None
     if as_json:
         print_json({**report_json(results, data), "answers_error": answers_error, "exit_code": code})
     else:
         _echo_text(results, lang)
         counts = {s: sum(r.status == s for r in results) for s in ("drift", "reworded", "unreachable", "unparseable", "ok")}
         counts["partly"] = sum(bool(r.unchecked) and r.status not in ("unreachable", "unparseable") for r in results)
-        click.echo(t(lang, "{drift} drift, {reworded} reworded, {unreachable} unreachable, {unparseable} unparseable, "
-                           "{partly} partly unchecked, {ok} unchanged",
+        click.echo(Text("{drift} drift, {reworded} reworded, {unreachable} unreachable, {unparseable} unparseable, "
+                        "{partly} partly unchecked, {ok} unchanged",
                         "{drift} abweichend, {reworded} umformuliert, {unreachable} nicht erreichbar, "
                         "{unparseable} nicht lesbar, {partly} teilweise nicht prüfbar, "
-                        "{ok} unverändert").format(**counts), err=code != 0)
-    sys.exit(code)
+                        "{ok} unverändert").format(**counts)(lang), err=code != 0)
+    return code
 
 
 @sources.command()
 @click.argument("source_id")
 @click.argument("file", type=click.Path(path_type=Path))
 @output_options
-@json_errors
 def diff(source_id, file, as_json, lang):
     """Compare one watched source, as written in FILE, with the catalog (same checks as `check`).
     Exit 0: no drift; 1: drift; 3: FILE cannot be parsed as that source's kind.
 
-    Vergleicht eine beobachtete Quelle, so wie sie in FILE steht, mit dem Katalog.
+    \b
+    Example:
+      gpukb sources diff gpu-operator-platform-support ../shared/sources/cloud-native-docs/platform-support@2025-10-27.rst
+    \f
+    Vergleicht eine beobachtete Quelle, so wie sie in FILE steht, mit dem Katalog (dieselben Prüfungen
+    wie `check`). Exit 0: keine Abweichung; 1: Abweichung; 3: FILE lässt sich nicht als Dokument dieser
+    Art lesen.
 
     \b
-    Example / Beispiel:
-      gpukb sources diff gpu-operator-platform-support ../shared/sources/cloud-native-docs/platform-support@2025-10-27.rst
+    Beispiel:
+      gpukb sources diff gpu-operator-platform-support ../shared/sources/cloud-native-docs/platform-support@2025-10-27.rst --lang de
     """
     from kb.drift.check import check_file
     from kb.drift.report import as_json as report_json
 
-    data = load_catalog_data()
-    _watched_or_exit(data, [source_id], lang)
-    result = check_file(data["sources"][source_id], _existing(file, lang, folder=False), data)
+    data = load_data()
+    _watched_or_exit(data, [source_id])
+    result = check_file(data["sources"][source_id], _existing(file, folder=False), data)
     answers_error = _impact(data, [result])
     code = _code([result])
     if as_json:
@@ -255,4 +282,4 @@ def diff(source_id, file, as_json, lang):
                     "exit_code": code})
     else:
         _echo_text([result], lang)
-    sys.exit(code)
+    return code

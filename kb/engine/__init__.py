@@ -11,7 +11,7 @@ engine="reference" uses the plain-Python evaluator (kb.engine.reference), the te
 from __future__ import annotations
 
 from kb.engine.conclude import conclude
-from kb.engine.errors import EngineError
+from kb.errors import EngineFailure
 
 ENGINES = ("durable", "reference")
 #: fact properties the engine sets itself (query, fact position, durable's session and fact ids)
@@ -31,7 +31,7 @@ def _backend(engine: str):
 
             _DURABLE = DurableEngine()
         return _DURABLE.fire
-    raise EngineError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    raise EngineFailure(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
 
 
 def rules_for(question: str, rules=None) -> list[dict]:
@@ -43,7 +43,7 @@ def rules_for(question: str, rules=None) -> list[dict]:
     else:
         found, known = rules.get(question), rules
     if not found:
-        raise EngineError(f"no rules for question {question!r}; known: {', '.join(sorted(known))}")
+        raise EngineFailure(f"no rules for question {question!r}; known: {', '.join(sorted(known))}")
     return found
 
 
@@ -52,12 +52,12 @@ def check_facts(facts: list[dict]) -> list[dict]:
     out, seen = [], set()
     for fact in facts:
         if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
-            raise EngineError(f"a fact must be a mapping with a 'kind': {fact!r}")
+            raise EngineFailure(f"a fact must be a mapping with a 'kind': {fact!r}")
         for key, value in fact.items():
             if key in RESERVED:
-                raise EngineError(f"fact property {key!r} is reserved for the engine: {fact!r}")
+                raise EngineFailure(f"fact property {key!r} is reserved for the engine: {fact!r}")
             if not isinstance(value, (str, int, float, bool)):
-                raise EngineError(f"fact property {key!r} must be text, a number or true/false: {fact!r}")
+                raise EngineFailure(f"fact property {key!r} must be text, a number or true/false: {fact!r}")
         key = _identity(fact)
         if key not in seen:
             seen.add(key)
@@ -101,4 +101,4 @@ def evaluate(question: str, facts: list[dict], *, engine: str = "durable", data:
     return evaluate_many(question, [facts], engine=engine, data=data, rules=rules)[0]
 
 
-__all__ = ["ENGINES", "EngineError", "evaluate", "evaluate_many", "fire", "rules_for", "check_facts"]
+__all__ = ["ENGINES", "EngineFailure", "evaluate", "evaluate_many", "fire", "rules_for", "check_facts"]

@@ -10,7 +10,7 @@ adapter defends against it:
   not raise MessageNotHandledException;
 - actions only record what matched; conclusions are built in Python afterwards, so nothing is lost
   in an action and nothing is asserted from one; the state is checked for a swallowed exception
-  after every assert and an EngineError raised;
+  after every assert and an EngineFailure raised;
 - rules never compare two facts' properties: such references crashed the process here (SIGSEGV in
   assert_fact, reproduced with 30 or more rules in a ruleset), so kb.engine.rules rejects them;
 - the facts of a session go in as one batch (the catch-all rule keeps a batch from failing on a
@@ -29,7 +29,7 @@ import json
 
 from durable import engine as _durable
 
-from kb.engine.errors import EngineError
+from kb.errors import EngineFailure
 
 MARKER = "$marker"
 SEEN = "$seen"
@@ -75,7 +75,7 @@ class DurableEngine:
             try:
                 self._host.register_rulesets({name: definition})
             except Exception as exc:  # durable_rules_engine.error carries only a code
-                raise EngineError(f"durable-rules rejected the rules of {question!r}: {exc}") from exc
+                raise EngineFailure(f"durable-rules rejected the rules of {question!r}: {exc}") from exc
             self._registered[key] = name
         return name
 
@@ -104,7 +104,7 @@ class DurableEngine:
             fired = self._session(name, [(qi, fact_lists[qi]) for qi in chunk])
         except _durable.MessageObservedException as exc:
             if len(chunk) == 1:
-                raise EngineError(f"durable-rules saw a fact twice in one query ({exc.message[:300]}); "
+                raise EngineFailure(f"durable-rules saw a fact twice in one query ({exc.message[:300]}); "
                                   "facts of one query must differ") from None
             half = len(chunk) // 2
             self._run_chunk(name, chunk[:half], fact_lists, results, order)
@@ -120,18 +120,18 @@ class DurableEngine:
         try:
             _check_state(self._host.assert_fact(name, {"kind": MARKER, "sid": sid}), name)
             if not self._fired:
-                raise EngineError(f"durable-rules ran no action for the marker fact of {name}")
+                raise EngineFailure(f"durable-rules ran no action for the marker fact of {name}")
             batch = [dict(fact, q=qi, fi=fi, sid=sid) for qi, facts in queries for fi, fact in enumerate(facts)]
             if batch:
                 _check_state(self._host.assert_facts(name, batch), name)
             _check_state(self._host.get_state(name, sid), name)
             return [(rid, matched) for rid, matched in self._fired if rid not in (MARKER, SEEN)]
         except _durable.MessageNotHandledException as exc:
-            raise EngineError(f"durable-rules could not handle a fact: {exc.message[:300]}") from None
-        except (_durable.MessageObservedException, EngineError):
+            raise EngineFailure(f"durable-rules could not handle a fact: {exc.message[:300]}") from None
+        except (_durable.MessageObservedException, EngineFailure):
             raise
         except Exception as exc:
-            raise EngineError(f"durable-rules failed on {name}: {exc}") from exc
+            raise EngineFailure(f"durable-rules failed on {name}: {exc}") from exc
         finally:
             fired_any = bool(self._fired)
             self._fired.clear()
@@ -141,4 +141,4 @@ class DurableEngine:
 
 def _check_state(state, name: str) -> None:
     if isinstance(state, dict) and state.get("exception"):
-        raise EngineError(f"an action of {name} failed inside durable-rules: {state['exception']}")
+        raise EngineFailure(f"an action of {name} failed inside durable-rules: {state['exception']}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from kb.catalog.facts import FactError, citations, resolve_ref
-from kb.engine.errors import EngineError
+from kb.errors import EngineFailure
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}")
 
@@ -20,7 +20,7 @@ def _lookup(rule: dict, facts: tuple, name: str):
         for fact in facts:
             if name in fact:
                 return fact[name]
-    raise EngineError(f"{rule['file']}: placeholder {{{name}}} is not a property of the matched facts "
+    raise EngineFailure(f"{rule['file']}: placeholder {{{name}}} is not a property of the matched facts "
                       f"({', '.join(sorted({k for f in facts for k in f}))})")
 
 
@@ -90,7 +90,7 @@ def conclude(rule: dict, facts: tuple, data: dict) -> dict:
         if isinstance(found, FactError):
             if optional:
                 continue
-            raise EngineError(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog "
+            raise EngineFailure(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog "
                               f"({found.reason})")
         cites += [dict(c) for c in found if c not in cites]
     out = {"rule": rule["id"], "title": rule["title"]}

@@ -11,6 +11,8 @@ import json
 import re
 from pathlib import Path
 
+from kb.errors import RuleBaseInvalid
+
 VERDICTS = ("yes", "conditional", "unconfirmed", "no")
 SEVERITIES = ("error", "warning", "info")
 COMPARISONS = ("$lt", "$lte", "$gt", "$gte", "$neq")
@@ -26,14 +28,6 @@ CITE_RE = re.compile(r"^(cards|methods|releases|sources)/[^#\s]+#[^\s]+$")
 PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}")
 TOP_KEYS = ("id", "question", "title", "when", "then", "cites")
 THEN_KEYS = ("verdict", "severity", "text", "condition", "details")
-
-
-class RuleError(Exception):
-    """One or more rule files are not usable; `problems` (kb.catalog.yamlsafe.Problem) say where and why."""
-
-    def __init__(self, problems):
-        self.problems = list(problems)
-        super().__init__("\n".join(str(p) for p in self.problems))
 
 
 # ---------------------------------------------------------------- validation
@@ -257,7 +251,7 @@ def compile_rules(root: Path) -> tuple[dict[str, list[dict]], dict[str, list]]:
     from kb.catalog.yamlsafe import Problem
 
     if not root.is_dir():
-        raise RuleError([Problem(str(root), None, "", "rules folder not found", kind="io")])
+        raise RuleBaseInvalid([Problem(str(root), None, "", "rules folder not found", kind="io")])
     rules: dict[str, list[dict]] = {}
     problems: dict[str, list] = {}
     seen: dict[str, str] = {}
@@ -300,18 +294,18 @@ def rule_base(rules_dir: Path | None = None) -> tuple[dict[str, list[dict]], dic
 
 
 def load_rules(rules_dir: Path | None = None) -> dict[str, list[dict]]:
-    """Every rule, by question: {question: [compiled rule, …]}; RuleError if any rule file is not valid."""
+    """Every rule, by question: {question: [compiled rule, …]}; RuleBaseInvalid if any rule file is not valid."""
     rules, problems = rule_base(rules_dir)
     if problems:
-        raise RuleError([p for ps in problems.values() for p in ps])
+        raise RuleBaseInvalid([p for ps in problems.values() for p in ps])
     return rules
 
 
 def question_rules(question: str, rules_dir: Path | None = None) -> list[dict]:
-    """The rules of one question; RuleError if one of its files is not valid (other questions' are ignored)."""
+    """The rules of one question; RuleBaseInvalid if one of its files is not valid (other questions' are ignored)."""
     rules, problems = rule_base(rules_dir)
     if problems.get(question):
-        raise RuleError(problems[question])
+        raise RuleBaseInvalid(problems[question])
     return rules.get(question, [])
 
 

@@ -8,17 +8,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb.catalog.compiled import rules_dir
-from kb.catalog.loader import CatalogError, load_catalog
+from kb.catalog.loader import load_catalog
 from kb.catalog.yamlsafe import Problem
+from kb.errors import CatalogInvalid
 from kb.lint.checks import CHECKS
 from kb.lint.context import LintContext, shared_dir
+from kb.text import Text
 
 
 @dataclass
 class LintResult:
     problems: list[Problem] = field(default_factory=list)
     unreadable: bool = False           # a file could not be read or parsed at all
-    checks: dict[str, str] = field(default_factory=dict)  # check id -> passed | failed | skipped: why
+    checks: dict[str, str] = field(default_factory=dict)  # check id -> passed | failed | skipped: why (English)
+    skipped: dict[str, Text] = field(default_factory=dict)  # check id -> why it was skipped, in both languages
+
+    def skip(self, name: str, why: Text) -> None:
+        self.checks[name] = f"skipped: {why.en}"
+        self.skipped[name] = why
 
 
 def lint(root: Path, today: dt.date | None = None, shared: Path | None = None, rules: Path | None = None) -> LintResult:
@@ -26,14 +33,14 @@ def lint(root: Path, today: dt.date | None = None, shared: Path | None = None, r
     result = LintResult()
     try:
         if root.is_file():
-            raise CatalogError([Problem(str(root), None, "", "a file, not a catalog folder", kind="io")])
+            raise CatalogInvalid([Problem(str(root), None, "", "a file, not a catalog folder", kind="io")])
         catalog = load_catalog(root)
-    except CatalogError as exc:
+    except CatalogInvalid as exc:
         result.problems = exc.problems
         result.unreadable = any(p.kind in {"io", "yaml"} for p in exc.problems)
         result.checks["schema"] = "failed"
         for name in CHECKS:
-            result.checks[name] = "skipped: the catalog does not load"
+            result.skip(name, Text("the catalog does not load", "der Katalog lädt nicht"))
         return result
     result.checks["schema"] = "passed"
     ctx = LintContext(catalog=catalog, shared=shared or shared_dir(), today=today or dt.date.today(),
@@ -41,7 +48,7 @@ def lint(root: Path, today: dt.date | None = None, shared: Path | None = None, r
     for name in CHECKS:
         module = importlib.import_module(f"kb.lint.checks.{name}")
         if name == "quotes" and not ctx.shared.is_dir():
-            result.checks[name] = f"skipped: {ctx.shared} not found"
+            result.skip(name, Text("{path} not found", "{path} nicht gefunden").format(path=str(ctx.shared)))
             continue
         found = module.check(ctx)
         result.problems += found

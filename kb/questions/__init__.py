@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import importlib
 
-from kb.questions.base import InputError
+from kb.errors import UnusableInput
+from kb.text import Text
 
 QUESTIONS = ("mig", "methods", "resource", "strategy", "dra", "recommend")
 
 
 def module(question: str):
     if question not in QUESTIONS:
-        raise InputError(f"unknown question {question!r}; known: {', '.join(QUESTIONS)}",
-                         f"unbekannte Frage {question!r}; bekannt: {', '.join(QUESTIONS)}", list(QUESTIONS))
+        raise UnusableInput(Text(f"unknown question {question!r}; known: {', '.join(QUESTIONS)}",
+                                 f"unbekannte Frage {question!r}; bekannt: {', '.join(QUESTIONS)}"), suggestions=list(QUESTIONS))
     return importlib.import_module(f"kb.questions.{question}")
 
 
@@ -62,9 +63,9 @@ class Asker:
         mod = module(question)
         todo = [i for i in inputs_list if self._key(question, i) not in self._memo]
         if todo and self._problems.get(question):
-            from kb.engine.rules import RuleError
+            from kb.errors import RuleBaseInvalid
 
-            raise RuleError(self._problems[question])
+            raise RuleBaseInvalid(self._problems[question])
         if todo:
             fact_lists = [mod.facts(self, inputs) for inputs in todo]
             results = evaluate_many(question, fact_lists, engine=self.engine, data=self.data, rules=self.rules)
@@ -74,7 +75,7 @@ class Asker:
 
 
 def resolve(question: str, index: dict, **raw) -> dict:
-    """Normalised inputs (resolved card ids, known versions); InputError for unusable input."""
+    """Normalised inputs (resolved card ids, known versions); kb.errors.UnusableInput for unusable input."""
     return module(question).resolve(index, **raw)
 
 
@@ -113,4 +114,4 @@ def compute_all(data: dict, *, engine: str = "durable", rules=None) -> list[dict
     return out
 
 
-__all__ = ["QUESTIONS", "InputError", "Asker", "answer", "export_all", "compute_all", "resolve", "module", "needs"]
+__all__ = ["QUESTIONS", "Asker", "answer", "export_all", "compute_all", "resolve", "module", "needs"]

@@ -1,20 +1,13 @@
-"""What every question shares: input errors, the name/version index, verdict folding, the answer shape."""
+"""What every question shares: the name/version index, verdict folding, the answer shape."""
 
 from __future__ import annotations
 
 from kb import versions
+from kb.errors import UnusableInput
+from kb.text import Text
 
 #: most restrictive last: folding keeps the most restrictive verdict that fired
 RANK = {"yes": 0, "conditional": 1, "unconfirmed": 2, "no": 3}
-
-
-class InputError(ValueError):
-    """Unusable input (unknown card/version/profile, bad combination): a message in both languages."""
-
-    def __init__(self, en: str, de: str, suggestions: list[str] | None = None):
-        super().__init__(en)
-        self.text = {"en": en, "de": de}
-        self.suggestions = suggestions or []
 
 
 def make_index(data: dict) -> dict:
@@ -46,9 +39,10 @@ def make_index(data: dict) -> dict:
 
 
 def card_id(index: dict, name: str) -> str:
-    """Resolve a typed card name; InputError with the closest cards."""
+    """Resolve a typed card name; UnusableInput with the closest cards as suggestions."""
     if not str(name).strip():
-        raise InputError("the card name is empty (list all: gpukb cards)", "der Kartenname ist leer (alle anzeigen: gpukb cards)")
+        raise UnusableInput(Text("the card name is empty (list all: gpukb cards)",
+                                 "der Kartenname ist leer (alle anzeigen: gpukb cards)"))
     hit = index["exact"].get(str(name).strip().lower())  # a name or alias as written: no need for the matcher
     if hit:
         return hit
@@ -61,12 +55,13 @@ def card_id(index: dict, name: str) -> str:
         listed = "; ".join(names)
         name = versions.shown(name)
         if exc.ambiguous:
-            raise InputError(f"{name} fits several cards: {listed}",
-                             f"{name} passt auf mehrere Karten: {listed}", exc.candidates) from None
+            raise UnusableInput(Text(f"{name} fits several cards: {listed}",
+                                     f"{name} passt auf mehrere Karten: {listed}"), suggestions=exc.candidates) from None
         en, de = f"unknown card {name}", f"unbekannte Karte {name}"
         if names:
             en, de = en + f" — did you mean: {listed}", de + f" — meinten Sie: {listed}"
-        raise InputError(en + " (list all: gpukb cards)", de + " (alle anzeigen: gpukb cards)", exc.candidates) from None
+        raise UnusableInput(Text(en + " (list all: gpukb cards)",
+                                 de + " (alle anzeigen: gpukb cards)"), suggestions=exc.candidates) from None
 
 
 def profile_name(index: dict, cid: str, profile: str) -> str | None:
@@ -85,7 +80,8 @@ def operator_version(index: dict, value: str | None) -> str:
     """A known GPU Operator release; the newest when none is given."""
     known = index["operator_releases"]
     if not known:
-        raise InputError("the catalog knows no GPU Operator release", "der Katalog kennt kein GPU-Operator-Release")
+        raise UnusableInput(Text("the catalog knows no GPU Operator release",
+                                 "der Katalog kennt kein GPU-Operator-Release"))
     if value is None:
         return known[0]
     try:
@@ -93,7 +89,7 @@ def operator_version(index: dict, value: str | None) -> str:
     except versions.VersionError as exc:
         shown = ", ".join(known)
         de = exc.de or f"GPU Operator {versions.shown(value)} ist kein Release, das der Katalog kennt; bekannt: {shown}"
-        raise InputError(f"{exc}", de, exc.known or known) from None
+        raise UnusableInput(Text(str(exc), de), suggestions=exc.known or known) from None
 
 
 def driver_version(value: str | None) -> str | None:
@@ -102,7 +98,8 @@ def driver_version(value: str | None) -> str | None:
     try:
         return versions.driver(value)
     except versions.VersionError as exc:
-        raise InputError(str(exc), f"{versions.shown(value)} ist keine Treiberversion (z. B. 575.57.08)") from None
+        raise UnusableInput(Text(str(exc),
+                                 f"{versions.shown(value)} ist keine Treiberversion (z. B. 575.57.08)")) from None
 
 
 def kubernetes_version(value: str, minimum: str | None = None) -> str:
@@ -111,15 +108,16 @@ def kubernetes_version(value: str, minimum: str | None = None) -> str:
     try:
         normal = versions.kubernetes(value)
     except versions.VersionError as exc:
-        raise InputError(str(exc), f"{versions.shown(value)} ist keine Kubernetes-Version (z. B. 1.34.2)") from None
+        raise UnusableInput(Text(str(exc),
+                                 f"{versions.shown(value)} ist keine Kubernetes-Version (z. B. 1.34.2)")) from None
     typed = versions.parse(value)
     if minimum and len(typed) == 2 and typed == versions.parse(minimum)[:2] and versions.key(value) < versions.key(minimum):
         minor = normal[:-2]
-        raise InputError(
+        raise UnusableInput(Text(
             f"Kubernetes {minor} without a patch release cannot be answered: NVIDIA's DRA driver needs "
             f"{minimum} or newer; say which {minor}.x the cluster runs",
             f"Kubernetes {minor} ohne Patch-Release lässt sich nicht beantworten: NVIDIAs DRA-Treiber "
-            f"braucht {minimum} oder neuer; geben Sie an, welches {minor}.x der Cluster hat")
+            f"braucht {minimum} oder neuer; geben Sie an, welches {minor}.x der Cluster hat"))
     return normal
 
 

@@ -119,7 +119,7 @@ def _export(key: str, data: dict, answers: list[dict]) -> dict:
 
 
 def question_rules_all() -> dict:
-    """The rules of the questions (RuleError if one of their files is not valid; config checks are not needed)."""
+    """The rules of the questions (RuleBaseInvalid if one of their files is not valid; config checks are not needed)."""
     from kb.engine.rules import question_rules
     from kb.questions import QUESTIONS
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from kb.errors import UnusableInput
 from kb.questions import base, words
 from kb.questions.methods import dra_requirements
 from kb.questions.mig import compare
+from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("methods", "sources")
@@ -15,13 +17,13 @@ DEFAULT_FEATURE = "whole-gpu"
 
 def resolve(index: dict, k8s: str | None = None, operator: str | None = None, feature: str | None = None) -> dict:
     if k8s is None:
-        raise base.InputError("say which Kubernetes version the cluster runs: --k8s 1.34.2",
-                              "sagen Sie, welche Kubernetes-Version der Cluster hat: --k8s 1.34.2")
+        raise UnusableInput(Text("say which Kubernetes version the cluster runs: --k8s 1.34.2",
+                                 "sagen Sie, welche Kubernetes-Version der Cluster hat: --k8s 1.34.2"))
     feature = feature or DEFAULT_FEATURE
     known = index["dra_features"]
     if feature not in known:
-        raise base.InputError(f"unknown DRA feature {feature!r}; known: {', '.join(known)}",
-                              f"unbekannte DRA-Funktion {feature!r}; bekannt: {', '.join(known)}", known)
+        raise UnusableInput(Text(f"unknown DRA feature {feature!r}; known: {', '.join(known)}",
+                                 f"unbekannte DRA-Funktion {feature!r}; bekannt: {', '.join(known)}"), suggestions=known)
     k8s_version = base.kubernetes_version(k8s, index.get("dra_min_kubernetes"))
     return {"operator": base.operator_version(index, operator), "k8s": k8s_version, "feature": feature}
 

@@ -7,7 +7,9 @@ concluded about it). The answer's verdict is the best verdict of the methods tha
 
 from __future__ import annotations
 
+from kb.errors import UnusableInput
 from kb.questions import base, mig
+from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "methods", "sources")
@@ -21,10 +23,10 @@ def resolve(index: dict, card: str, operator: str | None = None, driver: str | N
     cid = base.card_id(index, card)
     if mig_enabled and index["cards"][cid]["mig_status"] == "not-listed":
         name = index["cards"][cid]["short_name"]
-        raise base.InputError(f"--mig-enabled does not fit {name}: it is not on NVIDIA's list of MIG-capable GPUs "
+        raise UnusableInput(Text(f"--mig-enabled does not fit {name}: it is not on NVIDIA's list of MIG-capable GPUs "
                               f"(see gpukb ask mig {cid})",
-                              f"--mig-enabled passt nicht zur {name}: Sie steht nicht auf NVIDIAs Liste der MIG-fähigen GPUs "
-                              f"(siehe gpukb ask mig {cid})")
+                                 f"--mig-enabled passt nicht zur {name}: Sie steht nicht auf NVIDIAs Liste der MIG-fähigen GPUs "
+                              f"(siehe gpukb ask mig {cid})"))
     return {"card": cid, "operator": base.operator_version(index, operator),
             "driver": base.driver_version(driver), "mig_enabled": bool(mig_enabled)}
 

@@ -6,8 +6,10 @@ verdict, why and the risk for its neighbours; methods the rules rule out are in 
 
 from __future__ import annotations
 
+from kb.errors import UnusableInput
 from kb.questions import base, words
 from kb.questions.methods import METHOD_IDS, method_fact
+from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "methods", "sources")
@@ -19,11 +21,11 @@ WORKLOADS = ("training", "large-model", "small-inference", "dev", "multi-tenant"
 def resolve(index: dict, workload: str | None = None, card: str | None = None, isolation: str | None = None,
             operator: str | None = None) -> dict:
     if workload not in WORKLOADS:
-        raise base.InputError(f"unknown workload {workload!r}; known: {', '.join(WORKLOADS)}",
-                              f"unbekannte Arbeitslast {workload!r}; bekannt: {', '.join(WORKLOADS)}", list(WORKLOADS))
+        raise UnusableInput(Text(f"unknown workload {workload!r}; known: {', '.join(WORKLOADS)}",
+                                 f"unbekannte Arbeitslast {workload!r}; bekannt: {', '.join(WORKLOADS)}"), suggestions=list(WORKLOADS))
     if isolation not in (None, "required"):
-        raise base.InputError(f"--isolation takes 'required', not {isolation!r}",
-                              f"--isolation kennt nur 'required', nicht {isolation!r}")
+        raise UnusableInput(Text(f"--isolation takes 'required', not {isolation!r}",
+                                 f"--isolation kennt nur 'required', nicht {isolation!r}"))
     given = card is not None
     return {"workload": workload, "card": base.card_id(index, card) if given else None,
             "isolation": isolation, "operator": base.operator_version(index, operator) if given else None}

@@ -7,7 +7,9 @@ device plugin / GPU Feature Discovery set for it.
 
 from __future__ import annotations
 
+from kb.errors import UnusableInput
 from kb.questions import base
+from kb.text import Text
 from kb.versions import shown
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
@@ -18,8 +20,9 @@ USES = ("mig",)
 MAX_REPLICAS = 2**63 - 1
 
 
-def _bad(en: str, de: str) -> base.InputError:
-    return base.InputError(en, de)
+def _bad(en: str, de: str) -> UnusableInput:
+    return UnusableInput(Text(en,
+                              de))
 
 
 def resolve(index: dict, card: str, operator: str | None = None, profile: str | None = None,
@@ -51,8 +54,8 @@ def resolve(index: dict, card: str, operator: str | None = None, profile: str | 
                        f"Die {name} hat keine MIG-Profile (siehe gpukb ask mig {cid!r})")
         profile = base.profile_name(index, cid, profile) or profile
         if profile not in known:
-            raise base.InputError(f"unknown MIG profile {shown(profile)} for {name}; known: {', '.join(known)}",
-                                  f"unbekanntes MIG-Profil {shown(profile)} für die {name}; bekannt: {', '.join(known)}", known)
+            raise UnusableInput(Text(f"unknown MIG profile {shown(profile)} for {name}; known: {', '.join(known)}",
+                                     f"unbekanntes MIG-Profil {shown(profile)} für die {name}; bekannt: {', '.join(known)}"), suggestions=known)
     return {"card": cid, "operator": base.operator_version(index, operator), "profile": profile,
             "mig_strategy": (mig_strategy or "single") if profile else None,
             "mode": "time-slicing" if time_slicing is not None else "mps" if mps is not None else "mig",

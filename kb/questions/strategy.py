@@ -6,7 +6,9 @@ profiles joined by commas (`1g.18gb,1g.18gb,2g.35gb`). details.strategy is `sing
 
 from __future__ import annotations
 
+from kb.errors import UnusableInput
 from kb.questions import base, words
+from kb.text import Text
 from kb.versions import shown
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
@@ -16,13 +18,11 @@ USES = ("mig",)
 _NO_MIG = ("none", "whole", "disabled", "all-disabled")
 
 
-def _layout_error(spec: str, short: str, known: list[str], en: str, de: str) -> base.InputError:
+def _layout_error(spec: str, short: str, known: list[str], en: str, de: str) -> UnusableInput:
     listed = ", ".join(known) if known else "none (the card has no MIG profiles)"
     gelistet = ", ".join(known) if known else "keine (die Karte hat keine MIG-Profile)"
-    return base.InputError(
-        f"{en} in {shown(spec)}; profiles of {short}: {listed}; layouts: all-<profile>, <profile>,<profile>,… or none",
-        f"{de} in {shown(spec)}; Profile der {short}: {gelistet}; Layouts: all-<Profil>, <Profil>,<Profil>,… oder none",
-        known)
+    return UnusableInput(Text(f"{en} in {shown(spec)}; profiles of {short}: {listed}; layouts: all-<profile>, <profile>,<profile>,… or none",
+                              f"{de} in {shown(spec)}; Profile der {short}: {gelistet}; Layouts: all-<Profil>, <Profil>,<Profil>,… oder none"), suggestions=known)
 
 
 def _fits(index: dict, cid: str, spec: str, profiles: list[str]) -> None:
@@ -33,15 +33,13 @@ def _fits(index: dict, cid: str, spec: str, profiles: list[str]) -> None:
     short = card["short_name"]
     for p in dict.fromkeys(profiles):
         if profiles.count(p) > counts[p]:
-            raise base.InputError(
-                f"{shown(spec)} does not fit on one {short}: {profiles.count(p)} × {p}, but the card holds at most {counts[p]}",
-                f"{shown(spec)} passt nicht auf eine {short}: {profiles.count(p)} × {p}, die Karte fasst höchstens {counts[p]}")
+            raise UnusableInput(Text(f"{shown(spec)} does not fit on one {short}: {profiles.count(p)} × {p}, but the card holds at most {counts[p]}",
+                                     f"{shown(spec)} passt nicht auf eine {short}: {profiles.count(p)} × {p}, die Karte fasst höchstens {counts[p]}"))
     total = max(base.slices(p) * n for p, n in counts.items())
     used = sum(base.slices(p) for p in profiles)
     if used > total:
-        raise base.InputError(
-            f"{shown(spec)} does not fit on one {short}: its profiles need {used} compute slices, the card has {total}",
-            f"{shown(spec)} passt nicht auf eine {short}: Die Profile brauchen {used} Compute-Slices, die Karte hat {total}")
+        raise UnusableInput(Text(f"{shown(spec)} does not fit on one {short}: its profiles need {used} compute slices, the card has {total}",
+                                 f"{shown(spec)} passt nicht auf eine {short}: Die Profile brauchen {used} Compute-Slices, die Karte hat {total}"))
 
 
 def parse_gpu(index: dict, spec: str) -> dict:
@@ -72,8 +70,8 @@ def parse_gpu(index: dict, spec: str) -> dict:
 
 def resolve(index: dict, gpus: list[str] | tuple = (), operator: str | None = None) -> dict:
     if not gpus:
-        raise base.InputError("name the node's GPUs: --gpu CARD[:LAYOUT] (once per GPU)",
-                              "nennen Sie die GPUs des Nodes: --gpu KARTE[:LAYOUT] (einmal je GPU)")
+        raise UnusableInput(Text("name the node's GPUs: --gpu CARD[:LAYOUT] (once per GPU)",
+                                 "nennen Sie die GPUs des Nodes: --gpu KARTE[:LAYOUT] (einmal je GPU)"))
     return {"gpus": [parse_gpu(index, g) if isinstance(g, str) else g for g in gpus],
             "operator": base.operator_version(index, operator)}
 

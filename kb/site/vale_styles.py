@@ -20,11 +20,11 @@ def write(styles: Path, data: dict) -> list[Path]:
 
 def main(argv: list[str]) -> int:
     from kb.catalog.compiled import load_data
-    from kb.catalog.loader import CatalogError
+    from kb.errors import CatalogInvalid
 
     try:
         data = load_data()
-    except CatalogError as exc:
+    except CatalogInvalid as exc:
         print("error: the catalog is not usable (run 'gpukb lint'):", *exc.problems, sep="\n  ", file=sys.stderr)
         return 2
     for path in write(Path(argv[0] if argv else "styles"), data):

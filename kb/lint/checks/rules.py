@@ -18,11 +18,12 @@ TITLE = "rule files valid, their cites resolve"
 
 
 def check(ctx):
-    from kb.engine.rules import RuleError, compile_rules
+    from kb.engine.rules import compile_rules
+    from kb.errors import RuleBaseInvalid
 
     try:
         rules, invalid = compile_rules(ctx.rules)
-    except RuleError as exc:  # no rules folder
+    except RuleBaseInvalid as exc:  # no rules folder
         return [replace(p, kind=CHECK) for p in exc.problems]
     problems = [replace(p, kind=CHECK) for ps in invalid.values() for p in ps]
     for question in sorted(rules):

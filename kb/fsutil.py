@@ -1,0 +1,117 @@
+"""Writing files so that a crash, a full disk or a second process never leaves half a file behind.
+
+    atomic_write(path, text_or_bytes)    # temp file beside the target, flush, fsync, rename
+    with file_lock(path): …              # one process at a time (an exclusive flock on `path`)
+
+Every file gpukb writes for its user or for a later run goes through `atomic_write`: `export -o`,
+`sources check --report`, the drift state, the HTTP cache, the compiled-data cache, tracebacks. The
+target is replaced in one rename (readers see the old file or the new one, never a mix); on any error
+the temp file is removed and the old target is left as it was. A target that is a symlink is written
+through (the link stays, its target is replaced); a new file gets the permissions `open()` would give
+it (0666 minus the umask), an existing one keeps its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+#: prefix of every temp file `atomic_write` creates (so a cleanup can recognise leftovers)
+TEMP_PREFIX = ".gpukb-tmp-"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write(path: str | os.PathLike, data: str | bytes, *, encoding: str = "utf-8") -> Path:
+    """Write `data` to `path` atomically (see the module docstring). Raises OSError (nothing changed then).
+    Returns the path actually written (the symlink's target where `path` is a symlink)."""
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    payload = data.encode(encoding) if isinstance(data, str) else data
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(target.parent)
+    return target
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename itself durable (best effort: not every platform can open a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def file_lock(path: str | os.PathLike):
+    """Hold an exclusive lock on `path` (created if missing) for the `with` block; waits for another
+    holder. Where locking is not possible (no fcntl, a read-only folder) the block runs unlocked: the
+    caller's writes are atomic anyway, the lock only saves duplicate work."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Linux
+        yield False
+        return
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield False
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield True
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def remove_stale_temps(folder: str | os.PathLike, *, older_than: float = 3600.0) -> int:
+    """Delete temp files and folders `atomic_write` (or a killed build) left in `folder` more than
+    `older_than` seconds ago. Returns how many were removed."""
+    import shutil
+    import time
+
+    removed = 0
+    now = time.time()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.name.startswith(TEMP_PREFIX):
+            continue
+        try:
+            if now - entry.stat(follow_symlinks=False).st_mtime < older_than:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+            removed += 1
+        except OSError:
+            continue
+    return removed
