@@ -10,13 +10,13 @@ from click.testing import CliRunner
 from kb.cli.main import cli
 from tests.conftest import FIXTURES
 
-CHECK = FIXTURES / "check"
+TESTS = FIXTURES.parent
 
 
 @pytest.fixture
 def run(monkeypatch):
-    """Run `gpukb check …` from tests/fixtures/check, so file names in the output are short."""
-    monkeypatch.chdir(CHECK)
+    """Run `gpukb check …` from tests/, so file names in the output are short (rules/check/CHK-030/fires.yaml)."""
+    monkeypatch.chdir(TESTS)
 
     def _run(*args, stdin=None):
         result = CliRunner().invoke(cli, ["check", *args], input=stdin)
@@ -27,7 +27,7 @@ def run(monkeypatch):
 
 
 MIG_SINGLE_EN = """\
-CHK-030-FAIL.yaml
+rules/check/CHK-030/fires.yaml
   error CHK-030: mig.strategy single with a layout it cannot serve (doc 2, line 15, metadata.labels["nvidia.com/mig.config"])
     Node h200-node runs mig.strategy single, but its MIG layout all-balanced mixes MIG profiles on one GPU type. single needs MIG on every GPU of the node with one profile; use mig.strategy mixed. [1][2][3]
 
@@ -40,7 +40,7 @@ Result: 1 error(s), 0 warning(s), 0 note(s); 2 object(s) checked, 1 file(s)
 """
 
 SANDBOX_DE = """\
-CHK-081-FAIL.yaml
+rules/check/CHK-081/fires.yaml
   Warnung CHK-081: VM-Workload-Label ohne sandboxWorkloads (Dok. 2, Zeile 15, metadata.labels["nvidia.com/gpu.workload.config"])
     Node vm-node trägt nvidia.com/gpu.workload.config=vm-passthrough, sandboxWorkloads.enabled ist aber false: Das Label wirkt nicht, der Node bleibt bei Containern. [1][2][3]
 
@@ -54,24 +54,24 @@ Ergebnis: 0 Fehler, 1 Warnung(en), 0 Hinweis(e); 2 Objekt(e) geprüft, 1 Datei(e
 
 
 def test_text_output_is_grouped_cited_and_exits_1_on_an_error(run):
-    result = run("CHK-030-FAIL.yaml")
+    result = run("rules/check/CHK-030/fires.yaml")
     assert (result.exit_code, result.output) == (1, MIG_SINGLE_EN)
 
 
 def test_german_text_output_exits_0_on_a_warning(run):
-    result = run("CHK-081-FAIL.yaml", "--lang", "de")
+    result = run("rules/check/CHK-081/fires.yaml", "--lang", "de")
     assert (result.exit_code, result.output) == (0, SANDBOX_DE)
 
 
 def test_json_output(run):
-    result = run("CHK-022-FAIL.yaml", "--json")
+    result = run("rules/check/CHK-022/fires.yaml", "--json")
     assert result.exit_code == 1
     out = json.loads(result.output)
     assert [(f["rule"], f["severity"], f["where"]) for f in out["findings"]] == [
-        ("CHK-022", "error", {"file": "CHK-022-FAIL.yaml", "document": 1, "line": 34,
+        ("CHK-022", "error", {"file": "rules/check/CHK-022/fires.yaml", "document": 1, "line": 34,
                               "path": 'items[2] → metadata.labels["nvidia.com/device-plugin.config"]'}),
-        ("CHK-063", "info", {"file": "CHK-022-FAIL.yaml", "document": 1, "line": 17, "path": "items[1] → metadata.name"}),
-        ("CHK-060", "info", {"file": "CHK-022-FAIL.yaml", "document": 1, "line": 24,
+        ("CHK-063", "info", {"file": "rules/check/CHK-022/fires.yaml", "document": 1, "line": 17, "path": "items[1] → metadata.name"}),
+        ("CHK-060", "info", {"file": "rules/check/CHK-022/fires.yaml", "document": 1, "line": 24,
                              "path": "items[1] → data.tesla-t4 → sharing.timeSlicing"}),
     ]
     first = out["findings"][0]
@@ -82,44 +82,44 @@ def test_json_output(run):
     assert all(set(c) == {"source", "title", "url", "section", "quote"} for c in first["citations"])
     summary = out["summary"]
     assert {k: summary[k] for k in ("files", "documents", "checked", "ignored", "errors", "warnings", "infos", "inputs")} == {
-        "files": ["CHK-022-FAIL.yaml"], "documents": 1,
+        "files": ["rules/check/CHK-022/fires.yaml"], "documents": 1,
         "checked": {"ClusterPolicy": 1, "device-plugin config": 1, "Node": 1}, "ignored": [],
         "errors": 1, "warnings": 0, "infos": 2, "inputs": {"operator": None, "k8s": None, "driver": None}}
 
 
 def test_versions_given_on_the_command_line_are_normalised(run):
-    out = json.loads(run("CHK-051-FAIL.yaml", "--json", "--k8s", "v1.33.5", "--operator", "v26.7",
+    out = json.loads(run("rules/check/CHK-051/fires.yaml", "--json", "--k8s", "v1.33.5", "--operator", "v26.7",
                          "--driver", "580.95.05").output)
     assert out["summary"]["inputs"] == {"operator": "26.7.0", "k8s": "1.33.5", "driver": "580.95.05"}
     assert [f["rule"] for f in out["findings"]] == ["CHK-051"]
 
 
 def test_stdin_and_files_together(run):
-    text = (CHECK / "CHK-063-FAIL.yaml").read_text(encoding="utf-8")
-    out = json.loads(run("-", "CHK-037-FAIL.yaml", "--json", stdin=text).output)
-    assert out["summary"]["files"] == ["<stdin>", "CHK-037-FAIL.yaml"]
+    text = (TESTS / "rules/check/CHK-063/fires.yaml").read_text(encoding="utf-8")
+    out = json.loads(run("-", "rules/check/CHK-037/fires.yaml", "--json", stdin=text).output)
+    assert out["summary"]["files"] == ["<stdin>", "rules/check/CHK-037/fires.yaml"]
     assert [(f["where"]["file"], f["rule"]) for f in out["findings"]] == [
-        ("<stdin>", "CHK-063"), ("<stdin>", "CHK-060"), ("CHK-037-FAIL.yaml", "CHK-037")]
+        ("<stdin>", "CHK-063"), ("<stdin>", "CHK-060"), ("rules/check/CHK-037/fires.yaml", "CHK-037")]
 
 
 def test_malformed_yaml_exits_2_naming_file_and_line_and_reports_nothing_else(run):
-    result = run("CHK-030-FAIL.yaml", "inputs/malformed.yaml")
+    result = run("rules/check/CHK-030/fires.yaml", "fixtures/check/inputs/malformed.yaml")
     assert result.exit_code == 2
     assert result.output == ("Error: cannot read the input, nothing was checked:\n"
-                             "  inputs/malformed.yaml:5: not valid YAML: expected ',' or ']', but got '<stream end>' "
+                             "  fixtures/check/inputs/malformed.yaml:5: not valid YAML: expected ',' or ']', but got '<stream end>' "
                              "(while parsing a flow sequence)\n")
 
 
 def test_malformed_yaml_as_json(run):
-    result = run("inputs/duplicate-key.yaml", "--json")
+    result = run("fixtures/check/inputs/duplicate-key.yaml", "--json")
     assert result.exit_code == 2
     assert json.loads(result.output) == {
         "error": "cannot read the input, nothing was checked", "kind": "unreadable-file", "exit_code": 2, "lang": "en",
         "details": {"command": "check", "problems": [
-            {"file": "inputs/duplicate-key.yaml", "line": 7, "path": "data.a", "kind": "yaml",
+            {"file": "fixtures/check/inputs/duplicate-key.yaml", "line": 7, "path": "data.a", "kind": "yaml",
              "message": "duplicate key 'a' (first at line 6): Kubernetes rejects this, and YAML readers would silently "
                         "keep only one value"}]}}
-    german = json.loads(run("inputs/duplicate-key.yaml", "--json", "--lang", "de").output)
+    german = json.loads(run("fixtures/check/inputs/duplicate-key.yaml", "--json", "--lang", "de").output)
     assert german["lang"] == "de"
     assert german["details"]["problems"][0]["message"].startswith("doppelter Schlüssel 'a' (zuerst in Zeile 6)")
 
@@ -130,7 +130,7 @@ def test_malformed_yaml_as_json(run):
     (["--driver", "r580"], "Error: 'r580' is not a driver version"),
 ])
 def test_unusable_versions_exit_2(run, args, message):
-    result = run("CHK-030-FAIL.yaml", *args)
+    result = run("rules/check/CHK-030/fires.yaml", *args)
     assert result.exit_code == 2 and result.output.startswith(message)
 
 
@@ -143,7 +143,7 @@ def test_nothing_to_check_says_so_and_lists_what_was_ignored(run):
 
 
 def test_clean_input_exits_0(run):
-    result = run("CHK-050-PASS.yaml")
+    result = run("rules/check/CHK-050/quiet.yaml")
     assert (result.exit_code, result.output) == (0, "No findings.\n\nResult: 0 error(s), 0 warning(s), 0 note(s); "
                                                     "1 object(s) checked, 1 file(s)\n")
 
@@ -157,13 +157,14 @@ def test_help_shows_an_example_in_both_languages(run):
 
 
 def test_a_directory_is_checked_file_by_file(run, tmp_path):
-    for name in ("CHK-030-FAIL.yaml", "CHK-081-FAIL.yaml"):
+    for rid in ("CHK-030", "CHK-081"):
         (tmp_path / "sub").mkdir(exist_ok=True)
-        (tmp_path / "sub" / name).write_text((CHECK / name).read_text(encoding="utf-8"), encoding="utf-8")
+        (tmp_path / "sub" / f"{rid}.yaml").write_text((TESTS / "rules" / "check" / rid / "fires.yaml").read_text(
+            encoding="utf-8"), encoding="utf-8")
     (tmp_path / "notes.txt").write_text("not a manifest", encoding="utf-8")
     (tmp_path / ".hidden.yaml").write_text("{[", encoding="utf-8")
     out = json.loads(run(str(tmp_path), "--json").output)
-    files = [str(tmp_path / "sub" / n) for n in ("CHK-030-FAIL.yaml", "CHK-081-FAIL.yaml")]
+    files = [str(tmp_path / "sub" / n) for n in ("CHK-030.yaml", "CHK-081.yaml")]
     assert out["summary"]["files"] == files
     assert [(f["where"]["file"], f["rule"]) for f in out["findings"]] == [(files[0], "CHK-030"), (files[1], "CHK-081")]
 
@@ -205,18 +206,18 @@ def test_the_largest_replica_count_go_reads_is_fine(run, tmp_path):
 
 
 def test_unreadable_input_in_german(run):
-    result = run("inputs/malformed.yaml", "inputs/duplicate-key.yaml", "missing.yaml", "--lang", "de")
+    result = run("fixtures/check/inputs/malformed.yaml", "fixtures/check/inputs/duplicate-key.yaml", "missing.yaml", "--lang", "de")
     assert (result.exit_code, result.output) == (2, (
         "Fehler: Eingabe nicht lesbar, nichts wurde geprüft:\n"
-        "  inputs/malformed.yaml:5: kein gültiges YAML: expected ',' or ']', but got '<stream end>' "
+        "  fixtures/check/inputs/malformed.yaml:5: kein gültiges YAML: expected ',' or ']', but got '<stream end>' "
         "(while parsing a flow sequence)\n"
-        "  inputs/duplicate-key.yaml:7: data.a: doppelter Schlüssel 'a' (zuerst in Zeile 6): Kubernetes lehnt das ab, "
+        "  fixtures/check/inputs/duplicate-key.yaml:7: data.a: doppelter Schlüssel 'a' (zuerst in Zeile 6): Kubernetes lehnt das ab, "
         "und YAML-Leser behielten stillschweigend nur einen Wert\n"
         "  missing.yaml: Datei nicht lesbar: Datei oder Verzeichnis nicht gefunden\n"))
 
 
 def test_an_empty_version_option_is_unusable_not_ignored(run):
-    result = run("CHK-030-FAIL.yaml", "--driver", "", "--lang", "de")
+    result = run("rules/check/CHK-030/fires.yaml", "--driver", "", "--lang", "de")
     assert (result.exit_code, result.output) == (2, "Fehler: '' ist keine Treiberversion (z. B. 575.57.08)\n")
 
 
@@ -226,15 +227,15 @@ def test_what_is_not_checked_is_listed_in_german(run):
 
 
 def test_a_layout_finding_says_what_single_cannot_serve(run):
-    out = json.loads(run("CHK-031-FAIL.yaml", "--json").output)
+    out = json.loads(run("rules/check/CHK-031/fires.yaml", "--json").output)
     assert [f["message"] for f in out["findings"] if f["rule"] == "CHK-031"] == [
         "Layout half-and-half of custom-mig-config/config.yaml keeps a GPU out of MIG (profiles: 1g.18gb), while "
         "mig.strategy is single: a node labelled nvidia.com/mig.config=half-and-half would need mig.strategy mixed."]
 
 
 def test_a_file_named_twice_is_checked_once(run):
-    text = (CHECK / "CHK-063-FAIL.yaml").read_text(encoding="utf-8")
-    out = json.loads(run("-", "CHK-037-FAIL.yaml", "-", "CHK-037-FAIL.yaml", "--json", stdin=text).output)
-    assert out["summary"]["files"] == ["<stdin>", "CHK-037-FAIL.yaml"]
+    text = (TESTS / "rules/check/CHK-063/fires.yaml").read_text(encoding="utf-8")
+    out = json.loads(run("-", "rules/check/CHK-037/fires.yaml", "-", "rules/check/CHK-037/fires.yaml", "--json", stdin=text).output)
+    assert out["summary"]["files"] == ["<stdin>", "rules/check/CHK-037/fires.yaml"]
     assert [(f["where"]["file"], f["rule"]) for f in out["findings"]] == [
-        ("<stdin>", "CHK-063"), ("<stdin>", "CHK-060"), ("CHK-037-FAIL.yaml", "CHK-037")]
+        ("<stdin>", "CHK-063"), ("<stdin>", "CHK-060"), ("rules/check/CHK-037/fires.yaml", "CHK-037")]

@@ -1,4 +1,5 @@
-"""Every rule of rules/check/ against its fixtures: the FAIL manifest gets its finding, the PASS twin does not."""
+"""Every rule of rules/check/ against its fixtures (tests/rulefixtures.py): the `fires` manifest gets its finding,
+the `quiet` twin does not."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ import pytest
 from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
 from kb.check.run import check
-from kb.engine.rules import load_rules
-from tests.conftest import FIXTURES, REPO
+from kb.engine.rules import compile_rules, load_rules
+from conftest import REPO
+from rulefixtures import Fixture, fixtures, missing
 
-CHECK = FIXTURES / "check"
-RULE_IDS = sorted(p.name[:7] for p in (REPO / "rules" / "check").glob("CHK-*.yaml"))
-FIXTURE_FILES = sorted(CHECK.glob("CHK-*-*.yaml"))
+RULE_IDS = sorted(r["id"] for r in compile_rules(REPO / "rules")[0]["check"])
+FIXTURES = fixtures("check")
 
 
 def options(path: Path) -> Environment:
@@ -33,33 +34,27 @@ def run(path: Path, engine: str = "reference"):
     return check([str(path)], load_data(), options(path), engine=engine)
 
 
-@pytest.mark.parametrize("rid", RULE_IDS)
-def test_every_rule_has_a_pass_and_a_fail_fixture(rid):
-    assert (CHECK / f"{rid}-PASS.yaml").is_file(), f"{rid} has no PASS fixture"
-    assert (CHECK / f"{rid}-FAIL.yaml").is_file(), f"{rid} has no FAIL fixture"
+def test_every_rule_has_a_firing_and_a_quiet_fixture_and_every_fixture_a_rule():
+    assert missing("check", RULE_IDS) == []
 
 
-def test_every_fixture_belongs_to_a_rule():
-    assert {p.name[:7] for p in FIXTURE_FILES} <= set(RULE_IDS)
-
-
-@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
-def test_fixture_outcome(path):
-    rid, outcome = path.stem[:7], path.stem[8:]
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
+def test_fixture_outcome(fixture: Fixture):
+    rid, path = fixture.rule, fixture.path
     report = run(path)
     fired = [f for f in report.findings if f["rule"] == rid]
-    if outcome == "FAIL":
+    if fixture.fires:
         assert fired, f"{rid} did not fire on {path.name}: {[f['rule'] for f in report.findings]}"
         for f in fired:
             assert f["citations"], f"{rid} finding without a citation"
             assert f["where"]["file"] == str(path) and f["where"]["line"], f"{rid} finding without a location: {f}"
     else:
-        assert not fired, f"{rid} fired on its PASS fixture: {fired[0]['message']}"
+        assert not fired, f"{rid} fired on its quiet fixture: {fired[0]['message']}"
 
 
-@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
-def test_durable_and_reference_agree(path):
-    assert run(path, "durable").findings == run(path, "reference").findings
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
+def test_durable_and_reference_agree(fixture: Fixture):
+    assert run(fixture.path, "durable").findings == run(fixture.path, "reference").findings
 
 
 def test_rules_load_with_titles_in_both_languages():
@@ -73,7 +68,7 @@ _NOT_GERMAN = {"integer", "text", "number", "boolean", "mapping", "missing", "an
                "not-listed", "values"}
 
 
-@pytest.mark.parametrize("path", [p for p in FIXTURE_FILES if p.stem.endswith("-FAIL")], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [f.path for f in FIXTURES if f.fires], ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_german_finding_has_no_english_value(path):
     import re
 

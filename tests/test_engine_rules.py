@@ -1,13 +1,12 @@
-"""Every rule of the questions has a passing and a failing fixture, and both evaluators agree on them.
+"""Every rule of the questions has a `fires` and a `quiet` fixture, and both evaluators agree on them.
 
-Fixtures: tests/rules/<question>/<RULE>-PASS.yaml (facts on which the rule fires) and -FAIL.yaml (facts
-on which it does not). Their facts come from the fixture catalog (tests/fixtures/catalog), so the PASS
-conclusion is also built in full: placeholders filled, citations resolved.
+Fixtures follow tests/rulefixtures.py: tests/rules/<question>/<RULE-ID>/fires.yaml (facts on which the
+rule fires) and quiet.yaml (facts on which it does not). Their facts come from the fixture catalog
+(tests/fixtures/catalog), so a firing conclusion is also built in full: placeholders filled, citations
+resolved.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 import yaml
@@ -16,35 +15,27 @@ from kb import engine
 from kb.engine.rules import compile_rules
 
 from conftest import FIXTURES, REPO
+from rulefixtures import Fixture, fixtures, missing
 
 QUESTIONS = ("mig", "methods", "resource", "strategy", "dra", "recommend")
 RULES, _ = compile_rules(REPO / "rules")
-FIXTURE_DIR = REPO / "tests" / "rules"
-CASES = sorted(FIXTURE_DIR.glob("*/*.yaml"))
+CASES = [f for q in QUESTIONS for f in fixtures(q)]
 
 
-def test_every_rule_has_a_passing_and_a_failing_fixture():
-    missing = [f"{q}/{r['id']}-{kind}.yaml" for q in QUESTIONS for r in RULES[q] for kind in ("PASS", "FAIL")
-               if not (FIXTURE_DIR / q / f"{r['id']}-{kind}.yaml").is_file()]
-    assert missing == []
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_every_rule_has_a_firing_and_a_quiet_fixture_and_every_fixture_a_rule(question):
+    assert missing(question, [r["id"] for r in RULES[question]]) == []
 
 
-def test_every_fixture_belongs_to_a_rule():
-    ids = {r["id"] for q in QUESTIONS for r in RULES[q]}
-    orphans = [p.name for p in CASES if p.stem.rsplit("-", 1)[0] not in ids]
-    assert orphans == []
-
-
-@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("fixture", CASES, ids=lambda f: f.name)
 @pytest.mark.parametrize("which", engine.ENGINES)
-def test_fixture(path: Path, which, monkeypatch):
-    case = yaml.safe_load(path.read_text(encoding="utf-8"))
-    question = path.parent.name
-    assert case["rule"] == path.stem.rsplit("-", 1)[0]
-    assert case["expect"] == ("fires" if path.stem.endswith("-PASS") else "does-not-fire")
+def test_fixture(fixture: Fixture, which, monkeypatch):
+    case = yaml.safe_load(fixture.path.read_text(encoding="utf-8"))
+    question = fixture.question
+    assert case["rule"] == fixture.rule, "the fixture's rule must be its folder's name"
     fired = {rid for rid, _ in engine.fire(question, [case["facts"]], engine=which, rules=RULES)[0]}
-    assert (case["rule"] in fired) == (case["expect"] == "fires")
-    if case["expect"] == "fires":
+    assert (case["rule"] in fired) == fixture.fires
+    if fixture.fires:
         monkeypatch.setenv("GPUKB_CATALOG", str(FIXTURES / "catalog"))
         from kb.catalog.compiled import load_data
 

@@ -37,8 +37,8 @@ def test_dra_minimum_driver_is_stored_as_the_sources_write_it():
                                            ("580.0", False), ("595.45.04", False)])
 def test_a_driver_branch_compares_as_a_number(monkeypatch, driver, fires):
     """CHK-053 (GPUCluster with a driver below the DRA minimum) reads "580" as 580 < 580.82.07."""
-    monkeypatch.chdir(FIXTURES / "check")
-    result = CliRunner().invoke(cli, ["check", "CHK-053-FAIL.yaml", "--json", "--driver", driver,
+    monkeypatch.chdir(FIXTURES.parent / "rules" / "check")
+    result = CliRunner().invoke(cli, ["check", "CHK-053/fires.yaml", "--json", "--driver", driver,
                                       "--k8s", "1.34.2", "--operator", "26.7.0"])
     found = [f for f in json.loads(result.output)["findings"] if f["rule"] == "CHK-053"]
     assert bool(found) is fires, result.output
