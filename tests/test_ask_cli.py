@@ -62,7 +62,7 @@ Details:
   MIG-Status: auf NVIDIAs MIG-Liste
   Max. Instanzen: 4
   Kleinstes Profil: 1g.24gb
-  Profile: 1g.24gb, 2g.48gb, 4g.96gb
+  Profile: 1g.24gb, 1g.24gb+gfx, 2g.48gb, 4g.96gb
   Voraussetzungen:
     Mindesttreiber: 575.51.03
     Umschaltung des Anzeigemodus: nein
@@ -195,12 +195,16 @@ def test_vgpu_on_the_real_catalog(monkeypatch):
     (("ask", "resource", "L4", "--profile", "1g.6gb"), "Error: L4 has no MIG profiles"),
     (("ask", "resource", "L4"), "Error: say what the pod gets: --profile P (MIG), --time-slicing N or --mps N"),
     (("ask", "resource", "L4", "--time-slicing", "2", "--mps", "2"), "Error: choose one of --time-slicing and --mps"),
-    (("ask", "resource", "L4", "--time-slicing", "0"), "Error: replicas must be a whole number of at least 1 and below 2^63, not 0"),
+    # k8s-device-plugin api/config/v1/replicas.go (line 252 at tag v0.20.0, line 210 at v0.12.0):
+    #   if s.Replicas < 2 { return fmt.Errorf("number of replicas must be >= 2") }
+    (("ask", "resource", "L4", "--time-slicing", "0"), "Error: replicas must be at least 2, not 0: the device plugin refuses"),
+    (("ask", "resource", "L4", "--time-slicing", "1"), 'refuses a shared resource with fewer ("number of replicas must be >= 2")'),
+    (("ask", "resource", "L4", "--mps", "1"), 'refuses a shared resource with fewer ("number of replicas must be >= 2")'),
     (("ask", "resource", "H200 NVL", "--mig-strategy", "mixed", "--time-slicing", "2"), "Error: --mig-strategy needs --profile"),
     (("ask", "strategy"), "Error: name the node's GPUs"),
     (("ask", "strategy", "--gpu", "L4:all-1g.6gb"), "Error: unknown MIG profile '1g.6gb' for L4"),
     (("ask", "dra", "--k8s", "one.thirty"), "Error: 'one.thirty' is not a Kubernetes version (expected digits and dots, e.g. 1.34.2)"),
-    (("ask", "resource", "L4", "--time-slicing", str(2**63)), "Error: replicas must be a whole number of at least 1 and below 2^63"),
+    (("ask", "resource", "L4", "--time-slicing", str(2**63)), "Error: replicas must be a whole number below 2^63"),
     (("ask", "recommend", "--workload", "dev", "--card", ""), "Error: the card name is empty"),
     (("ask", "strategy", "--gpu", "H200 NVL:all-"), "Error: incomplete MIG layout in 'H200 NVL:all-'; profiles of H200 NVL: 1g.18gb"),
     (("ask", "strategy", "--gpu", "H200 NVL:"), "Error: incomplete MIG layout in 'H200 NVL:'"),

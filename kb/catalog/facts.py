@@ -197,7 +197,10 @@ def citation(data: dict, cite: dict) -> dict:
     """A citation as written in the catalog ({source, section?, quote, snapshot?}) with its source's title
     and URL: {source, title, url, section, quote} (section None where the citation gives none)."""
     source = data["sources"].get(cite["source"], {})
-    return {"source": cite["source"], "title": source.get("title", cite["source"]), "url": source.get("url"),
+    url = source.get("url")
+    if url and cite.get("page"):
+        url = url.rstrip("/") + "/" + cite["page"]
+    return {"source": cite["source"], "title": source.get("title", cite["source"]), "url": url,
             "section": cite.get("section"), "quote": cite["quote"]}
 
 

@@ -65,6 +65,14 @@ class Citation(Model):
             "(older document versions; the quote is checked against that snapshot)."
         ),
     )
+    page: Optional[str] = Field(
+        None,
+        description=(
+            "The page or file the quote stands on, relative to the source's url, where the source spans "
+            "several: 'supported-gpus.html' (a guide's page), 'blob/v0.20.0/internal/rm/rm.go#L145' (a line "
+            "of code at a tag), 'issues/720#issuecomment-…'. The citation links the source's url joined with it."
+        ),
+    )
 
 
 class Claim(Model, Generic[T]):

@@ -25,8 +25,11 @@ class Source(Model):
     publisher: str = Field(description="Who publishes it, e.g. NVIDIA.")
     url: str = Field(description="Where a reader finds it.")
     language: Literal["en", "de"] = Field(description="Language of the document (and of its quotes).")
-    kind: Literal["docs", "release-notes", "readme", "changelog", "config", "datasheet", "article"] = Field(
-        description="What sort of document it is."
+    kind: Literal["docs", "release-notes", "readme", "changelog", "config", "datasheet", "article", "code", "thread"] = Field(
+        description=(
+            "What sort of document it is; `code` is a repository's source code (citations name file, line and "
+            "tag in `page`), `thread` an issue or pull-request thread with maintainers' replies."
+        )
     )
     document_date: Optional[dt.date] = Field(
         None, description="The document's own date (last update or release), where known."

@@ -8,11 +8,11 @@ concluded about it). The answer's verdict is the best verdict of the methods tha
 from __future__ import annotations
 
 from kb.errors import UnusableInput
-from kb.questions import base, mig
+from kb.questions import base, behaviour, mig
 from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
-DATA = ("cards", "methods", "sources")
+DATA = ("cards", "methods", "releases", "sources")
 USES = ("mig",)
 
 METHOD_IDS = ("whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra")
@@ -79,14 +79,17 @@ def facts(asker, inputs: dict) -> list[dict]:
             elif m == "vgpu":
                 fact["kubevirt_vgpu"] = kubevirt_vgpu(card)
             out.append(fact)
-    return out
+    support = {"kind": "support", "card": card["id"], "name": card["short_name"], "operator": inputs["operator"],
+               "operator_listed": mig.listed_at(card, inputs["operator"])}
+    return [*out, support, *behaviour.facts(data, inputs["operator"])]
 
 
 def per_method(conclusions: list[dict]) -> dict[str, str]:
-    """Each method's verdict: the most restrictive of the conclusions about it; unconfirmed if none."""
+    """Each method's verdict: the most restrictive of the conclusions about it (a rule names one method in
+    `details.method` or several in `details.methods`); unconfirmed if none."""
     out = {}
     for m in METHOD_IDS:
-        about = [c for c in conclusions if c["details"].get("method") == m]
+        about = [c for c in conclusions if c["details"].get("method") == m or m in c["details"].get("methods", ())]
         out[m] = base.fold_verdict(about)
     return out
 

@@ -1,28 +1,50 @@
 """`ask resource CARD (--profile P [--mig-strategy single|mixed] | --time-slicing N | --mps N)`:
 what a pod requests, and how the node's labels change.
 
-details.resource is the extended resource name a pod requests; details.labels the node labels the
-device plugin / GPU Feature Discovery set for it.
+details.resource is the extended resource name a pod requests under the device plugin that the asked
+GPU Operator release ships; details.labels the node labels the device plugin / GPU Feature Discovery set
+for it. A MIG profile's own resource is `mig_resource_name(profile)` (the device plugin's rule: "mig-" +
+profile with every "+" replaced by "."); whether a variant profile (-me, +me.all, +gfx) is a resource of
+its own depends on the device plugin's version (catalog: releases/device-plugin features
+`mig-suffix-profiles-as-resources`, read through kb.questions.behaviour).
 """
 
 from __future__ import annotations
 
 from kb.errors import UnusableInput
-from kb.questions import base
+from kb.questions import base, behaviour
 from kb.text import Text
 from kb.versions import shown
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
-DATA = ("cards", "methods", "sources")
+DATA = ("cards", "methods", "releases", "sources")
 USES = ("mig",)
 
 #: the device plugin reads `replicas` into a Go int (64 bits): a larger count does not load
 MAX_REPLICAS = 2**63 - 1
+#: fewer replicas are refused by the device plugin ("number of replicas must be >= 2",
+#: api/config/v1/replicas.go; catalog: releases/device-plugin features replicas-at-least-two)
+MIN_REPLICAS = 2
+
+#: the device plugin's version-bound statement that makes variant profiles resources of their own
+VARIANT_RESOURCES = ("device-plugin", "mig-suffix-profiles-as-resources")
 
 
-def _bad(en: str, de: str) -> UnusableInput:
-    return UnusableInput(Text(en,
-                              de))
+def _bad(text: Text, suggestions: list[str] | None = None) -> UnusableInput:
+    return UnusableInput(text, suggestions=suggestions)
+
+
+def mig_resource_name(profile: str) -> str:
+    """The extended resource of a MIG profile under the mixed strategy, as the device plugin names it:
+    `strings.ReplaceAll("mig-"+p.String(), "+", ".")` (internal/rm/rm.go) → '1g.24gb+gfx' →
+    'nvidia.com/mig-1g.24gb.gfx'; '1g.24gb-me' stays 'nvidia.com/mig-1g.24gb-me'."""
+    return "nvidia.com/" + ("mig-" + profile).replace("+", ".")
+
+
+def base_profile(profile: dict) -> str:
+    """The plain profile a variant belongs to ('1g.24gb+gfx' → '1g.24gb'); the name itself for a plain one."""
+    variant = profile.get("variant")
+    return profile["name"][: -len(variant)] if variant and profile["name"].endswith(variant) else profile["name"]
 
 
 def resolve(index: dict, card: str, operator: str | None = None, profile: str | None = None,
@@ -30,32 +52,38 @@ def resolve(index: dict, card: str, operator: str | None = None, profile: str | 
             mps: int | None = None) -> dict:
     cid = base.card_id(index, card)
     if time_slicing is not None and mps is not None:
-        raise _bad("choose one of --time-slicing and --mps", "wählen Sie entweder --time-slicing oder --mps")
+        raise _bad(Text("choose one of --time-slicing and --mps", "wählen Sie entweder --time-slicing oder --mps"))
     if profile is None and time_slicing is None and mps is None:
-        raise _bad("say what the pod gets: --profile P (MIG), --time-slicing N or --mps N",
-                   "sagen Sie, was der Pod bekommt: --profile P (MIG), --time-slicing N oder --mps N")
+        raise _bad(Text("say what the pod gets: --profile P (MIG), --time-slicing N or --mps N",
+                        "sagen Sie, was der Pod bekommt: --profile P (MIG), --time-slicing N oder --mps N"))
     if mig_strategy is not None and profile is None:
-        raise _bad("--mig-strategy needs --profile", "--mig-strategy braucht --profile")
+        raise _bad(Text("--mig-strategy needs --profile", "--mig-strategy braucht --profile"))
     if rename_by_default and time_slicing is None and mps is None:
-        raise _bad("--rename-by-default needs --time-slicing or --mps", "--rename-by-default braucht --time-slicing oder --mps")
+        raise _bad(Text("--rename-by-default needs --time-slicing or --mps",
+                        "--rename-by-default braucht --time-slicing oder --mps"))
     if mig_strategy not in (None, "single", "mixed"):
-        raise _bad(f"unknown MIG strategy {mig_strategy!r}; known: single, mixed",
-                   f"unbekannte MIG-Strategie {mig_strategy!r}; bekannt: single, mixed")
+        raise _bad(Text("unknown MIG strategy {s}; known: single, mixed",
+                        "unbekannte MIG-Strategie {s}; bekannt: single, mixed").format(s=repr(mig_strategy)))
     replicas = time_slicing if time_slicing is not None else mps
-    if replicas is not None and (not isinstance(replicas, int) or isinstance(replicas, bool)
-                                 or not 1 <= replicas <= MAX_REPLICAS):
-        raise _bad(f"replicas must be a whole number of at least 1 and below 2^63, not {replicas!r}",
-                   f"Replikate müssen eine ganze Zahl ab 1 und unter 2^63 sein, nicht {replicas!r}")
+    if replicas is not None and (not isinstance(replicas, int) or isinstance(replicas, bool) or replicas > MAX_REPLICAS):
+        raise _bad(Text("replicas must be a whole number below 2^63, not {r}",
+                        "Replikate müssen eine ganze Zahl unter 2^63 sein, nicht {r}").format(r=repr(replicas)))
+    if replicas is not None and replicas < MIN_REPLICAS:
+        raise _bad(Text("replicas must be at least 2, not {r}: the device plugin refuses a shared resource with fewer "
+                        "(\"number of replicas must be >= 2\") and does not start",
+                        "Replikate müssen mindestens 2 sein, nicht {r}: Das Device-Plugin lehnt eine geteilte Ressource "
+                        "mit weniger ab („number of replicas must be >= 2“) und startet nicht").format(r=replicas))
     if profile is not None:
         known = index["cards"][cid]["profiles"]
         name = index["cards"][cid]["short_name"]
         if not known:
-            raise _bad(f"{name} has no MIG profiles (see gpukb ask mig {cid!r})",
-                       f"Die {name} hat keine MIG-Profile (siehe gpukb ask mig {cid!r})")
+            raise _bad(Text("{name} has no MIG profiles (see gpukb ask mig {cid})",
+                            "Die {name} hat keine MIG-Profile (siehe gpukb ask mig {cid})").format(name=name, cid=repr(cid)))
         profile = base.profile_name(index, cid, profile) or profile
         if profile not in known:
-            raise UnusableInput(Text(f"unknown MIG profile {shown(profile)} for {name}; known: {', '.join(known)}",
-                                     f"unbekanntes MIG-Profil {shown(profile)} für die {name}; bekannt: {', '.join(known)}"), suggestions=known)
+            raise _bad(Text("unknown MIG profile {p} for {name}; known: {known}",
+                            "unbekanntes MIG-Profil {p} für die {name}; bekannt: {known}").format(
+                p=shown(profile), name=name, known=", ".join(known)), known)
     return {"card": cid, "operator": base.operator_version(index, operator), "profile": profile,
             "mig_strategy": (mig_strategy or "single") if profile else None,
             "mode": "time-slicing" if time_slicing is not None else "mps" if mps is not None else "mig",
@@ -82,28 +110,57 @@ def product_label(card: dict) -> str:
     return labels[0] if labels else card["name"].replace(" ", "-")
 
 
+def _mig_names(profile: dict, variant_status: str) -> dict:
+    """The profile's resource names: its own (`own_resource`) and, where the device plugin of this release
+    does not yet tell variants apart, the plain profile's name it is advertised under (`mig_resource`)."""
+    own = mig_resource_name(profile["name"])
+    out = {"own_resource": own, "mig_resource": own}
+    if profile.get("variant"):
+        plain = base_profile(profile)
+        out.update(variant=profile["variant"], base_profile=plain, base_resource=mig_resource_name(plain),
+                   variant_resources=variant_status)
+        if variant_status == "not-yet":
+            out["mig_resource"] = out["base_resource"]
+    return out
+
+
 def facts(asker, inputs: dict) -> list[dict]:
-    card = asker.data["cards"][inputs["card"]]
+    data = asker.data
+    card = data["cards"][inputs["card"]]
     fact = {"kind": "request", "card": card["id"], "name": card["short_name"], "product": product_label(card),
             "operator": inputs["operator"], "mode": inputs["mode"], "on_mig": inputs["profile"] is not None,
-            "rename": inputs["rename_by_default"]}
+            "rename": inputs["rename_by_default"], "operator_listed": _listed(card, inputs["operator"])}
     if inputs["replicas"] is not None:
         fact["replicas"] = inputs["replicas"]
+    shipped = behaviour.facts(data, inputs["operator"])
     if inputs["profile"] is not None:
         profile = next(p for p in card["mig"]["profiles"] if p["name"] == inputs["profile"])
         mig = asker.answer("mig", {"card": card["id"], "operator": inputs["operator"], "driver": None})
+        variant_status = next((b["status"] for b in shipped if (b["component"], b["statement"]) == VARIANT_RESOURCES), "unknown")
         fact.update(profile=profile["name"], profile_count=profile["max_count"], profile_memory_gb=profile["memory_gb"],
-                    strategy=inputs["mig_strategy"], mig_verdict=mig["verdict"])
-    return [fact]
+                    strategy=inputs["mig_strategy"], mig_verdict=mig["verdict"], **_mig_names(profile, variant_status))
+    if inputs["mode"] == "mps" and inputs["replicas"]:
+        memory = (card.get("memory_gb") or {}).get("value")
+        if memory:
+            fact["memory_gb"] = memory
+            fact["client_memory_gb"] = round(memory / inputs["replicas"], 1)
+        fact["client_thread_percentage"] = 100 // inputs["replicas"]
+    return [fact, *shipped]
+
+
+def _listed(card: dict, operator: str) -> bool:
+    from kb.questions.mig import listed_at
+
+    return listed_at(card, operator)
 
 
 _SUMMARY = {
-    "yes": ("A pod on {name} requests {resource}.", "Ein Pod auf der {name} fordert {resource} an."),
-    "conditional": ("A pod on {name} requests {resource}, if the conditions below hold.",
-                    "Ein Pod auf der {name} fordert {resource} an, wenn die Bedingungen unten erfüllt sind."),
-    "unconfirmed": ("A pod on {name} would request {resource}, but NVIDIA does not document this setup well enough.",
-                    "Ein Pod auf der {name} würde {resource} anfordern, aber NVIDIA dokumentiert dieses Setup nicht ausreichend."),
-    "no": ("This does not work on {name}.", "Das geht auf der {name} nicht."),
+    "yes": Text("A pod on {name} requests {resource}.", "Ein Pod auf der {name} fordert {resource} an."),
+    "conditional": Text("A pod on {name} requests {resource}, if the conditions below hold.",
+                        "Ein Pod auf der {name} fordert {resource} an, wenn die Bedingungen unten erfüllt sind."),
+    "unconfirmed": Text("A pod on {name} would request {resource}, but NVIDIA does not document this setup well enough.",
+                        "Ein Pod auf der {name} würde {resource} anfordern, aber NVIDIA dokumentiert dieses Setup nicht ausreichend."),
+    "no": Text("This does not work on {name}.", "Das geht auf der {name} nicht."),
 }
 
 
@@ -115,7 +172,5 @@ def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
     details = {"mode": inputs["mode"], "resource": resource if verdict != "no" else None,
                "labels": labels if verdict != "no" else [], "replicas": inputs["replicas"],
                "profile": inputs["profile"], "mig_strategy": inputs["mig_strategy"]}
-    en, de = _SUMMARY[verdict]
-    fill = {"name": card["short_name"], "resource": resource}
-    return base.build("resource", inputs, conclusions, verdict=verdict,
-                      summary={"en": en.format(**fill), "de": de.format(**fill)}, details=details, data=asker.data)
+    summary = _SUMMARY[verdict].format(name=card["short_name"], resource=resource)
+    return base.build("resource", inputs, conclusions, verdict=verdict, summary=summary, details=details, data=asker.data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kb.questions import words
+from kb.questions.resource import mig_resource_name
 from kb.site.md import code, esc, link, table
 from kb.site.page import Ctx, method_name
 
@@ -30,7 +31,7 @@ def profile_table(ctx: Ctx, card_id: str) -> str:
     rows = []
     for p in card["mig"]["profiles"]:
         refs = ctx.notes.refs(p["cite"], f"cards/{card_id}", f"mig.profiles[{p['name']}]")
-        mixed = code(f"nvidia.com/mig-{p['name']}") + (_mig_resource(ctx, "nvidia.com/mig-<profile><variant>")
+        mixed = code(mig_resource_name(p["name"])) + (_mig_resource(ctx, "nvidia.com/mig-<profile><variant>")
                                                         if p.get("variant") else plain)
         rows.append([code(p["name"]) + refs, GB(p["memory_gb"]), str(p["max_count"]),
                      code("nvidia.com/gpu") + single, mixed])

@@ -1,0 +1,97 @@
+"""Version-bound behaviour of the components a GPU Operator release ships, as facts the rules read.
+
+The data (no versions are written in code):
+- which component version an operator release ships: `components` of that release in
+  catalog/releases/gpu-operator.yaml. The release notes list the components a release *updates*; a
+  release that does not list a component ships the version of the nearest older release that lists it
+  (`inherited_from` says which). Where no older release lists it, the version is unknown — never guessed.
+- what a component does from which of its versions on: the `features` statements of
+  catalog/releases/<component>.yaml with `since` (first version that behaves so) and `until` (first
+  version that no longer does).
+
+    component_version(data, "26.3.3", "device-plugin") -> ("0.19.3", "26.3.3")
+    facts(data, "26.3.3")  -> [{"kind": "behaviour", "component": "device-plugin",
+                               "statement": "mig-suffix-profiles-as-resources",
+                               "version": "0.19.3",
+                               "status": "not-yet", "since": "0.20.0", …}, …]
+
+`status` is `holds` (the shipped version is in [since, until)), `not-yet` (older than since),
+`no-longer` (at or past until) or `unknown` (the catalog does not record which version the release ships).
+"""
+
+from __future__ import annotations
+
+from kb import versions
+
+#: the operator release file whose `components` say which versions each release ships
+OPERATOR = "gpu-operator"
+
+
+def _releases_newest_first(data: dict) -> list[dict]:
+    releases = data["releases"].get(OPERATOR, {}).get("releases", [])
+    return sorted(releases, key=lambda r: versions.key(r["version"]), reverse=True)
+
+
+def component_version(data: dict, operator: str, component: str) -> tuple[str | None, str | None]:
+    """(version of `component` that GPU Operator `operator` ships, the operator release whose notes list it);
+    (None, None) where neither this release nor an older one lists the component."""
+    wanted = versions.key(operator)
+    for release in _releases_newest_first(data):
+        if versions.key(release["version"]) > wanted:
+            continue
+        for item in release.get("components", []):
+            if item["component"] == component:
+                return item["version"], release["version"]
+    return None, None
+
+
+def status(version: str | None, since: str | None, until: str | None) -> str:
+    """holds | not-yet | no-longer | unknown for a statement valid in [since, until) at `version`."""
+    if version is None:
+        return "unknown"
+    if since is not None and versions.key(version) < versions.key(since):
+        return "not-yet"
+    if until is not None and versions.key(version) >= versions.key(until):
+        return "no-longer"
+    return "holds"
+
+
+def versioned_statements(data: dict) -> list[tuple[str, dict]]:
+    """(component, statement) for every feature statement bound to versions (since or until) of a
+    component other than the operator itself."""
+    out = []
+    for component, file in sorted(data["releases"].items()):
+        if component == OPERATOR:
+            continue
+        for statement in file.get("features", []):
+            if statement.get("since") or statement.get("until"):
+                out.append((component, statement))
+    return out
+
+
+def facts(data: dict, operator: str) -> list[dict]:
+    """One `behaviour` fact per version-bound statement of a component the operator release ships."""
+    out = []
+    shipped: dict[str, tuple] = {}
+    for component, statement in versioned_statements(data):
+        if component not in shipped:
+            shipped[component] = component_version(data, operator, component)
+        version, listed_in = shipped[component]
+        fact = {"kind": "behaviour", "component": component, "statement": statement["id"], "operator": operator,
+                "version": version or "unknown",
+                "status": status(version, statement.get("since"), statement.get("until"))}
+        if listed_in and listed_in != operator:
+            fact["inherited_from"] = listed_in
+        for bound in ("since", "until"):
+            if statement.get(bound):
+                fact[bound] = statement[bound]
+        out.append(fact)
+    return out
+
+
+def holds(data: dict, operator: str, component: str, statement_id: str) -> str:
+    """The status of one statement for an operator release (holds | not-yet | no-longer | unknown)."""
+    for fact in facts(data, operator):
+        if fact["component"] == component and fact["statement"] == statement_id:
+            return fact["status"]
+    raise KeyError(f"releases/{component} has no version-bound feature {statement_id!r}")
