@@ -27,7 +27,12 @@ class Text(dict):
     __slots__ = ()
 
     def __init__(self, en: str, de: str | None = None):
-        """`Text(en, de)`; `Text(same)` for words that are equal in both languages (names, versions)."""
+        """`Text(en, de)`; `Text(same)` for words that are equal in both languages (names, versions).
+        `Text(pairs)` from (key, value) pairs, as `dict` takes them: copies such as dataclasses.asdict()
+        rebuild a dict subclass that way."""
+        if de is None and not isinstance(en, str):
+            pairs = dict(en)
+            en, de = pairs["en"], pairs["de"]
         super().__init__(en=en, de=en if de is None else de)
 
     # --- reading ----------------------------------------------------------------------------------------
