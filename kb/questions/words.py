@@ -99,6 +99,8 @@ SOURCE_KIND = {
     "config": {"en": "configuration file", "de": "Konfigurationsdatei"},
     "datasheet": {"en": "datasheet", "de": "Datenblatt"},
     "article": {"en": "article", "de": "Artikel"},
+    "code": {"en": "source code", "de": "Quellcode"},
+    "thread": {"en": "issue or pull request", "de": "Issue oder Pull-Request"},
 }
 
 #: `ask recommend --isolation`
