@@ -120,7 +120,8 @@ def test_device_plugin_readme_2024_10_31_quote_gone(drift_catalog):
     code, item = diff_json("device-plugin-readme", need_sources() / "k8s-device-plugin/README@2024-10-31.md")
     assert code == 1
     assert [c["touches"] for c in item["changes"]] == [["releases/device-plugin releases[2].changes[0]"]]
-    assert item["extracted"] == {"latest_release": "0.17.0", "sharing": ["With CUDA Time-Slicing", "With CUDA MPS"]}
+    assert item["extracted"] == {"latest_release": "0.17.0", "prerelease": False,
+                                 "sharing": ["With CUDA Time-Slicing", "With CUDA MPS"]}
 
 
 def test_mig_parted_config_before_rtx_pro_6000_profiles(drift_catalog):
@@ -298,7 +299,7 @@ def test_diff_of_an_html_page_exits_3(drift_catalog, tmp_path):
     result = gpukb("sources", "diff", "gpu-operator-platform-support", page, "--json")
     item = json.loads(result.stdout)["sources"][0]
     assert (result.exit_code, item["status"], item["changes"]) == (3, "unparseable", [])
-    assert item["error"] == f"{page}: no section titled 'Supported NVIDIA Data Center GPUs and Systems'"
+    assert item["error"] == f"{page}: an HTML page, not the raw document (an error, login or rate-limit page?)"
 
 
 def test_check_offline_with_a_missing_snapshot_exits_3_and_still_reports_drift(drift_catalog, old_platform):

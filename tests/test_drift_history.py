@@ -171,3 +171,160 @@ def test_a_negation_dropped_from_a_quote_is_a_fact_even_when_the_sentence_is_clo
     code, item = diff_text("gpu-operator-gpu-sharing", text, tmp_path)
     assert code == 1
     assert kinds(item) == [("quote-changed", "fact")]
+
+
+# --- platform support -----------------------------------------------------------------------------------------
+NEWEST_PLATFORM = "cloud-native-docs/platform-support@2026-08-21.rst"
+RTX_NOTE = """      NVIDIA RTX PRO 6000 Blackwell Server Edition notes:
+
+      * Driver versions 575.57.08 or later is required.
+      * MIG is not supported on the 575.57.08 driver release.
+"""
+
+
+def test_platform_note_with_its_bullets_nested_under_the_lead_reads_like_the_flat_form(tmp_path):
+    # NVIDIA/cloud-native-docs gpu-operator/platform-support.rst at 354c6a4ab2 (2025-10-08) nested the bullets
+    # under "… notes:" (no blank line, indented two more); 31b496a7eb (2025-10-13) flattened them again. The
+    # nested form used to read as "no longer states a driver minimum" for the RTX PRO 6000 Server Edition.
+    nested = RTX_NOTE.replace(":\n\n      * ", ":\n        * ").replace("\n      * ", "\n        * ")
+    code, item = diff_text("gpu-operator-platform-support", edit(shared(NEWEST_PLATFORM), RTX_NOTE, nested), tmp_path)
+    assert (code, item["status"], item["changes"]) == (0, "ok", [])
+
+
+def test_platform_mutation_a_driver_minimum_raised_in_the_nested_note_is_still_seen(tmp_path):
+    nested = RTX_NOTE.replace(":\n\n      * ", ":\n        * ").replace("\n      * ", "\n        * ")
+    nested = nested.replace("575.57.08 or later", "580.65.06 or later")
+    code, item = diff_text("gpu-operator-platform-support", edit(shared(NEWEST_PLATFORM), RTX_NOTE, nested), tmp_path)
+    assert code == 1
+    assert "platform support requires driver 580.65.06 or later for NVIDIA RTX PRO 6000 Blackwell Server Edition " \
+           "(catalog: 575.57.08)" in [c["text"]["en"] for c in item["changes"]]
+
+
+RTX_ROW = """    | NVIDIA RTX PRO 6000     | NVIDIA Blackwell       |       |
+    | Blackwell Server Edition|                        |       |
+"""
+
+
+def test_platform_cell_rewrapped_keeps_its_quotes(tmp_path):
+    # the catalog quotes a grid row as the page reads it line by line ("NVIDIA RTX PRO 6000 NVIDIA Blackwell");
+    # the same cell wrapped over three lines used to make that quote "gone"
+    rewrapped = ("    | NVIDIA RTX PRO          | NVIDIA Blackwell       |       |\n"
+                 "    | 6000 Blackwell Server   |                        |       |\n"
+                 "    | Edition                 |                        |       |\n")
+    code, item = diff_text("gpu-operator-platform-support", edit(shared(NEWEST_PLATFORM), RTX_ROW, rewrapped), tmp_path)
+    assert (code, item["changes"]) == (0, [])
+
+
+def _widen(text: str, first_cell: str) -> str:
+    """The grid table holding `first_cell` with its first column 10 characters wider."""
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if first_cell in line)
+    start = max(i for i in range(at) if not lines[i].lstrip().startswith(("+", "|"))) + 1
+    end = next(i for i in range(at, len(lines)) if not lines[i].lstrip().startswith(("+", "|")))
+    for i in range(start, end):
+        line = lines[i]
+        cut = line.index("+" if line.lstrip().startswith("+") else "|", line.index(line.lstrip()[0]) + 1)
+        fill = line[cut - 1] if line.lstrip().startswith("+") else " "
+        lines[i] = line[:cut] + fill * 10 + line[cut:]
+    return "".join(lines)
+
+
+def test_platform_grid_table_widened_reads_like_before(tmp_path):
+    widened = _widen(shared(NEWEST_PLATFORM), "| NVIDIA RTX PRO 6000     |")
+    assert "| NVIDIA RTX PRO 6000               |" in widened
+    code, item = diff_text("gpu-operator-platform-support", widened, tmp_path)
+    assert (code, item["changes"]) == (0, [])
+
+
+VGPU_LEAD = "KubeVirt and OpenShift Virtualization with NVIDIA vGPU is supported on the following devices:"
+
+
+def test_platform_without_the_vgpu_list_fails_that_part_only(tmp_path):
+    # From d832b9a379 (2023-12-08) to 2024-05 the page had no such list: the part cannot be checked (exit 3,
+    # named), every product is still compared — here a product removed in the same edit is still reported.
+    text = edit(shared(NEWEST_PLATFORM), VGPU_LEAD, "The following devices are supported:")
+    text = edit(text, "    | NVIDIA RTX PRO 6000D    | NVIDIA Blackwell       |       |\n"
+                      "    +-------------------------+------------------------+-------+\n", "")
+    code, item = diff_text("gpu-operator-platform-support", text, tmp_path)
+    assert code == 3
+    assert item["unchecked"] == [{"part": {"en": "KubeVirt vGPU device list",
+                                           "de": "Geräteliste für KubeVirt mit NVIDIA vGPU"},
+                                  "error": f"the KubeVirt vGPU device list ({VGPU_LEAD!r}) is not found"}]
+    assert [c["text"]["en"] for c in item["changes"] if c["kind"] == "product-removed"] == [
+        "platform support no longer lists NVIDIA RTX PRO 6000D"]
+    assert item["status"] == "drift"
+
+
+def test_platform_without_the_vgpu_list_text_and_markdown_name_the_part(tmp_path):
+    text = edit(shared(NEWEST_PLATFORM), VGPU_LEAD, "The following devices are supported:")
+    (tmp_path / "cloud-native-docs").mkdir()
+    (tmp_path / "cloud-native-docs" / "platform-support@2026-08-21.rst").write_text(text, encoding="utf-8")
+    report = tmp_path / "drift.md"
+    result = CliRunner().invoke(cli, ["sources", "check", "--offline", str(tmp_path), "--source",
+                                      "gpu-operator-platform-support", "--report", str(report)])
+    assert result.exit_code == 3
+    assert "- KubeVirt vGPU device list: the KubeVirt vGPU device list" in result.output
+    assert "- **gpu-operator-platform-support**, part “KubeVirt vGPU device list”: the KubeVirt vGPU device list" \
+        in report.read_text(encoding="utf-8")
+
+
+# --- device plugin README --------------------------------------------------------------------------------------
+NEWEST_README = "k8s-device-plugin/README@2026-05-19.md"
+
+
+def test_readme_naming_a_pre_release_is_noted_not_unparseable(tmp_path):
+    # NVIDIA/k8s-device-plugin README.md at 69c31c20eb (2023-04-03) named "the latest release (`v0.14.0-rc.3`)";
+    # every README of that kind exited 3. A pre-release newer than the catalog is noted, and is no drift.
+    text = shared(NEWEST_README).replace("latest release (`v0.17.1`)", "latest release (`v0.21.0-rc.1`)")
+    code, item = diff_text("device-plugin-readme", text, tmp_path, "README.md")
+    assert code == 0 and item["status"] == "ok"
+    assert item["extracted"]["latest_release"] == "0.21.0-rc.1" and item["extracted"]["prerelease"] is True
+    assert [(c["kind"], c["rank"], c["text"]["en"]) for c in item["changes"]] == [
+        ("prerelease", "note", "the device plugin README names the pre-release v0.21.0-rc.1 as the latest release "
+                               "(not a release yet; the catalog's newest: 0.20.0)")]
+
+
+def test_readme_naming_a_new_release_is_drift(tmp_path):
+    text = shared(NEWEST_README).replace("latest release (`v0.17.1`)", "latest release (`v0.21.0`)")
+    code, item = diff_text("device-plugin-readme", text, tmp_path, "README.md")
+    assert code == 1
+    assert kinds(item) == [("release-newer", "fact")]
+
+
+def _without_section(text: str, heading: str) -> str:
+    """The Markdown text without one section (its heading up to the next heading of the same or a higher level)."""
+    lines = text.splitlines(keepends=True)
+    at = lines.index(heading + "\n")
+    level = len(heading) - len(heading.lstrip("#"))
+    end = next(i for i in range(at + 1, len(lines))
+               if lines[i].startswith("#") and len(lines[i]) - len(lines[i].lstrip("#")) <= level)
+    return "".join(lines[:at] + lines[end:])
+
+
+def test_readme_mutation_the_mps_section_removed_is_a_changed_fact(tmp_path):
+    text = _without_section(shared(NEWEST_README), "#### With CUDA MPS")
+    code, item = diff_text("device-plugin-readme", text, tmp_path, "README.md")
+    assert code == 1
+    assert item["extracted"]["sharing"] == ["With CUDA Time-Slicing"]
+    removed = [c for c in item["changes"] if c["kind"] == "sharing-mode-removed"]
+    assert len(removed) == 1 and removed[0]["rank"] == "fact"
+    assert removed[0]["text"]["en"].startswith("the device plugin README no longer documents the sharing mode "
+                                               "“With CUDA MPS”")
+    assert "methods/mps" in {t.split(" ")[0] for t in removed[0]["touches"]}
+    assert "releases/device-plugin features[0]" in removed[0]["touches"]
+    # the answers resting on that section are named for review
+    assert {a["question"] for a in removed[0]["answers"]} >= {"methods"}
+    # the section's quotes are not reported once more, one by one
+    assert not [c for c in item["changes"] if c["kind"] == "quote-gone" and c["details"]["quote"].startswith(
+        "As of v0.15.0 of the device plugin, MPS support")]
+
+
+def test_readme_before_mps_reads_the_time_slicing_heading_of_2023(tmp_path):
+    # NVIDIA/k8s-device-plugin README.md at 69c31c20eb (2023-04-03): "### Shared Access to GPUs with CUDA
+    # Time-Slicing" was the mode's own heading
+    from kb.drift.extractors import get
+
+    text = "# NVIDIA device plugin for Kubernetes\n\n### Shared Access to GPUs with CUDA Time-Slicing\n\ntext\n" \
+           "## Deployment via `helm`\n\nThen verify that the latest release (`v0.14.0-rc.3`) of the plugin is available:\n"
+    assert get("device-plugin-readme").extract(text) == {
+        "sharing": ["With CUDA Time-Slicing"], "latest_release": "0.14.0-rc.3", "prerelease": True}

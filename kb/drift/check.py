@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
@@ -65,6 +66,10 @@ def offline_file(folder: Path, snapshot: str | None) -> Path | None:
 def check_text(source: dict, text: str, data: dict, origin: str, read: str) -> SourceResult:
     """Extract and compare one document's text."""
     result = SourceResult(source["id"], source["watch"]["extractor"], origin, "ok", read)
+    wrong = not_the_document(text, source)
+    if wrong:
+        result.status, result.error = "unparseable", f"{origin}: {wrong}"
+        return result
     try:
         extracted = extractors.get(result.extractor).extract(text)
     except extractors.ExtractError as exc:
@@ -84,12 +89,29 @@ STATUSES = ("ok", "reworded", "drift", "unreachable", "unparseable")
 def status_of(changes: list[Change]) -> str:
     if any(c.rank == "fact" for c in changes):
         return "drift"
-    return "reworded" if changes else "ok"
+    return "reworded" if any(c.rank == "reworded" for c in changes) else "ok"
 
 
 def could_not_check(result: SourceResult) -> bool:
     """Whether something of the source could not be checked (the whole document or a part of it)."""
     return result.status in ("unreachable", "unparseable") or bool(result.unchecked)
+
+
+_HTML = re.compile(r"\s*(<!doctype\s+html|<html\b|<head\b|<body\b)", re.IGNORECASE)
+#: the kind of file each watched URL's extension promises: the first non-blank text a real one starts with may not
+#: be HTML; YAML/TOML/Markdown/RST all begin with text, a comment, a heading or a directive
+_KINDS = (".rst", ".md", ".yaml", ".yml", ".toml", ".json", ".txt")
+
+
+def not_the_document(text: str, source: dict) -> str | None:
+    """Why a body is not the kind of document the source is (an HTML page served as text/plain: an error,
+    login or rate-limit page), or None. Such a body is "unparseable", never drift."""
+    if not text.strip():
+        return "the document is empty"
+    url = source.get("watch", {}).get("url", "")
+    if _HTML.match(text[:2048]) and not url.lower().endswith((".html", ".htm")):
+        return "an HTML page, not the raw document (an error, login or rate-limit page?)"
+    return None
 
 
 def check_file(source: dict, path: Path, data: dict, max_bytes: int | None = None) -> SourceResult:

@@ -29,9 +29,9 @@ COMPARISONS = {
 }
 
 
-#: how much a change matters: a fact changed (fails the run), or only the wording of a quote (reported,
-#: offered as a catalog patch, does not fail the run)
-RANKS = ("fact", "reworded")
+#: how much a change matters: a fact changed (fails the run); only the wording of a quote (reported,
+#: offered as a catalog patch, does not fail the run); a note (e.g. a pre-release: reported only)
+RANKS = ("fact", "reworded", "note")
 
 
 @dataclass
@@ -81,6 +81,34 @@ def citations(node, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
     """(path of the cited item, citation) for every citation below node, disputed claims included."""
     for at, _k, cit in _citations_at(node, path):
         yield at, cit
+
+
+class Sections(dict):
+    """Section → catalog facts ("<entity> <path>") whose citations of one source name that section."""
+
+    def __init__(self):
+        super().__init__()
+        self._quotes: dict[str, list[str]] = {}
+
+    def add(self, section: str, ref: str, quote: str) -> None:
+        refs = self.setdefault(section, [])
+        if ref not in refs:
+            refs.append(ref)
+        self._quotes.setdefault(section, []).append(quote)
+
+    def quotes(self, section: str) -> list[str]:
+        return self._quotes.get(section, [])
+
+
+def cited_sections(data: dict, source_id: str) -> Sections:
+    """The sections of a source the catalog cites, with the facts citing each (quotes pinned to an older
+    snapshot left out)."""
+    out = Sections()
+    for entity, node in entities(data):
+        for path, _k, cit in _citations_at(node):
+            if cit.get("source") == source_id and cit.get("section") and not cit.get("snapshot"):
+                out.add(cit["section"], f"{entity} {fact_ref(path)}", str(cit.get("quote", "")))
+    return out
 
 
 def cites(node: dict | None, source_id: str) -> bool:

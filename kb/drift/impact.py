@@ -31,7 +31,7 @@ def attach(data: dict, changes: list[Change], *, engine: str = "durable") -> lis
     for change in changes:
         if change.patch:
             change.answers = _diff(data, change, current, engine)
-        elif change.details.get("quote"):
+        elif change.details.get("quote") or change.details.get("quotes"):
             change.answers = _relying(change, current)
     return errors
 
@@ -76,12 +76,12 @@ def _rules(answer: dict) -> set[str]:
 
 def _relying(change: Change, current: dict) -> list[dict]:
     """Current answers whose reasons cite the quote that is gone."""
-    quote = change.details["quote"]
+    quotes = set(change.details.get("quotes", [])) | ({change.details["quote"]} if change.details.get("quote") else set())
     out = []
     for question, answers in current.items():
         for a in answers:
             cited = [c for r in a["reasons"] for c in r["citations"]]
-            if any(c["source"] == change.source and c["quote"] == quote for c in cited):
+            if any(c["source"] == change.source and c["quote"] in quotes for c in cited):
                 out.append({"question": question, "inputs": a["inputs"], "before": a["verdict"],
                             "summary": a["summary"]})
     return out

@@ -42,12 +42,59 @@ class Found:
         return self.match is not None and material(self.quote) == material(self.match)
 
 
+def table_rows(text: str) -> list[list[str]]:
+    """Every RST grid-table row as its cells' texts (wrapped lines joined, normalised), so a quote survives a
+    re-wrapped cell or a widened table (the page itself interleaves the columns line by line, and a quote
+    taken from one line of a row holds pieces of several cells)."""
+    if "+-" not in text:
+        return []
+    from kb.drift.extractors import ExtractError, rst
+
+    lines = text.splitlines()
+    out = []
+    i = 0
+    while i < len(lines):
+        if not rst.is_border(lines[i]):
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and lines[j].strip().startswith(("+", "|")):
+            j += 1
+        try:
+            table = rst.parse_grid(lines[i:j], i)
+        except ExtractError:
+            table = None
+        for row in table.rows if table else []:
+            cells = [normalise(" ".join(x.strip() for x in cell if x.strip())) for cell in row.cells]
+            if any(cells):
+                out.append([c for c in cells if c])
+        i = j
+    return out
+
+
+def in_row(words: list[str], cells: list[list[str]]) -> bool:
+    """Whether the quote's words are pieces of the row's cells, in column order, one piece per cell, each
+    piece whole words in a row within its cell ("NVIDIA RTX PRO 6000 NVIDIA Blackwell" in a row whose cells
+    are "NVIDIA RTX PRO 6000 Blackwell Server Edition" and "NVIDIA Blackwell")."""
+    if not words:
+        return True
+    if not cells:
+        return False
+    first = cells[0]
+    for take in range(len(words), 0, -1):
+        piece = words[:take]
+        if any(first[k:k + take] == piece for k in range(len(first) - take + 1)) and in_row(words[take:], cells[1:]):
+            return True
+    return in_row(words, cells[1:])
+
+
 class Finder:
     """One document, many quotes."""
 
     def __init__(self, text: str, cells: list[str] = ()):
         self.doc = normalise(text)
         self.cells = [normalise(c) for c in cells]
+        self.rows = [[c.split(" ") for c in row] for row in table_rows(text)]
         self.lower = self.doc.lower()
         self.words = self.doc.split(" ")
         self.lower_words = [w.lower() for w in self.words]
@@ -55,6 +102,9 @@ class Finder:
     def find(self, quote: str) -> Found:
         q = normalise(quote)
         if not q or q in self.doc or any(q in c for c in self.cells):
+            return Found(q, True)
+        words = q.split(" ")
+        if any(in_row(words, row) for row in self.rows):
             return Found(q, True)
         at = self.lower.find(q.lower())
         if at >= 0:  # only the case differs

@@ -26,6 +26,7 @@ LABELS = {
                           "JSON report). These do not fail the run.",
                           "Die Fakten gelten weiter; die Zitate im Katalog sollten die neue Formulierung übernehmen "
                           "(Patch im JSON-Bericht). Sie lassen den Lauf nicht fehlschlagen."),
+    "noted": Text("Noted", "Zur Kenntnis"),
     "failed": Text("Could not be checked", "Nicht prüfbar"),
     "failed_note": Text("These sources, or parts of them, are neither drift nor unchanged: nothing is known about "
                         "them until they can be read again. The rest of each document was compared.",
@@ -176,7 +177,8 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
                                              ok=counts["ok"], version=data["data_version"])(lang) + "**", ""]
     if not any(r.changes for r in results) and not failed:
         lines += [LABELS["none"](lang), ""]
-    for rank, heading, note in (("fact", "changes", None), ("reworded", "reworded", "reworded_note")):
+    for rank, heading, note in (("fact", "changes", None), ("reworded", "reworded", "reworded_note"),
+                                ("note", "noted", None)):
         hit = [r for r in results if any(c.rank == rank for c in r.changes)]
         if not hit:
             continue

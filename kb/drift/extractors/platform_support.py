@@ -21,14 +21,18 @@ from kb.catalog.names import normalise as name_key
 from kb.drift.extractors import ExtractError
 from kb.drift.extractors import rst
 from kb.lint.snapshots import normalise as plain
+from kb.text import Text
 
 ID = "platform-support"
 
-X86_SECTION = "Supported NVIDIA Data Center GPUs and Systems"
+#: the x86 section's title, as written since December 2023 and before
+X86_SECTION = ("Supported NVIDIA Data Center GPUs and Systems", "Supported NVIDIA GPUs and Systems",
+               "Supported NVIDIA GPUs/Systems")
 ARM_SECTION = "Supported ARM Based Platforms"
 
 _MIN_DRIVER = re.compile(r"(?i)driver\b[^.]*?\b(\d{3}\.\d+(?:\.\d+)?) or later")
 _EXCEPTION = re.compile(r"(?i)^(.*?) (?:is|are) not supported on the (\d{3}\.\d+(?:\.\d+)?) driver")
+VGPU_PART = Text("KubeVirt vGPU device list", "Geräteliste für KubeVirt mit NVIDIA vGPU")
 VGPU_LEAD = "KubeVirt and OpenShift Virtualization with NVIDIA vGPU is supported on the following devices:"
 _FAMILY = re.compile(r"^([A-Z]{2}\d{2,3}x):\s*(.+)$")
 _CONDITION = re.compile(r"^(.*?)\s+on\s+(.+)$")
@@ -39,20 +43,26 @@ def extract(text: str) -> dict:
     lines = text.splitlines()
     products: list[dict] = []
     start, body = rst.section(lines, X86_SECTION)
-    tabs = rst.directives(body, "tab-item")
-    if not tabs:
-        raise ExtractError(f"section {X86_SECTION!r} has no tab-item")
+    # sphinx-design tabs since 2023-09, sphinx-tabs (`.. tab::`) before, one table without tabs in between
+    tabs = rst.directives(body, "tab-item") or rst.directives(body, "tab")
     for idx, title in tabs:
         tab_lines = rst.block(body, idx)
         products += _read_part(tab_lines, start + idx + 1, title)
+    if not tabs:
+        tabs = [(0, X86_SECTION[0])]
+        products += _read_part(body, start, X86_SECTION[0])
     arm_start, arm_body = rst.section(lines, ARM_SECTION)
     products += _read_part(arm_body, arm_start, ARM_SECTION)
     if not products:
         raise ExtractError("no products found in the supported-GPU tables")
     for p in products:
         _derive(p)
-    return {"tabs": [t for _, t in tabs] + [ARM_SECTION], "products": products,
-            "kubevirt_vgpu": kubevirt_vgpu(lines)}
+    out = {"tabs": [t for _, t in tabs] + [ARM_SECTION], "products": products}
+    try:
+        out["kubevirt_vgpu"] = kubevirt_vgpu(lines)
+    except ExtractError as exc:  # one part: the products are still compared
+        out["unreadable"] = [{"part": VGPU_PART, "error": str(exc)}]
+    return out
 
 
 def kubevirt_vgpu(lines: list[str]) -> list[dict]:
@@ -171,7 +181,9 @@ def _items(body: list[str]) -> list[tuple[str, str]]:
         if not s:
             fresh = True
             continue
-        if rst.indent(line) == base and s[:2] in ("* ", "- "):
+        if s[:2] in ("* ", "- ") and (rst.indent(line) == base or fresh or (items and items[-1][0] == "bullet")
+                                      or (items and items[-1][1][-1].endswith(":"))):
+            # a bullet, also one indented under its lead ("<product> notes:" with the list nested, 2025-10-08)
             items.append(("bullet", [s[2:]]))
         elif fresh and rst.indent(line) == base:
             items.append(("para", [s]))

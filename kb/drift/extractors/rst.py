@@ -30,18 +30,19 @@ def headings(lines: list[str]) -> list[Heading]:
     return found
 
 
-def section(lines: list[str], title: str) -> tuple[int, list[str]]:
-    """(index of the first body line, body lines) of the section whose title starts with `title`,
-    up to the next heading."""
+def section(lines: list[str], title: str | tuple[str, ...]) -> tuple[int, list[str]]:
+    """(index of the first body line, body lines) of the section whose title starts with `title` (or with
+    one of several titles the document has used), up to the next heading."""
     heads = headings(lines)
+    titles = (title,) if isinstance(title, str) else title
     for n, h in enumerate(heads):
-        if h.title.lower().startswith(title.lower()):
+        if h.title.lower().startswith(tuple(t.lower() for t in titles)):
             start = h.line + 2
             end = heads[n + 1].line if n + 1 < len(heads) else len(lines)
             if n + 1 < len(heads) and _UNDERLINE.match(lines[end - 1] or ""):
                 end -= 1  # the next heading's overline
             return start, lines[start:end]
-    raise ExtractError(f"no section titled {title!r}")
+    raise ExtractError(f"no section titled {' or '.join(repr(t) for t in titles)}")
 
 
 def indent(line: str) -> int:
@@ -102,6 +103,11 @@ class Table:
 
     def body(self) -> list[Row]:
         return [r for r in self.rows if not r.header]
+
+
+def is_border(line: str) -> bool:
+    """A grid table's border line (`+----+====+`)."""
+    return bool(re.match(r"^\s*\+[-=+]+\+\s*$", line))
 
 
 def grid_tables(lines: list[str], offset: int = 0) -> list[tuple[int, Table]]:
