@@ -37,6 +37,7 @@ vale: ## house style of the prose (needs the vale binary)
 bench: setup ## print speed figures: CLI latency and engine throughput, then site build times
 	$(BIN)/python scripts/bench
 	$(BIN)/python scripts/site-bench
+	$(BIN)/python scripts/check-bench
 
 schema: setup ## export the JSON Schema of the catalog files
 	$(BIN)/python scripts/export_schema

@@ -102,12 +102,22 @@ def test_stdin_and_files_together(run):
         ("<stdin>", "CHK-063"), ("<stdin>", "CHK-060"), ("rules/check/CHK-037/fires.yaml", "CHK-037")]
 
 
-def test_malformed_yaml_exits_2_naming_file_and_line_and_reports_nothing_else(run):
+def test_a_malformed_file_is_named_and_the_others_are_still_checked(run):
     result = run("rules/check/CHK-030/fires.yaml", "fixtures/check/inputs/malformed.yaml")
-    assert result.exit_code == 2
-    assert result.output == ("Error: cannot read the input, nothing was checked:\n"
-                             "  fixtures/check/inputs/malformed.yaml:5: not valid YAML: expected ',' or ']', but got '<stream end>' "
-                             "(while parsing a flow sequence)\n")
+    assert result.exit_code == 1
+    assert "error CHK-030" in result.output
+    assert result.output.endswith(
+        "Not read\n  fixtures/check/inputs/malformed.yaml:5: not valid YAML: did not find expected ',' or ']' "
+        "(while parsing a flow sequence)\n\n"
+        "Result: 1 error(s), 0 warning(s), 0 note(s); 2 object(s) checked, 2 file(s)\n")
+
+
+def test_nothing_readable_exits_2(run):
+    result = run("fixtures/check/inputs/malformed.yaml")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: cannot read the input, nothing was checked:\n"
+        "  fixtures/check/inputs/malformed.yaml:5: not valid YAML: did not find expected ',' or ']' "
+        "(while parsing a flow sequence)\n"))
 
 
 def test_malformed_yaml_as_json(run):
@@ -153,7 +163,7 @@ def test_help_shows_an_example_in_both_languages(run):
     assert result.exit_code == 0
     assert "Example:" in result.output and "gpukb check -" in result.output
     german = run("--help", "--lang", "de").output
-    assert "Beispiel:" in german and "Prüft Manifeste" in german and "Example" not in german
+    assert "Beispiel:" in german and "Prüft, was Kunden schicken" in german and "Example" not in german
 
 
 def test_a_directory_is_checked_file_by_file(run, tmp_path):
@@ -173,7 +183,7 @@ def test_a_directory_without_manifests_is_unusable(run, tmp_path):
     result = run(str(tmp_path), "--lang", "de")
     assert (result.exit_code, result.output) == (2, (
         "Fehler: Eingabe nicht lesbar, nichts wurde geprüft:\n"
-        f"  {tmp_path}: keine YAML- oder JSON-Datei (.yaml, .yml, .json) in diesem Verzeichnis\n"))
+        f"  {tmp_path}: keine Datei, die gpukb liest (.yaml, .yml, .json, nvidia-smi-Ausgabe), in diesem Verzeichnis\n"))
 
 
 def test_a_json_array_of_objects_is_read_like_a_list(run, tmp_path):
@@ -209,7 +219,7 @@ def test_unreadable_input_in_german(run):
     result = run("fixtures/check/inputs/malformed.yaml", "fixtures/check/inputs/duplicate-key.yaml", "missing.yaml", "--lang", "de")
     assert (result.exit_code, result.output) == (2, (
         "Fehler: Eingabe nicht lesbar, nichts wurde geprüft:\n"
-        "  fixtures/check/inputs/malformed.yaml:5: kein gültiges YAML: expected ',' or ']', but got '<stream end>' "
+        "  fixtures/check/inputs/malformed.yaml:5: kein gültiges YAML: did not find expected ',' or ']' "
         "(while parsing a flow sequence)\n"
         "  fixtures/check/inputs/duplicate-key.yaml:7: data.a: doppelter Schlüssel 'a' (zuerst in Zeile 6): Kubernetes lehnt das ab, "
         "und YAML-Leser behielten stillschweigend nur einen Wert\n"

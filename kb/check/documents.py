@@ -1,35 +1,28 @@
-"""Read the customer's files: multi-document YAML, JSON, `-` for stdin — keeping the line of every field.
+"""Parsed documents: the data of each YAML/JSON document, and where each of its fields was written.
 
-Every document remembers its file, its 1-based position in the file and, per field path, the line
-it starts on. Text that cannot be read (bad YAML/JSON, duplicate keys, undecodable bytes) raises
-`UnreadableInput` listing every problem with file and line: the caller reports those and checks nothing.
+`parse_text(text, file)` reads every document of one text (YAML through libyaml, JSON through `json`; see
+kb.check.yamlread and kb.check.jsonread) and returns `Doc`s plus the problems that made a document
+unusable. A `Doc` is a view on one document or on a part of it (an item of a `kind: List`, a YAML text
+embedded in a ConfigMap value); `doc.where(path)` is a `Where` whose line is looked up only when it is shown.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import sys
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
-from kb.catalog.yamlsafe import Problem
+from kb.check import jsonread, yamlread
+from kb.text import Text
 
-STDIN = "-"
-STDIN_NAME = "<stdin>"
-#: A document expanding to more values than this (YAML alias bombs) is refused as unreadable.
-MAX_NODES = 200_000
-
-
-#: what a YAML value is, in words: {type id: (en, de)}
+#: what a YAML value is, in words: {type id: Text}
 TYPE_WORDS = {
-    "missing": ("missing", "fehlt"), "boolean": ("boolean", "Wahrheitswert"), "integer": ("integer", "ganze Zahl"),
-    "huge-integer": ("integer beyond 2^63", "ganze Zahl über 2^63"), "number": ("number", "Zahl"),
-    "text": ("text", "Text"), "list": ("list", "Liste"), "mapping": ("mapping", "Zuordnung"),
-    "null": ("null", "null"), "other": ("other value", "anderer Wert"),
+    "missing": Text("missing", "fehlt"), "boolean": Text("boolean", "Wahrheitswert"),
+    "integer": Text("integer", "ganze Zahl"), "huge-integer": Text("integer beyond 2^63", "ganze Zahl über 2^63"),
+    "number": Text("number", "Zahl"), "text": Text("text", "Text"), "list": Text("list", "Liste"),
+    "mapping": Text("mapping", "Zuordnung"), "null": Text("null", "null"), "other": Text("other value", "anderer Wert"),
 }
 #: Go reads the device plugin's and the operator's integers into 64 bits: a larger one does not load
 _GO_INT = 2**63
@@ -43,34 +36,32 @@ def yaml_type(value) -> str:
             type(None): "null"}.get(type(value), "other")
 
 
-def both(en: str, de: str) -> dict:
-    """A message in both languages (reader errors become finding texts)."""
-    return {"en": en, "de": de}
-
-
 @dataclass
-class InputProblem(Problem):
-    """A Problem with its message in German too (the JSON output keeps `message` in English)."""
+class InputProblem:
+    """Why a file (or one document of it) was not read: file, line where known, field path, the reason."""
 
-    message_de: str = ""
+    file: str
+    line: int | None
+    path: str
+    text: Text
+    kind: str = "yaml"  # yaml | json | io | refused
+
+    @property
+    def message(self) -> str:
+        return self.text.en
 
     def message_in(self, lang: str) -> str:
-        return self.message_de if lang == "de" and self.message_de else self.message
+        return self.text(lang)
 
-    def text(self, lang: str) -> str:
-        return str(Problem(self.file, self.line, self.path, self.message_in(lang), self.kind))
+    def show(self, lang: str = "en") -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.path + ': ' if self.path else ''}{self.text(lang)}"
 
+    __str__ = show
 
-def _problem(file: str, line, path: str, en: str, de: str, kind: str) -> InputProblem:
-    return InputProblem(file, line, path, en, kind, message_de=de)
-
-
-class UnreadableInput(Exception):
-    """Input that cannot be parsed; `problems` says where and why, all at once."""
-
-    def __init__(self, problems: list[Problem]):
-        super().__init__(f"{len(problems)} unreadable input(s)")
-        self.problems = problems
+    def as_dict(self, lang: str = "en") -> dict:
+        return {"file": self.file, "line": self.line, "path": self.path, "kind": self.kind,
+                "message": self.text(lang)}
 
 
 def field_path(path: tuple) -> str:
@@ -80,52 +71,113 @@ def field_path(path: tuple) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         elif not str(part) or any(c in str(part) for c in './[] "'):
-            out += f"[{json.dumps(str(part))}]"
+            out += f"[{json.dumps(str(part), ensure_ascii=False)}]"
         else:
             out += f".{part}" if out else str(part)
     return out
 
 
-@dataclass
-class Doc:
-    """One parsed document (or a YAML text embedded in one, such as a ConfigMap value).
+class Where:
+    """Where a field stands: file, document (1-based), field path as shown, line — resolved when read."""
 
-    `prefix` is the field path of the embedded text inside its outer document ("" for a whole document);
-    `line_offset` is added to the lines of an embedded text (None where its lines cannot be known).
+    __slots__ = ("doc", "at", "_fixed")
+
+    def __init__(self, doc: Doc | None, at: tuple = (), fixed: dict | None = None):
+        self.doc = doc
+        self.at = tuple(at)
+        self._fixed = fixed
+
+    @classmethod
+    def nowhere(cls) -> Where:
+        return cls(None, fixed={"file": "", "document": 0, "path": "", "line": None})
+
+    def as_dict(self) -> dict:
+        if self._fixed is not None:
+            return dict(self._fixed)
+        d = self.doc
+        return {"file": d.file, "document": d.index, "path": d.shown(self.at), "line": d.line(self.at)}
+
+    def __getitem__(self, key: str):
+        if self._fixed is not None:
+            return self._fixed[key]
+        d = self.doc
+        if key == "file":
+            return d.file
+        if key == "document":
+            return d.index
+        if key == "line":
+            return d.line(self.at)
+        if key == "path":
+            return d.shown(self.at)
+        raise KeyError(key)
+
+    def get(self, key: str, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Where):
+            other = other.as_dict()
+        return isinstance(other, dict) and self.as_dict() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Where({self.as_dict()!r})"
+
+
+@dataclass(eq=False)
+class Doc:
+    """One parsed document, or a part of one (`root` is the path of `data` inside the document's `top`).
+
+    `prefix` shows where an embedded text stands in its outer document ("data.any"); `line_offset` is added
+    to the lines of an embedded text (None where its lines cannot be mapped: then `outer_line` is used).
     """
 
     file: str
     index: int
     data: Any
-    lines: dict = field(default_factory=dict)
-    styles: dict = field(default_factory=dict)
+    lines: Any = None  # yamlread.YamlLines | jsonread.JsonLines | None
+    top: Any = None
+    root: tuple = ()
     prefix: str = ""
     line_offset: int | None = 0
     outer_line: int | None = None
 
+    def __post_init__(self):
+        if self.top is None and not self.root:
+            self.top = self.data
+
     def line(self, path: tuple = ()) -> int | None:
         """Line of a field path (or of its nearest parent that has one)."""
-        if self.line_offset is None:
+        if self.line_offset is None or self.lines is None:
             return self.outer_line
-        path = tuple(path)
-        while path and path not in self.lines:
-            path = path[:-1]
-        found = self.lines.get(path)
+        found = self.lines.line(self.top, self.root + tuple(path))
         return None if found is None else found + self.line_offset
 
-    def where(self, path: tuple = ()) -> dict:
-        """Location of a field: file, document index, field path and line."""
-        inner = field_path(tuple(path))
-        shown = f"{self.prefix} → {inner}" if self.prefix and inner else (self.prefix or inner)
-        return {"file": self.file, "document": self.index, "path": shown, "line": self.line(path)}
+    def style(self, path: tuple) -> str | None:
+        """'|' or '>' where the value at `path` is a YAML block scalar."""
+        return self.lines.style(self.top, self.root + tuple(path)) if self.lines is not None else None
+
+    def shown(self, path: tuple = ()) -> str:
+        parts = [self.prefix, field_path(self.root), field_path(tuple(path))]
+        return " → ".join(p for p in parts if p)
+
+    def where(self, path: tuple = ()) -> Where:
+        """Where a field stands (its line is looked up only when shown)."""
+        return Where(self, path)
 
     def get(self, *path, default=None):
         """The value at a field path, or `default` where a part is missing or of the wrong type."""
         node = self.data
         for part in path:
-            if isinstance(part, int) and isinstance(node, list) and -len(node) <= part < len(node):
+            if isinstance(node, dict):
+                if part not in node:
+                    return default
                 node = node[part]
-            elif isinstance(node, dict) and part in node:
+            elif isinstance(part, int) and isinstance(node, list) and -len(node) <= part < len(node):
                 node = node[part]
             else:
                 return default
@@ -133,191 +185,112 @@ class Doc:
 
     def sub(self, path: tuple) -> Doc:
         """The same document seen from a sub-tree (e.g. one item of a `kind: List`)."""
-        n = len(path)
-        lines = {p[n:]: ln for p, ln in self.lines.items() if p[:n] == tuple(path)}
-        styles = {p[n:]: s for p, s in self.styles.items() if p[:n] == tuple(path)}
-        prefix = field_path(tuple(path))
-        return Doc(self.file, self.index, self.get(*path), lines, styles,
-                   prefix=f"{self.prefix} → {prefix}" if self.prefix else prefix,
-                   line_offset=self.line_offset, outer_line=self.outer_line)
+        return Doc(self.file, self.index, self.get(*path), self.lines, self.top, self.root + tuple(path),
+                   self.prefix, self.line_offset, self.outer_line)
 
 
-class _Builder:
-    """Turns a composed YAML node into plain data, recording lines; duplicate keys are problems."""
-
-    def __init__(self, file: str, problems: list[Problem]):
-        self.file = file
-        self.problems = problems
-        self.constructor = yaml.SafeLoader("")
-        self.lines: dict = {}
-        self.styles: dict = {}
-        self.budget = MAX_NODES
-
-    def build(self, node: yaml.Node, path: tuple) -> Any:
-        self.budget -= 1
-        if self.budget < 0:
-            raise ValueError(f"more than {MAX_NODES} values (aliases expanding without end?)")
-        self.lines.setdefault(path, node.start_mark.line + 1)
-        if isinstance(node, yaml.MappingNode):
-            self.constructor.flatten_mapping(node)
-            out: dict = {}
-            for key_node, value_node in node.value:
-                key = self.constructor.construct_object(key_node, deep=True)
-                if not isinstance(key, (str, int)) or isinstance(key, bool):
-                    key = str(key)
-                if key in out:
-                    first = self.lines.get(path + (key,))
-                    self.problems.append(_problem(
-                        self.file, key_node.start_mark.line + 1, field_path(path + (key,)),
-                        f"duplicate key {key!r} (first at line {first}): "
-                        "Kubernetes rejects this, and YAML readers would silently keep only one value",
-                        f"doppelter Schlüssel {key!r} (zuerst in Zeile {first}): Kubernetes lehnt das ab, "
-                        "und YAML-Leser behielten stillschweigend nur einen Wert", "yaml"))
-                    continue
-                self.lines[path + (key,)] = key_node.start_mark.line + 1
-                out[key] = self.build(value_node, path + (key,))
-            return out
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
-        self.styles[path] = node.style
-        value = self.constructor.construct_object(node, deep=True)
-        # dates/timestamps and binary stay text: facts are plain scalars
-        return value if isinstance(value, (str, int, float, bool, type(None))) else node.value
+def _problem(file: str, line, en: str, de: str, kind: str = "yaml", path: str = "") -> InputProblem:
+    return InputProblem(file, line, path, Text(en, de), kind)
 
 
-def _yaml_error(file: str, exc: yaml.YAMLError, line_offset: int = 0) -> Problem:
+def _yaml_error(file: str, exc: yaml.YAMLError) -> InputProblem:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    line = mark.line + 1 + line_offset if mark else None
+    line = mark.line + 1 if mark else None
     msg = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     ctx = getattr(exc, "context", None)
     detail = msg + (f" ({ctx})" if ctx else "")
-    return _problem(file, line, "", f"not valid YAML: {detail}", f"kein gültiges YAML: {detail}", "yaml")
+    return _problem(file, line, f"not valid YAML: {detail}", f"kein gültiges YAML: {detail}")
 
 
-def _json(text: str, file: str) -> tuple[list[Doc], list[Problem]]:
+def _json(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
     try:
-        return [Doc(file, 1, json.loads(text), {(): 1})], []
+        data, lines, dups = jsonread.loads(text)
     except (ValueError, RecursionError) as exc:
-        return [], [_problem(file, getattr(exc, "lineno", None), "", f"not valid JSON: {exc}", f"kein gültiges JSON: {exc}",
-                             "yaml")]
+        detail = str(exc) if not isinstance(exc, RecursionError) else "nested too deeply"
+        return [], [_problem(file, getattr(exc, "lineno", None), f"not valid JSON: {detail}",
+                             f"kein gültiges JSON: {detail}", "json")]
+    if dups:
+        key = dups[0]
+        return [], [_problem(file, lines.key_line(key), f"duplicate key {key!r}: Kubernetes rejects this, and JSON "
+                             "readers would silently keep only one value",
+                             f"doppelter Schlüssel {key!r}: Kubernetes lehnt das ab, und JSON-Leser behielten "
+                             "stillschweigend nur einen Wert", "json")]
+    return [Doc(file, 1, data, lines)], []
 
 
-def parse_text(text: str, file: str) -> tuple[list[Doc], list[Problem]]:
-    """All documents of one text. Empty documents are skipped; positions count every document."""
-    problems: list[Problem] = []
+def looks_like_json(text: str) -> bool:
+    return text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")
+
+
+def parse_text(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
+    """All documents of one text. Empty documents are skipped; positions count every document.
+
+    A document with a problem (duplicate key, alias bomb, bad value) is left out and named; the documents
+    before a syntax error are kept (libyaml stops there)."""
+    if looks_like_json(text):
+        docs, problems = _json(text.lstrip("\ufeff"), file)
+        if not problems:
+            return docs, problems
+        ydocs, yproblems = _yaml(text, file)
+        return (ydocs, yproblems) if not yproblems else (docs, problems)
+    return _yaml(text, file)
+
+
+def _yaml(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
+    problems: list[InputProblem] = []
     docs: list[Doc] = []
-    stripped = text.lstrip("\ufeff \t\r\n")
-    looks_json = stripped[:1] in ("{", "[")
+    possible = yamlread.aliases_possible(text)
     try:
-        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        for i, node in enumerate(yamlread.compose_all(text), start=1):
+            if node is None:
+                continue
+            lines = yamlread.YamlLines(node.start_mark.line + 1)
+            builder = yamlread.Builder(lines, possible)
+            try:
+                data = builder.build(node)
+            except yamlread.AliasBomb as exc:
+                problems.append(InputProblem(file, node.start_mark.line + 1, "",
+                                             Text("not read: ", "nicht gelesen: ") + exc.text))
+                continue
+            except RecursionError:
+                problems.append(_problem(file, node.start_mark.line + 1, "not read: nested too deeply",
+                                         "nicht gelesen: zu tief verschachtelt"))
+                continue
+            if builder.duplicates:
+                path, line, first = builder.duplicates[0]
+                key = path[-1]
+                problems.append(_problem(
+                    file, line, f"duplicate key {key!r} (first at line {first}): Kubernetes rejects this, and YAML "
+                    "readers would silently keep only one value",
+                    f"doppelter Schlüssel {key!r} (zuerst in Zeile {first}): Kubernetes lehnt das ab, und YAML-Leser "
+                    "behielten stillschweigend nur einen Wert", path=field_path(path)))
+                continue
+            if data is None:
+                continue
+            docs.append(Doc(file, i, data, lines))
     except yaml.YAMLError as exc:
-        # JSON that YAML cannot read (tab indentation, "\/" escapes): read as JSON, lines known per document only
-        return _json(stripped, file) if looks_json else ([], [_yaml_error(file, exc)])
-    except (ValueError, RecursionError) as exc:  # e.g. unhashable keys, absurd nesting
-        return [], [_problem(file, None, "", f"not valid YAML: {exc}", f"kein gültiges YAML: {exc}", "yaml")]
-    for i, node in enumerate(nodes, start=1):
-        if node is None:
-            continue
-        builder = _Builder(file, problems)
-        try:
-            data = builder.build(node, ())
-        except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-            problems.append(_yaml_error(file, exc) if isinstance(exc, yaml.YAMLError)
-                            else _problem(file, node.start_mark.line + 1, "", f"not valid YAML: {exc}",
-                                          f"kein gültiges YAML: {exc}", "yaml"))
-            continue
-        if data is None:
-            continue
-        docs.append(Doc(file, i, data, builder.lines, builder.styles))
+        problems.append(_yaml_error(file, exc))
+    except (ValueError, TypeError, RecursionError) as exc:  # e.g. a scalar libyaml accepts but no constructor can read
+        problems.append(_problem(file, None, f"not valid YAML: {exc}", f"kein gültiges YAML: {exc}"))
     return docs, problems
 
 
-def parse_embedded(outer: Doc, path: tuple, text: str) -> tuple[Doc | None, dict | None]:
-    """A YAML text stored in a string field (a ConfigMap value). Returns (doc, None) or (None, error {en, de}).
+def parse_embedded(outer: Doc, path: tuple, text: str) -> tuple[Doc | None, Text | None]:
+    """A YAML text stored in a string field (a ConfigMap value). Returns (doc, None) or (None, error).
 
     Lines of a block scalar (`|`, `>`) map back to the file; other strings point at their key's line.
     """
-    style = outer.styles.get(tuple(path))
     key_line = outer.line(path)
-    offset = key_line if (style in ("|", ">") and key_line is not None and outer.line_offset is not None) else None
+    block = outer.style(path) in ("|", ">")
+    offset = key_line if (block and key_line is not None and outer.line_offset is not None) else None
     docs, problems = parse_text(text, outer.file)
-    prefix = outer.where(path)["path"]
+    prefix = outer.shown(path)
     if problems:
         p = problems[0]
         line = p.line + offset if (p.line and offset is not None) else None
-        return None, both(p.message + (f" (line {line})" if line else ""),
-                          (p.message_de or p.message) + (f" (Zeile {line})" if line else ""))
+        return None, p.text.map(lambda s, lang: s + (f" ({'Zeile' if lang == 'de' else 'line'} {line})" if line else ""))
     if not docs:
-        return None, both("empty", "leer")
+        return None, Text("empty", "leer")
     d = docs[0]
-    return Doc(outer.file, outer.index, d.data, d.lines, d.styles, prefix=prefix,
-               line_offset=offset, outer_line=key_line), None
-
-
-#: the operating system's reasons, in German
-_OS_DE = {"No such file or directory": "Datei oder Verzeichnis nicht gefunden", "Permission denied": "Zugriff verweigert",
-          "Is a directory": "ist ein Verzeichnis"}
-
-
-#: file endings read from a directory
-SUFFIXES = (".yaml", ".yml", ".json")
-
-
-def expand(names: list[str]) -> list[str]:
-    """Each directory replaced by the YAML and JSON files below it (sorted; hidden ones skipped), so a
-    customer's folder of manifests can be checked at once. A directory without such files stays (and
-    read_inputs says so)."""
-    out: list[str] = []
-    for name in names:
-        if name != STDIN and os.path.isdir(name):
-            found = sorted(str(p) for p in Path(name).rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
-                           and not any(part.startswith(".") for part in p.relative_to(name).parts))
-            out += found or [name]
-        else:
-            out.append(name)
-    return list(dict.fromkeys(out))  # a file named twice (or '-' twice: stdin is read once) counts once
-
-
-def read_inputs(names: list[str], stdin=None) -> list[Doc]:
-    """Read every named file ('-' = stdin). Raises UnreadableInput with every problem found."""
-    docs: list[Doc] = []
-    problems: list[Problem] = []
-    for name in names:
-        display = STDIN_NAME if name == STDIN else name
-        if name != STDIN and os.path.isdir(name):
-            problems.append(_problem(display, None, "", f"no YAML or JSON file ({', '.join(SUFFIXES)}) in this directory",
-                                     f"keine YAML- oder JSON-Datei ({', '.join(SUFFIXES)}) in diesem Verzeichnis", "io"))
-            continue
-        try:
-            if name == STDIN:
-                raw = (stdin or sys.stdin.buffer).read()
-                if isinstance(raw, str):
-                    raw = raw.encode("utf-8", "surrogateescape")
-            else:
-                with open(name, "rb") as fh:
-                    raw = fh.read()
-        except OSError as exc:
-            why = exc.strerror or str(exc)
-            problems.append(_problem(display, None, "", f"cannot read file: {why}",
-                                     f"Datei nicht lesbar: {_OS_DE.get(why, why)}", "io"))
-            continue
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            problems.append(_problem(display, line, "", "not UTF-8 text", "kein UTF-8-Text", "io"))
-            continue
-        if "\x00" in text:
-            problems.append(_problem(display, text[: text.index("\x00")].count("\n") + 1, "",
-                                     "binary data (NUL byte), not YAML or JSON", "Binärdaten (NUL-Byte), weder YAML noch JSON",
-                                     "io"))
-            continue
-        found, errs = parse_text(text, display)
-        problems += errs
-        if not found and not errs:
-            problems.append(_problem(display, None, "", "no YAML or JSON document in this file",
-                                     "kein YAML- oder JSON-Dokument in dieser Datei", "yaml"))
-        docs += found
-    if problems:
-        raise UnreadableInput(problems)
-    return docs
+    return Doc(outer.file, outer.index, d.data, d.lines, d.top, d.root, prefix=prefix,
+               line_offset=offset if offset is not None else None, outer_line=key_line), None

@@ -1,34 +1,139 @@
-"""Fold the fired conclusions of the `check` rules into located, cited findings and a summary.
+"""From the fired `check` rules to what a person reads: located, cited, and only what matters.
 
-A finding is reported where its rule's first fact was written; a rule that names a property in
-`then.details.at` is reported where that property stands (e.g. a node's label) when it is known.
+1. `locate`: a finding is reported where its rule's first fact was written; a rule that names a property in
+   `then.details.at` is reported where that property stands (e.g. a node's label) when it is known. The
+   citations of an answer the fact carries (a node's `ask mig` answer) join the rule's own.
+2. `fold`: a finding whose rule says `details.fatal` means the object does not work at all (the device plugin
+   refuses a configuration). Everything else said about that object, and about the objects that depend on it
+   (the nodes selecting that configuration), follows from it: those findings are folded into it (`folded`).
+3. `group`: findings of one rule that differ only in the name of the thing they speak about (20,000 pods of
+   one Job requesting a resource nobody advertises) are shown once, with the others counted and named
+   (`same_for`). Informational notes are thereby shown once per kind of object and situation.
+4. `--quiet` drops informational notes.
 """
 
 from __future__ import annotations
 
 from kb.check.facts import FactSet
-from kb.check.readers import REASONS, Inventory
+from kb.text import Text
 
 SEVERITIES = ("error", "warning", "info")
+#: how many of the other objects a grouped finding names
+NAMED = 5
 
 
-def fold(conclusions: list[dict], facts: FactSet, lang: str) -> list[dict]:
-    """One finding per distinct (rule, place, message)."""
-    out: list[dict] = []
+class Finding(dict):
+    """A finding as JSON-able dict, with the fact it came from kept aside (not serialised)."""
+
+    __slots__ = ("fact", "obj", "deps", "group_key", "fatal")
+
+
+def locate(conclusions: list[dict], facts: FactSet, lang: str) -> list[Finding]:
+    out: list[Finding] = []
     seen: set = set()
     for c in conclusions:
         subject = c["facts"][0] if c["facts"] else {}
-        where = facts.location(subject, (c.get("details") or {}).get("at"))
-        where = {"file": where.get("file", ""), "document": where.get("document", 0),
-                 "path": where.get("path", ""), "line": where.get("line")}
+        details = c.get("details") or {}
+        where = facts.location(subject, details.get("at"))  # a Where: its line is looked up once shown
         message = c["text"][lang]
         key = (c["rule"], where["file"], where["document"], where["path"], message)
         if key in seen:
             continue
         seen.add(key)
-        out.append({"rule": c["rule"], "severity": c["severity"], "title": c["title"][lang],
-                    "message": message, "where": where, "citations": c["cites"]})
+        ref = subject.get("ref", "")
+        extra = facts.extra.get(ref, {})
+        cites = list(c["cites"])
+        if details.get("answer"):  # the rule reports an answer the fact carries: its citations too
+            for cite in extra.get("citations", []):
+                if cite not in cites:
+                    cites.append(cite)
+        f = Finding(rule=c["rule"], severity=c["severity"], title=c["title"][lang], message=message, where=where,
+                    citations=cites)
+        more = extra.get("problems")
+        if more:
+            f["more"] = [Text.of(t)(lang) for t in more]
+        f.fact = subject
+        f.obj = facts.objects.get(ref)
+        f.deps = facts.depends.get(ref, ())
+        f.fatal = bool(details.get("fatal"))
+        ident = set(facts.identity.get(ref, ())) | {"ref"}
+        f.group_key = (c["rule"], c["severity"], tuple(sorted((k, repr(v)) for k, v in subject.items() if k not in ident)))
+        out.append(f)
     return out
+
+
+def _summary_line(f: Finding) -> dict:
+    return {"rule": f["rule"], "severity": f["severity"], "message": f["message"], "where": f["where"]}
+
+
+def fold(findings: list[Finding]) -> list[Finding]:
+    """Findings about an object that does not work (a `fatal` finding) and about the objects that depend on it
+    go into that finding's `folded` list; fatal findings themselves stay."""
+    broken: dict = {}
+    for f in findings:
+        if f.fatal and f.obj and f.obj not in broken:
+            broken[f.obj] = f
+    if not broken:
+        return findings
+    out = []
+    for f in findings:
+        home = None
+        if f.obj in broken and not f.fatal and f["severity"] != "error":
+            home = broken[f.obj]
+        elif not f.fatal:
+            home = next((broken[d] for d in f.deps if d in broken), None)
+        if home is not None and home is not f:
+            home.setdefault("folded", []).append(_summary_line(f))
+        else:
+            out.append(f)
+    return out
+
+
+def _name(f: Finding) -> str:
+    fact = f.fact or {}
+    for key in ("workload", "name", "config", "layout", "cluster"):
+        if fact.get(key):
+            ns = fact.get("namespace")
+            return f"{ns}/{fact[key]}" if key == "workload" and ns else str(fact[key])
+    return f["where"]["path"]
+
+
+def group(findings: list[Finding]) -> list[Finding]:
+    """One finding per (rule, severity, facts apart from what names the object); the others counted."""
+    firsts: dict = {}
+    out = []
+    for f in findings:
+        home = firsts.get(f.group_key)
+        if home is None:
+            firsts[f.group_key] = f
+            out.append(f)
+            continue
+        same = home.setdefault("same_for", {"count": 0, "names": [], "where": []})
+        same["count"] += 1
+        if len(same["names"]) < NAMED:
+            same["names"].append(_name(f))
+            same["where"].append(f["where"])
+        for folded in f.get("folded", []):
+            if len(home.setdefault("folded", [])) < 50:
+                home["folded"].append(folded)
+    return out
+
+
+def resolve(findings: list[Finding]) -> list[Finding]:
+    """The locations of the findings shown, as plain dicts (lines looked up now, for these only)."""
+    for f in findings:
+        f["where"] = _plain(f["where"])
+        same = f.get("same_for")
+        if same:
+            same["where"] = [_plain(w) for w in same["where"]]
+        for g in f.get("folded", []):
+            g["where"] = _plain(g["where"])
+    return findings
+
+
+def _plain(where) -> dict:
+    d = where.as_dict() if hasattr(where, "as_dict") else dict(where)
+    return {"file": d.get("file", ""), "document": d.get("document", 0), "path": d.get("path", ""), "line": d.get("line")}
 
 
 def order(findings: list[dict], files: list[str]) -> list[dict]:
@@ -39,19 +144,8 @@ def order(findings: list[dict], files: list[str]) -> list[dict]:
                                            f["where"]["path"], f["message"]))
 
 
-def summary(findings: list[dict], inv: Inventory, files: list[str], documents: int, inputs: dict,
-            data_version: str, lang: str) -> dict:
-    counts = {s: sum(1 for f in findings if f["severity"] == s) for s in SEVERITIES}
-    checked = {"ClusterPolicy": len(inv.policies), "GPUCluster": len(inv.gpu_clusters),
-               "device-plugin config": len(inv.dp_configs), "MIG Manager config": len(inv.mig_configs),
-               "Node": len(inv.nodes), "workload": len(inv.workloads)}
-    return {
-        "files": files,
-        "documents": documents,
-        "checked": {k: v for k, v in checked.items() if v},
-        "ignored": [{"kind": i.kind, "name": i.name, "file": i.where.get("file"), "document": i.where.get("document"),
-                     "line": i.where.get("line"), "reason": REASONS[i.reason][lang]} for i in inv.ignored],
-        "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
-        "inputs": inputs,
-        "data_version": data_version,
-    }
+def findings(conclusions: list[dict], facts: FactSet, lang: str, files: list[str], *, quiet: bool = False) -> list[dict]:
+    shown = order(resolve(group(fold(locate(conclusions, facts, lang)))), files)
+    if quiet:
+        shown = [f for f in shown if f["severity"] != "info"]
+    return shown

@@ -1,20 +1,33 @@
-"""The human report of `gpukb check`: grouped by file, most severe first, sources as numbered footnotes."""
+"""The human report of `gpukb check`: grouped by file, most severe first, sources as numbered footnotes.
+
+Every line passes through kb.terminal.safe: names, paths and messages from the input cannot write control
+sequences to the terminal (an ESC in a ConfigMap name is shown as \\x1b).
+"""
 
 from __future__ import annotations
 
-SEVERITY = {"en": {"error": "error", "warning": "warning", "info": "info"},
-            "de": {"error": "Fehler", "warning": "Warnung", "info": "Hinweis"}}
-WORDS = {
-    "en": {"doc": "doc", "line": "line", "sources": "Sources", "ignored": "Not checked",
-           "result": "Result", "errors": "error(s)", "warnings": "warning(s)", "infos": "note(s)",
-           "checked": "object(s) checked", "files": "file(s)", "none": "No findings.",
-           "nothing": "Nothing in the input is a GPU Operator object or configuration that gpukb checks.",
-           "no_kind": "(no kind)"},
-    "de": {"doc": "Dok.", "line": "Zeile", "sources": "Quellen", "ignored": "Nicht geprüft",
-           "result": "Ergebnis", "errors": "Fehler", "warnings": "Warnung(en)", "infos": "Hinweis(e)",
-           "checked": "Objekt(e) geprüft", "files": "Datei(en)", "none": "Keine Befunde.",
-           "nothing": "Nichts in der Eingabe ist ein GPU-Operator-Objekt oder eine Konfiguration, die gpukb prüft.",
-           "no_kind": "(ohne kind)"},
+from kb.terminal import safe
+from kb.text import Text
+
+SEVERITY = {"error": Text("error", "Fehler"), "warning": Text("warning", "Warnung"), "info": Text("info", "Hinweis")}
+W = {
+    "doc": Text("doc", "Dok."), "line": Text("line", "Zeile"), "sources": Text("Sources", "Quellen"),
+    "ignored": Text("Not checked", "Nicht geprüft"), "not_read": Text("Not read", "Nicht gelesen"),
+    "result": Text("Result", "Ergebnis"), "errors": Text("error(s)", "Fehler"),
+    "warnings": Text("warning(s)", "Warnung(en)"), "infos": Text("note(s)", "Hinweis(e)"),
+    "checked": Text("object(s) checked", "Objekt(e) geprüft"), "files": Text("file(s)", "Datei(en)"),
+    "none": Text("No findings.", "Keine Befunde."),
+    "nothing": Text("Nothing in the input is a GPU Operator object or configuration that gpukb checks.",
+                    "Nichts in der Eingabe ist ein GPU-Operator-Objekt oder eine Konfiguration, die gpukb prüft."),
+    "no_kind": Text("(no kind)", "(ohne kind)"),
+    "same": Text("Same for {n} more: {names}", "Ebenso bei {n} weiteren: {names}"),
+    "folded": Text("Follows from this ({n}):", "Folgt daraus ({n}):"),
+    "more": Text("Also:", "Außerdem:"),
+    "quiet": Text("{n} note(s) hidden (--quiet)", "{n} Hinweis(e) ausgeblendet (--quiet)"),
+    "fix": Text("Fix:", "Behebung:"),
+    "skipped": Text("{n} other file(s) in {folder} hold nothing gpukb reads", "{n} weitere Datei(en) in {folder} "
+                    "enthalten nichts, was gpukb liest"),
+    "objects": Text("{n} object(s)", "{n} Objekt(e)"),
 }
 
 
@@ -26,9 +39,17 @@ def _cite_text(c: dict) -> str:
     return text + (f" <{c['url']}>" if c.get("url") else "")
 
 
+def _place(where: dict, lang: str) -> str:
+    place = [f"{W['doc'](lang)} {where['document']}"]
+    if where.get("line"):
+        place.append(f"{W['line'](lang)} {where['line']}")
+    if where.get("path"):
+        place.append(where["path"])
+    return ", ".join(place)
+
+
 def render(report: dict, lang: str = "en") -> str:
     """`report` is Report.as_json(): {"findings": [...], "summary": {...}}."""
-    w = WORDS[lang]
     findings, summary = report["findings"], report["summary"]
     notes: list[str] = []
     lines: list[str] = []
@@ -45,24 +66,46 @@ def render(report: dict, lang: str = "en") -> str:
             if text not in notes:
                 notes.append(text)
             marks.append(f"[{notes.index(text) + 1}]")
-        place = [f"{w['doc']} {f['where']['document']}"]
-        if f["where"]["line"]:
-            place.append(f"{w['line']} {f['where']['line']}")
-        if f["where"]["path"]:
-            place.append(f["where"]["path"])
-        lines.append(f"  {SEVERITY[lang][f['severity']]} {f['rule']}: {f['title']} ({', '.join(place)})")
+        lines.append(f"  {SEVERITY[f['severity']](lang)} {f['rule']}: {f['title']} ({_place(f['where'], lang)})")
         lines.append(f"    {f['message']}" + (" " + "".join(marks) if marks else ""))
-    if not findings:
-        lines.append(w["none"] if sum(summary["checked"].values()) else w["nothing"])
-    if notes:
-        lines += ["", w["sources"]] + [f"  [{i}] {n}" for i, n in enumerate(notes, start=1)]
-    if summary["ignored"]:
-        lines += ["", w["ignored"]]
-        for i in summary["ignored"]:
-            kind = w["no_kind"] if i["kind"] == "(no kind)" else i["kind"]
-            what = kind + (f"/{i['name']}" if i["name"] else "")
-            lines.append(f"  {what} ({i['file']}, {w['doc']} {i['document']}): {i['reason']}")
+        for more in f.get("more", []):
+            lines.append(f"    {W['more'](lang)} {more}")
+        if f.get("fix"):
+            lines.append(f"    {W['fix'](lang)}")
+            lines += [f"      {ln}" for ln in f["fix"].splitlines()]
+        same = f.get("same_for")
+        if same:
+            names = ", ".join(same["names"]) + (", …" if same["count"] > len(same["names"]) else "")
+            lines.append("    " + W["same"].format(n=same["count"], names=names)(lang))
+        if f.get("folded"):
+            lines.append("    " + W["folded"].format(n=len(f["folded"]))(lang))
+            for g in f["folded"]:
+                lines.append(f"      {SEVERITY[g['severity']](lang)} {g['rule']}: {g['message']}")
     checked = sum(summary["checked"].values())
-    lines += ["", f"{w['result']}: {summary['errors']} {w['errors']}, {summary['warnings']} {w['warnings']}, "
-                  f"{summary['infos']} {w['infos']}; {checked} {w['checked']}, {len(summary['files'])} {w['files']}"]
-    return "\n".join(lines)
+    if not findings:
+        lines.append(W["none"](lang) if checked else W["nothing"](lang))
+    if summary.get("hidden_infos"):
+        lines.append(W["quiet"].format(n=summary["hidden_infos"])(lang))
+    if notes:
+        lines += ["", W["sources"](lang)] + [f"  [{i}] {n}" for i, n in enumerate(notes, start=1)]
+    if summary.get("not_read"):
+        lines += ["", W["not_read"](lang)]
+        for p in summary["not_read"]:
+            where = f"{p['file']}:{p['line']}" if p.get("line") else p["file"]
+            lines.append(f"  {where}: {p['path'] + ': ' if p.get('path') else ''}{p['message']}")
+    for folder, n in (summary.get("skipped") or {}).items():
+        lines.append("  " + W["skipped"].format(n=n, folder=folder)(lang))
+    if summary["ignored"]:
+        lines += ["", W["ignored"](lang)]
+        for i in summary["ignored"]:
+            kind = W["no_kind"](lang) if i["kind"] == "(no kind)" else i["kind"]
+            if i["count"] == 1:
+                what = kind + (f"/{i['names'][0]}" if i["names"] and i["names"][0] else "")
+                lines.append(f"  {what} ({i['file']}, {W['doc'](lang)} {i['document']}): {i['reason']}")
+            else:
+                names = ", ".join(n for n in i["names"] if n) + (", …" if i["count"] > len(i["names"]) else "")
+                lines.append(f"  {i['count']} × {kind}" + (f" ({names})" if names else "") + f": {i['reason']}")
+    lines += ["", f"{W['result'](lang)}: {summary['errors']} {W['errors'](lang)}, {summary['warnings']} "
+                  f"{W['warnings'](lang)}, {summary['infos']} {W['infos'](lang)}; {checked} {W['checked'](lang)}, "
+                  f"{len(summary['files'])} {W['files'](lang)}"]
+    return "\n".join(safe(line, keep_newlines=False) for line in lines)

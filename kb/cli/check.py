@@ -1,12 +1,14 @@
-"""`gpukb check FILE…` — diagnose a customer's GPU Operator setup from its manifests."""
+"""`gpukb check FILE…` — diagnose a customer's GPU Operator setup from what they send."""
 
 from __future__ import annotations
+
+import json
 
 import click
 
 from kb.cli.exitcodes import exit_code
 from kb.cli.i18n import Command
-from kb.cli.options import output_options, print_json
+from kb.cli.options import output_options
 
 
 def _versions(data: dict, operator, k8s, driver):
@@ -28,43 +30,42 @@ def _versions(data: dict, operator, k8s, driver):
 @click.option("--operator", metavar="V", help="GPU Operator release in use (26.7.0).\fEingesetztes GPU-Operator-Release (26.7.0).")
 @click.option("--k8s", metavar="V", help="Kubernetes version (1.34.2).\fKubernetes-Version (1.34.2).")
 @click.option("--driver", metavar="V", help="NVIDIA driver version (580.82.07).\fNVIDIA-Treiberversion (580.82.07).")
+@click.option("--quiet", "-q", is_flag=True, help="Hide informational notes.\fHinweise ausblenden.")
 @output_options
-def check(files, operator, k8s, driver, as_json, lang):
-    """Check a customer's manifests: ClusterPolicy, Helm values, device-plugin and MIG ConfigMaps,
-    GPUCluster, Nodes, Pods/Deployments. Multi-document YAML, JSON, `kind: List`; '-' reads stdin;
-    a directory is read file by file (*.yaml, *.yml, *.json below it).
-    Exit 0: no error found; 1: at least one error; 2: input unreadable (nothing checked).
+def check(files, operator, k8s, driver, quiet, as_json, lang):
+    """Check what a customer sends: ClusterPolicy, GPU Operator Helm values (also inside a Flux HelmRelease or
+    an Argo CD Application), device-plugin and MIG ConfigMaps, GPUCluster, Nodes, Pods and their owners, whole
+    `kubectl get … -o yaml|json` dumps, the GPU Operator's must-gather folder, nvidia-smi output. '-' reads
+    stdin; a folder is read file by file. Each file is read or named with the reason it was not (a Helm
+    template, not YAML, over 512 MiB, not a regular file) and never stops the others.
+    Exit 0: no error found; 1: at least one error (or a broken file); 2: nothing could be read.
 
     \b
     Example:
       kubectl get clusterpolicy,nodes,cm -A -o yaml | gpukb check - --operator 26.7.0
     \f
-    Prüft Manifeste eines Kunden: ClusterPolicy, Helm-Werte, Device-Plugin- und MIG-ConfigMaps,
-    GPUCluster, Nodes, Pods/Deployments. Mehrere YAML-Dokumente, JSON, `kind: List`; '-' liest stdin;
-    ein Verzeichnis wird Datei für Datei gelesen (*.yaml, *.yml, *.json darunter).
-    Exit 0: kein Fehler; 1: mindestens ein Fehler; 2: Eingabe unlesbar (nichts geprüft).
+    Prüft, was Kunden schicken: ClusterPolicy, Helm-Werte des GPU Operators (auch in einem Flux-HelmRelease
+    oder einer Argo-CD-Application), Device-Plugin- und MIG-ConfigMaps, GPUCluster, Nodes, Pods und ihre
+    Eigentümer, ganze Ausgaben von `kubectl get … -o yaml|json`, den must-gather-Ordner des GPU Operators,
+    nvidia-smi-Ausgaben. '-' liest stdin; ein Ordner wird Datei für Datei gelesen. Jede Datei wird gelesen
+    oder mit dem Grund genannt, warum nicht (eine Helm-Vorlage, kein YAML, über 512 MiB, keine reguläre
+    Datei), und hält die anderen nie auf.
+    Exit 0: kein Fehler; 1: mindestens ein Fehler (oder eine kaputte Datei); 2: nichts war lesbar.
 
     \b
     Beispiel:
       kubectl get clusterpolicy,nodes,cm -A -o yaml | gpukb check - --operator 26.7.0 --lang de
     """
     from kb.catalog.compiled import load_data
-    from kb.check.documents import UnreadableInput
     from kb.check.render import render
     from kb.check.run import check as run_check
-    from kb.errors import UnreadableFile
-    from kb.text import Text
+    from kb.terminal import safe_json
 
     data = load_data()
     env = _versions(data, operator, k8s, driver)
-    try:
-        report = run_check(list(files), data, env, lang=lang)
-    except UnreadableInput as exc:
-        problems = [{**p.as_dict(), "message": Text(p.message, p.message_in("de"))} for p in exc.problems]
-        raise UnreadableFile(Text("cannot read the input, nothing was checked",
-                                  "Eingabe nicht lesbar, nichts wurde geprüft"), details={"problems": problems}) from None
+    report = run_check(list(files), data, env, lang=lang, quiet=quiet)  # nothing readable: UnreadableFile (exit 2)
     if as_json:
-        print_json(report.as_json())
+        click.echo(safe_json(json.dumps(report.as_json(), ensure_ascii=False, indent=2)))
     else:
         click.echo(render(report.as_json(), lang))
     return exit_code(findings=report.has_errors)

@@ -20,9 +20,11 @@ from kb.check.facts.nodes import product_name
 from kb.check.readers import Inventory
 
 
-def build_facts(inv: Inventory, data: dict, env: Environment | None = None) -> FactSet:
-    """The facts of everything read, for `kb.engine.evaluate("check", facts)`."""
-    ctx = Context(inv, data, env or Environment())
+def build_facts(inv: Inventory, data: dict, env: Environment | None = None, *, engine: str = "durable",
+                rules=None) -> FactSet:
+    """The facts of everything read, for `kb.engine.evaluate("check", facts)`. `engine` and `rules` also
+    answer the `mig` question for each node's card (kb.check.facts.nodes)."""
+    ctx = Context(inv, data, env or Environment(), engine=engine, rules=rules)
     out = FactSet()
     cluster.cluster(ctx, out)
     cluster.policies(ctx, out)

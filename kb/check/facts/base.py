@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kb.check.documents import TYPE_WORDS, yaml_type
+from kb.check.documents import TYPE_WORDS, Where, yaml_type
 from kb.check.readers import Inventory
 from kb.check.readers.deviceplugin import MISSING, DevicePluginConfig
 from kb.check.versions import clean, version_number
@@ -25,26 +25,45 @@ class Environment:
 
 @dataclass
 class FactSet:
-    """The facts, and where each was written: `where[ref]` for the fact, `fields[ref][prop]` for one
-    property that stands elsewhere (a node's label, a ClusterPolicy field) — a rule names that
-    property in `then.details.at` to be reported there."""
+    """The facts, and what the engine does not need to see: where each was written (`where[ref]`), where one
+    property stands when elsewhere (`fields[ref][prop]`: a node's label, a ClusterPolicy field — a rule names
+    that property in `then.details.at` to be reported there), the object a fact speaks about (`objects[ref]`,
+    e.g. "node:gpu-1", "dp:time-slicing/any") and the objects it depends on (`depends[ref]`: a node depends
+    on the configuration it selects), and which properties only name the thing (`identity[ref]`: findings
+    that differ only there are shown once, with the others counted)."""
 
     facts: list[dict] = field(default_factory=list)
     where: dict = field(default_factory=dict)
     fields: dict = field(default_factory=dict)
+    objects: dict = field(default_factory=dict)
+    depends: dict = field(default_factory=dict)
+    identity: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)  # ref → data findings show beside the message (fix, yaml, citations)
 
-    def add(self, kind: str, where: dict, at: dict | None = None, **props) -> dict:
+    def add(self, kind: str, where, at: dict | None = None, *, obj: str | None = None, deps=(),
+            ident: tuple = (), extra: dict | None = None, **props) -> dict:
         ref = f"f{len(self.facts) + 1}"
-        fact = {"kind": kind, "ref": ref, **{k: plain(v) for k, v in props.items() if v is not None}}
+        fact = {"kind": kind, "ref": ref}
+        for k, v in props.items():
+            if v is not None:
+                fact[k] = plain(v)
         self.facts.append(fact)
         self.where[ref] = where
         if at:
             self.fields[ref] = {k: v for k, v in at.items() if v is not None}
+        if obj:
+            self.objects[ref] = obj
+        if deps:
+            self.depends[ref] = tuple(d for d in deps if d)
+        if ident:
+            self.identity[ref] = ident
+        if extra:
+            self.extra[ref] = extra
         return fact
 
-    def location(self, fact: dict, prop: str | None = None) -> dict:
+    def location(self, fact: dict, prop: str | None = None):
         ref = fact.get("ref", "")
-        return self.fields.get(ref, {}).get(prop) or self.where.get(ref) or {}
+        return self.fields.get(ref, {}).get(prop) or self.where.get(ref) or Where.nowhere()
 
 
 def plain(value):
@@ -88,7 +107,7 @@ def type_name(value) -> str:
 
 
 def error_props(error: dict | None) -> dict:
-    """A reader's error {en, de} as fact properties: `error` (the rules test it), `error_en`, `error_de`."""
+    """A reader's error (a Text) as fact properties: `error` (the rules test it), `error_en`, `error_de`."""
     error = error or {"en": "", "de": ""}
     return {"error": error["en"], "error_en": error["en"], "error_de": error["de"]}
 
@@ -96,8 +115,8 @@ def error_props(error: dict | None) -> dict:
 def typed(prop: str, value) -> dict:
     """`<prop>_type` (the id rules test) and `<prop>_type_en`/`_de` (the words their texts show)."""
     kind = type_name(value)
-    en, de = TYPE_WORDS[kind]
-    return {f"{prop}_type": kind, f"{prop}_type_en": en, f"{prop}_type_de": de}
+    words = TYPE_WORDS[kind]
+    return {f"{prop}_type": kind, f"{prop}_type_en": words.en, f"{prop}_type_de": words.de}
 
 
 def _in_range(version: int | None, setting: dict) -> bool:
@@ -110,11 +129,23 @@ def _in_range(version: int | None, setting: dict) -> bool:
 class Context:
     """What every builder needs: the objects read, the catalog, the command-line versions."""
 
-    def __init__(self, inv: Inventory, data: dict, env: Environment):
+    def __init__(self, inv: Inventory, data: dict, env: Environment, *, engine: str = "durable", rules=None):
         self.inv = inv
         self.data = data
         self.env = env
+        self.engine = engine
+        self.rules = rules
         self.policy = inv.policies[0] if inv.policies else None
+
+    def operator_namespace(self) -> str | None:
+        """The GPU Operator's namespace where the input shows it: the namespace of its ClusterPolicy's Helm
+        release, of NVIDIA's DaemonSets and pods, or of the ConfigMaps the policy names."""
+        return self.inv.operator_namespace
+
+    def namespace_of(self, thing) -> str:
+        """The namespace kubectl commands in a fix name for an object: its own, else the operator's, else
+        NVIDIA's default `gpu-operator`."""
+        return getattr(thing, "namespace", None) or self.operator_namespace() or "gpu-operator"
 
     def operator(self) -> str | None:
         return self.env.operator
@@ -137,12 +168,22 @@ class Context:
                 return s["default"]["value"]
         return None
 
+    def setting(self, key: str, default=None):
+        """A ClusterPolicy setting as written: the first policy of the input that writes it (a cluster has one
+        ClusterPolicy; where several files each bring one, each speaks for what it sets)."""
+        for p in self.inv.policies:
+            if key in p.settings:
+                return p.value(key)
+        return default
+
     def policy_value(self, key: str):
         """A ClusterPolicy setting as written, else the catalog default for --operator; None without a policy."""
         if self.policy is None:
             return None
-        if key in self.policy.settings:
-            return self.policy.value(key)
+        missing = object()
+        written = self.setting(key, missing)
+        if written is not missing:
+            return written
         return self.operator_default(key)
 
     def dp_configmap(self) -> str:

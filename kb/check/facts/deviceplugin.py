@@ -1,28 +1,51 @@
-"""Device-plugin configuration facts: each configuration, its sharing blocks and shared resources, each ConfigMap."""
+"""Device-plugin configuration facts: each configuration, what NVIDIA's code thinks of it (`dp_problem`), its
+sharing blocks and shared resources, each ConfigMap.
+
+Objects: a configuration is `dp:<configmap>/<key>` (or `dp:<file>`), its ConfigMap `cm:<name>`; the sharing
+blocks and resources of a configuration belong to it, so a configuration the plugin refuses takes their notes
+with it (kb.check.findings folds them)."""
 
 from __future__ import annotations
 
 from kb.check.facts.base import Context, FactSet, error_props, text, type_name, typed
+from kb.check.readers.dpschema import normalise_resource
 
 #: sharing block of a device-plugin configuration → catalog method id
 METHOD = {"timeSlicing": "time-slicing", "mps": "mps"}
 
 
+def obj(cfg) -> str:
+    return f"dp:{cfg.label}"
+
+
 def facts(ctx: Context, out: FactSet, uses: dict) -> None:
+    policy_strategy = ctx.policy.value("mig.strategy") if ctx.policy is not None else None
     for cfg in ctx.inv.dp_configs:
+        me = obj(cfg)
+        cm = f"cm:{cfg.configmap}" if cfg.configmap else None
         props = {"config": cfg.label, "configmap": cfg.configmap or "", "key": cfg.key, "origin": cfg.origin,
                  **error_props(cfg.error), "nodes": uses.get(cfg.label, 0)}
         at = None
         if cfg.error is None:
+            strategy = cfg.mig_strategy.value if cfg.mig_strategy.present else None
+            effective = policy_strategy if isinstance(policy_strategy, str) and policy_strategy else strategy
             props.update(mig_strategy=text(cfg.mig_strategy.value), mig_strategy_set=cfg.mig_strategy.present,
-                         time_slicing="timeSlicing" in cfg.sharing, mps="mps" in cfg.sharing)
+                         time_slicing="timeSlicing" in cfg.sharing, mps="mps" in cfg.sharing,
+                         effective_mig_strategy=effective if isinstance(effective, str) else None,
+                         policy_mig_strategy=policy_strategy if isinstance(policy_strategy, str) and policy_strategy
+                         else None,
+                         fatal_problems=sum(1 for p in cfg.problems if p.fatal))
             at = {"mig_strategy": cfg.mig_strategy.where}
-        out.add("dp_config", cfg.where, at, **props)
+        out.add("dp_config", cfg.where, at, obj=me, deps=(cm,), ident=("config", "key"), **props)
+        for p in cfg.problems:
+            out.add("dp_problem", p.where, obj=me, ident=("config",), config=cfg.label, problem=p.kind,
+                    key=p.key, suggestion=p.suggestion, text_en=p.text.en, text_de=p.text.de, fatal=p.fatal)
         for sh in cfg.sharing.values():
             items = sh.resources.value if isinstance(sh.resources.value, list) else []
             out.add("sharing", sh.where, {"rename_by_default": sh.rename_by_default.where,
                                           "fail_gt_one": sh.fail_requests_greater_than_one.where,
                                           "resources_type": sh.resources.where},
+                    obj=me, ident=("config",),
                     config=cfg.label, sharing=sh.kind, method=METHOD[sh.kind],
                     rename_by_default=text(sh.rename_by_default.value) or "false",
                     **typed("rename", sh.rename_by_default.value),
@@ -31,13 +54,16 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                     **typed("resources", sh.resources.value), resources_count=len(items))
             for item in sh.items:
                 name, replicas = item.name.value, item.replicas.value
+                full = normalise_resource(name) if isinstance(name, str) else None
                 out.add("shared_resource", item.where, {"name": item.name.where, "replicas": item.replicas.where},
+                        obj=me, ident=("config", "index"),
                         config=cfg.label, sharing=sh.kind, method=METHOD[sh.kind], index=item.index,
-                        name=text(name), replicas=replicas if type_name(replicas) == "integer" else text(replicas),
+                        name=full or text(name), written=text(name),
+                        replicas=replicas if type_name(replicas) == "integer" else text(replicas),
                         **typed("replicas", replicas),
-                        mig_resource=isinstance(name, str) and name.startswith("nvidia.com/mig-"),
-                        full_gpu=name == "nvidia.com/gpu")
+                        mig_resource=bool(full and full.startswith("nvidia.com/mig-")),
+                        full_gpu=full == "nvidia.com/gpu")
     for name in dict.fromkeys(c.configmap for c in ctx.inv.dp_configs if c.configmap):
         cfgs = [c for c in ctx.inv.dp_configs if c.configmap == name]
-        out.add("dp_configmap", cfgs[0].configmap_where or cfgs[0].where, name=name, origin=cfgs[0].origin,
-                keys=len(cfgs))
+        out.add("dp_configmap", cfgs[0].configmap_where or cfgs[0].where, obj=f"cm:{name}", ident=("name",),
+                name=name, origin=cfgs[0].origin, keys=len(cfgs), namespace=ctx.namespace_of(cfgs[0]))

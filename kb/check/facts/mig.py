@@ -68,28 +68,51 @@ def layouts(ctx: Context) -> dict:
     return out
 
 
-def node_layout(node, known: dict) -> dict:
-    """`layout_*` properties of a node from its nvidia.com/mig.config label (its own generated ConfigMap first)."""
+def by_name(known: dict) -> dict:
+    """layout name → [(configuration label, Layout), …] of the usable layouts."""
+    out: dict = {}
+    for (cfg, name), layout in known.items():
+        if not layout.error:
+            out.setdefault(name, []).append((cfg, layout))
+    return out
+
+
+def node_layout(node, index: dict) -> dict:
+    """`layout_*` properties of a node from its nvidia.com/mig.config label (its own generated ConfigMap first);
+    `index` is by_name(layouts)."""
     name = node.label("nvidia.com/mig.config")
     if name is None:
         return {}
-    found = sorted(((label, layout) for (label, lname), layout in known.items() if lname == name and not layout.error),
-                   key=lambda c: (not c[0].startswith(f"{node.name}-mig-config/"), c[0]))
+    found = sorted(index.get(name, []), key=lambda c: (not c[0].startswith(f"{node.name}-mig-config/"), c[0]))
     got = shape(found[0][1]) if found else named_shape(name)
     if got is None:
         return {"layout_known": False}
     return {"layout_known": True, **{f"layout_{k}": v for k, v in got.items()}}
 
 
+def label(cfg) -> str:
+    return f"{cfg.configmap}/{cfg.key}" if cfg.configmap else cfg.key
+
+
 def facts(ctx: Context, out: FactSet, known: dict) -> None:
+    broken = set()
     for cfg in ctx.inv.mig_configs:
         if cfg.error:
-            out.add("mig_config", cfg.where, config=f"{cfg.configmap}/{cfg.key}" if cfg.configmap else cfg.key,
-                    **error_props(cfg.error))
-    for (label, name), layout in known.items():
-        props = {"config": label, "layout": name, **error_props(layout.error)}
+            broken.add(label(cfg))
+            more = len(cfg.problems) - 1
+            out.add("mig_config", cfg.problems[0].where if cfg.problems and cfg.problems[0].where else cfg.where,
+                    obj=f"mig:{label(cfg)}", ident=("config",), config=label(cfg), **error_props(cfg.error),
+                    more_problems=max(more, 0),
+                    extra={"problems": [p.text for p in cfg.problems[1:]]} if more > 0 else None)
+    uses: dict = {}
+    for n in ctx.inv.nodes:
+        uses[n.label("nvidia.com/mig.config")] = uses.get(n.label("nvidia.com/mig.config"), 0) + 1
+    for (cfg_label, name), layout in known.items():
+        if cfg_label in broken:  # mig-parted refuses the whole file: its layouts are follow-ons of that
+            continue
+        props = {"config": cfg_label, "layout": name, **error_props(layout.error)}
         if not layout.error:
             props.update(shape(layout))
-        props["nodes"] = sum(1 for n in ctx.inv.nodes if n.label("nvidia.com/mig.config") == name)
+        props["nodes"] = uses.get(name, 0)
         props["mig_strategy"] = ctx.mig_strategy()
-        out.add("mig_layout", layout.where, **props)
+        out.add("mig_layout", layout.where, obj=f"mig:{cfg_label}", ident=("config", "layout"), **props)

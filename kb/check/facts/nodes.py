@@ -1,4 +1,11 @@
-"""Node facts: the node's card (resolved from its product label), MIG layout, driver and device-plugin configuration."""
+"""Node facts: the node's card (resolved from its product label), whether MIG is on and what `ask mig` answers
+for that card, operator release and driver, its MIG layout and its device-plugin configuration.
+
+Whether a card can run MIG here is decided once, by the `mig` question's rules (rules/mig/): each node with
+a known card gets the answer's verdict, the rules that fired, their reasons and conditions (`mig_*`), and
+the answer's citations travel with the node's findings. The check rules only say what that verdict means
+for a node that has MIG switched on — a change of a MIG rule changes `gpukb ask mig` and `gpukb check` alike.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +13,10 @@ import re
 
 from kb.catalog.names import NameError_, NameIndex
 from kb.check.facts import mig
-from kb.check.facts.base import Context, FactSet, boolean, text, versus
-from kb.check.versions import clean, version_number
+from kb.check.facts.base import Context, FactSet, boolean, text
+from kb.check.versions import clean
 from kb.questions.words import MIG_STATUS, word
+from kb.text import Text
 
 #: node fact property → the label it is read from
 LABELS = {"product": "nvidia.com/gpu.product", "mig_config": "nvidia.com/mig.config",
@@ -17,35 +25,15 @@ LABELS = {"product": "nvidia.com/gpu.product", "mig_config": "nvidia.com/mig.con
           "workload_config": "nvidia.com/gpu.workload.config", "dp_config_label": "nvidia.com/device-plugin.config"}
 #: the sharing a node reports (nvidia.com/gpu.sharing-strategy) → the name of the configuration block
 _APPLIED = {"mps": "mps", "time-slicing": "timeSlicing", "none": "none"}
+#: conditions of the MIG answer that a node's labels show to be met: rule id → (label property, value).
+#: MIG-006 asks for the display-mode switch to compute mode; GPU Feature Discovery reports the mode.
+MET_BY_NODE = {"MIG-006": ("gpu_mode", "compute")}
 
 
 def product_name(label: str) -> str:
     """The card part of a nvidia.com/gpu.product label: without '-SHARED' and '-MIG-<profile>'."""
     name = re.sub(r"-SHARED$", "", label.strip())
     return re.sub(r"-MIG-\d+g\.\d+gb.*$", "", name)
-
-
-def card_props(ctx: Context, names: NameIndex, product: str) -> tuple[dict, dict]:
-    """The `card_*` properties, and the card's plain data (empty for a product the catalog lacks)."""
-    try:
-        cid = names.resolve(product_name(product))
-    except NameError_:
-        return {"card_known": False}, {}
-    card = ctx.data["cards"][cid]
-    m = card.get("mig", {})
-    support = card.get("operator_support", {})
-    since = support.get("since")
-    return {
-        "card_known": True, "card": cid, "card_name": card.get("short_name", cid),
-        "card_mig_status": m.get("status", {}).get("value"),
-        "card_mig_status_en": word(MIG_STATUS, m.get("status", {}).get("value"), "en"),
-        "card_mig_status_de": word(MIG_STATUS, m.get("status", {}).get("value"), "de"),
-        "card_mig_profiles": ", ".join(p["name"] for p in m.get("profiles", [])),
-        "card_display_switch": boolean(((m.get("prerequisites") or {}).get("display_mode_switch") or {}).get("value")),
-        "card_listed": boolean(support.get("listed", {}).get("value")),
-        "card_listed_since": since, "operator_vs_listed_since": versus(ctx.operator(), since),
-        "operator": ctx.operator(),
-    }, card
 
 
 def _driver(ctx: Context, node) -> str | None:
@@ -58,6 +46,105 @@ def _driver(ctx: Context, node) -> str | None:
     return clean(full) or clean(legacy) or ctx.driver()
 
 
+class MigAnswers:
+    """`ask mig` answers for (card, operator release, driver), asked once each through kb.questions.Asker."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self._asker = None
+        self._answers: dict = {}
+
+    def _resolved(self, card: str, driver: str | None) -> dict | None:
+        from kb.questions import base
+
+        asker = self.asker
+        try:
+            return {"card": card, "operator": base.operator_version(asker.index, self.ctx.operator()),
+                    "driver": base.driver_version(driver) if driver else None}
+        except base.InputError:
+            try:
+                return {"card": card, "operator": base.operator_version(asker.index, self.ctx.operator()), "driver": None}
+            except base.InputError:
+                return None
+
+    @property
+    def asker(self):
+        if self._asker is None:
+            from kb.questions import Asker
+
+            rules = self.ctx.rules if self.ctx.rules and "mig" in self.ctx.rules else None
+            self._asker = Asker(self.ctx.data, engine=self.ctx.engine, rules=rules)
+        return self._asker
+
+    def prepare(self, pairs: set) -> None:
+        """Ask every (card, driver) of the nodes in one batch."""
+        inputs = [i for i in (self._resolved(c, d) for c, d in sorted(pairs, key=repr)) if i is not None]
+        if inputs:
+            for i, answer in zip(inputs, self.asker.answer_many("mig", inputs)):
+                self._answers[(i["card"], i["driver"])] = answer
+
+    def get(self, card: str, driver: str | None) -> dict | None:
+        i = self._resolved(card, driver)
+        return None if i is None else self._answers.get((i["card"], i["driver"]))
+
+
+def answer_props(answer: dict, node_props: dict) -> tuple[dict, list]:
+    """`mig_*` properties of a node from the MIG answer, and the citations of its reasons. A condition the
+    node's labels show to be met (MET_BY_NODE) is left out of the open conditions."""
+    met = {rule for rule, (prop, value) in MET_BY_NODE.items() if node_props.get(prop) == value}
+    reasons = [r for r in answer["reasons"] if r["verdict"] in ("no", "unconfirmed", "conditional")]
+    open_conditions = [c for c in answer["conditions"] if c["rule"] not in met]
+    shown = [r for r in reasons if r["rule"] not in met]
+    cites: list = []
+    for r in shown:
+        for c in r["citations"]:
+            if c not in cites:
+                cites.append(c)
+    verdict = answer["verdict"]
+    if verdict == "conditional" and not open_conditions:
+        verdict = "yes"  # every condition is met on this node
+    reasons_text = Text.join(" ", [Text.of(r["text"]) for r in shown])
+    conditions_text = Text.join(" ", [Text.of(c["text"]) for c in open_conditions])
+    op, drv = answer["inputs"]["operator"], answer["inputs"]["driver"]
+    given = (Text("GPU Operator {op} and driver {drv}", "dem GPU Operator {op} und Treiber {drv}") if drv
+             else Text("GPU Operator {op}", "dem GPU Operator {op}")).format(op=op, drv=drv)
+    return {"mig_verdict": verdict, "mig_rules": ",".join(r["rule"] for r in answer["reasons"]),
+            "mig_operator": op, "mig_driver": drv or "", "mig_given_en": given.en, "mig_given_de": given.de,
+            "mig_reasons_en": reasons_text.en, "mig_reasons_de": reasons_text.de,
+            "mig_conditions_en": conditions_text.en, "mig_conditions_de": conditions_text.de}, cites
+
+
+def card_props(ctx: Context, names: NameIndex, product: str) -> tuple[dict, dict]:
+    """The `card_*` properties, and the card's plain data (empty for a product the catalog lacks)."""
+    from kb.questions.mig import listed_at
+
+    try:
+        cid = names.resolve(product_name(product))
+    except NameError_:
+        return {"card_known": False}, {}
+    card = ctx.data["cards"][cid]
+    status = card.get("mig", {}).get("status", {}).get("value")
+    support = card.get("operator_support", {})
+    operator = ctx.operator()
+    listed = listed_at(card, operator) if operator else bool(support.get("listed", {}).get("value"))
+    since = support.get("since")
+    if not support.get("listed", {}).get("value"):
+        words = Text("the GPU Operator's list of supported GPUs has no entry for this card.",
+                     "die Liste der vom GPU Operator unterstützten GPUs hat dafür keinen Eintrag.")
+    else:
+        words = Text("the GPU Operator's list of supported GPUs names this card only from release {since}; this "
+                     "cluster runs {op}.", "die Liste der vom GPU Operator unterstützten GPUs nennt diese Karte erst ab "
+                     "Release {since}; dieser Cluster läuft mit {op}.").format(since=since, op=operator)
+    return {
+        "card_known": True, "card": cid, "card_name": card.get("short_name", cid),
+        "card_mig_status": status, "card_mig_status_en": word(MIG_STATUS, status, "en"),
+        "card_mig_status_de": word(MIG_STATUS, status, "de"),
+        "card_mig_profiles": ", ".join(p["name"] for p in card.get("mig", {}).get("profiles", [])),
+        "card_listed": listed, "listed_en": words.en, "listed_de": words.de,
+        "card_listed_since": since, "operator": operator,
+    }, card
+
+
 def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
     """One fact per node; returns how many nodes select each device-plugin configuration (label → count)."""
     names = NameIndex(ctx.data.get("cards", {}))
@@ -65,6 +152,7 @@ def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
     configmap = ctx.dp_configmap()
     keys = ctx.inv.configmaps.get(configmap) if configmap else None
     default = text(ctx.policy.value("devicePlugin.config.default")) if ctx.policy else ""
+    rows = []
     for node in ctx.inv.nodes:
         props: dict = {"name": node.name, **{k: node.label(label) for k, label in LABELS.items()}}
         props["gpu_mode"] = props["gpu_mode"] or "unknown"
@@ -72,17 +160,15 @@ def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
         if props["product"]:
             extra, card = card_props(ctx, names, props["product"])
             props.update(extra)
-        # driver, and whether NVIDIA names it as a release without MIG for this card
-        drv = _driver(ctx, node)
-        props["driver"] = drv
-        exceptions = card.get("operator_support", {}).get("driver_exceptions", [])
-        if drv and exceptions:
-            hit = [e for e in exceptions if version_number(e.get("driver")) == version_number(drv)
-                   and e.get("feature") in ("mig", "all")]
-            props["driver_mig_exception"] = bool(hit)
-            props["exception_driver"] = hit[0]["driver"] if hit else None
+        props["driver"] = _driver(ctx, node)
+        rows.append((node, props, card))
+    answers = MigAnswers(ctx)
+    answers.prepare({(p["card"], p["driver"]) for _, p, _ in rows if p.get("card")})
+    index = mig.by_name(layouts)
+    for node, props, card in rows:
+        cites: list = []
         # MIG layout, its profiles on this card, and whether MIG is on at all
-        layout = mig.node_layout(node, layouts)
+        layout = mig.node_layout(node, index)
         props.update(layout)
         profiles = [p["name"] for p in card.get("mig", {}).get("profiles", [])]
         if profiles and layout.get("layout_profiles"):
@@ -91,19 +177,34 @@ def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
         mig_on = layout.get("layout_mig_on")
         if mig_on is None and ("-MIG-" in (props["product"] or "") or any(r.startswith("nvidia.com/mig-") for r in node.resources)):
             mig_on = True
-        props["mig_on"] = mig_on
+        props["mig_on"] = bool(mig_on)
+        if props.get("card"):
+            answer = answers.get(props["card"], props["driver"])
+            if answer is not None:
+                extra, cites = answer_props(answer, props)
+                props.update(extra)
         props["strategy"] = props["mig_strategy_label"] or ctx.mig_strategy()
+        if ctx.policy is not None:
+            props["mig_manager_enabled"] = boolean(ctx.setting("migManager.enabled"))
+            props["sandbox_enabled"] = boolean(ctx.policy_value("sandboxWorkloads.enabled"))
         # the device-plugin configuration the node selects, and the sharing it brings
         selected = props["dp_config_label"] or default
         props["dp_config"] = selected or ""
+        props["dp_config_source"] = "label" if props["dp_config_label"] else ("default" if default else "")
         if props["dp_config_label"] and keys is not None:
             props.update(dp_config_in_configmap=props["dp_config_label"] in keys, dp_configmap=configmap)
         cfg = ctx.dp_config_for(selected) if selected else None
+        deps = ()
         if cfg is not None and cfg.error is None:
             uses[cfg.label] = uses.get(cfg.label, 0) + 1
             props["sharing"] = next((k for k in ("mps", "timeSlicing") if k in cfg.sharing), "none")
+            deps = (f"dp:{cfg.label}",)
+        elif cfg is not None:
+            deps = (f"dp:{cfg.label}",)
+            props["sharing"] = _APPLIED.get(node.label("nvidia.com/gpu.sharing-strategy") or "")
         else:
             props["sharing"] = _APPLIED.get(node.label("nvidia.com/gpu.sharing-strategy") or "")
         at = {prop: node.labels[label].where for prop, label in LABELS.items() if label in node.labels}
-        out.add("node", node.where, at, **props)
+        out.add("node", node.where, at, obj=f"node:{node.name}", deps=deps, ident=("name",),
+                extra={"citations": cites} if cites else None, **props)
     return uses

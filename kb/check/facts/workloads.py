@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kb.check.facts.cluster import runtime
 from kb.check.facts.base import Context, FactSet, text, type_name
 from kb.check.readers.deviceplugin import MISSING
 
@@ -49,13 +50,21 @@ def advertised(ctx: Context) -> tuple[set | None, list]:
 
 def facts(ctx: Context, out: FactSet) -> None:
     names, shared = advertised(ctx)
+    how = runtime(ctx)
     gpu_nodes = {n.name for n in ctx.inv.nodes if n.labels or n.resources}
     for w in ctx.inv.workloads:
         ident = f"{w.kind}/{w.name}"
+        me = f"workload:{w.namespace or ''}/{ident}"
         hints = w.gpu_hints + ([f"nodeName {w.node_name}"] if w.node_name in gpu_nodes else [])
-        out.add("workload", w.where, workload=ident, gpu_requests=len(w.requests), gpu_node=bool(hints),
-                gpu_hint=hints[0] if hints else "", runtime_class=w.runtime_class or "",
-                visible_devices=w.sets_visible_devices, resource_claims=w.uses_resource_claims)
+        hint = hints[0] if hints else ""
+        if hint.startswith("nodeName "):
+            hint = "nodeName"  # which GPU node does not change the finding: pods of one owner group together
+        out.add("workload", w.where, obj=me, ident=("workload", "namespace", "node_name"),
+                workload=ident, namespace=w.namespace or "", node_name=w.node_name or "",
+                owner=w.owner, gpu_requests=len(w.requests), gpu_node=bool(hints),
+                gpu_hint=hint, runtime_class=w.runtime_class or "", nvidia=bool(w.nvidia_component),
+                nvidia_component=w.nvidia_component,
+                visible_devices=w.sets_visible_devices, resource_claims=w.uses_resource_claims, **how)
         for r in w.requests:
             if names is None or not r.resource.startswith("nvidia.com/"):
                 offered = "unknown"
@@ -67,7 +76,8 @@ def facts(ctx: Context, out: FactSet) -> None:
             count = r.count
             if isinstance(count, str) and count.strip().isdigit():
                 count = int(count.strip())
-            out.add("gpu_request", r.where, workload=ident, container=r.container, resource=r.resource,
+            out.add("gpu_request", r.where, obj=me, ident=("workload", "namespace"), workload=ident,
+                    namespace=w.namespace or "", owner=w.owner, container=r.container, resource=r.resource,
                     count=count if type_name(count) == "integer" else text(count), advertised=offered,
                     advertised_names=", ".join(sorted(names)) if names else "",
                     shared_by=sharing[0][1] if sharing else "", fail_gt_one=any(s[2] for s in sharing))

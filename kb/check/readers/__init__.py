@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from kb.check.documents import Doc, parse_text
+from kb.check.documents import Doc, Where, parse_text
 from kb.check.readers import clusterpolicy, deviceplugin, gpucluster, helmvalues, migparted, node, workload
 from kb.check.readers.clusterpolicy import ClusterPolicy
 from kb.check.readers.deviceplugin import DevicePluginConfig
@@ -18,17 +18,17 @@ from kb.check.readers.gpucluster import GPUCluster
 from kb.check.readers.migparted import MigPartedConfig
 from kb.check.readers.node import Node
 from kb.check.readers.workload import Workload
+from kb.text import Text
 
 
 #: why an object is not checked, by code
 REASONS = {
-    "kind": {"en": "kind not checked", "de": "Art wird nicht geprüft"},
-    "not-object": {"en": "not a Kubernetes object (a mapping was expected)",
-                   "de": "kein Kubernetes-Objekt (erwartet war eine Zuordnung)"},
-    "configmap": {"en": "holds no device-plugin or MIG configuration",
-                  "de": "enthält keine Device-Plugin- oder MIG-Konfiguration"},
-    "no-kind": {"en": "not a Kubernetes object, device-plugin or MIG configuration, or GPU Operator Helm values",
-                "de": "weder Kubernetes-Objekt noch Device-Plugin- oder MIG-Konfiguration noch Helm-Werte des GPU Operators"},
+    "kind": Text("kind not checked", "Art wird nicht geprüft"),
+    "not-object": Text("not a Kubernetes object (a mapping was expected)",
+                       "kein Kubernetes-Objekt (erwartet war eine Zuordnung)"),
+    "configmap": Text("holds no device-plugin or MIG configuration", "enthält keine Device-Plugin- oder MIG-Konfiguration"),
+    "no-kind": Text("not a Kubernetes object, device-plugin or MIG configuration, or GPU Operator Helm values",
+                    "weder Kubernetes-Objekt noch Device-Plugin- oder MIG-Konfiguration noch Helm-Werte des GPU Operators"),
 }
 
 
@@ -36,7 +36,7 @@ REASONS = {
 class Ignored:
     kind: str
     name: str
-    where: dict
+    where: Where
     reason: str  # a key of REASONS
 
 
@@ -52,6 +52,7 @@ class Inventory:
     workloads: list[Workload] = field(default_factory=list)
     configmaps: dict = field(default_factory=dict)  # name → list of data keys (every ConfigMap read)
     ignored: list[Ignored] = field(default_factory=list)
+    operator_namespace: str | None = None  # where the input shows the GPU Operator's namespace
 
     def add(self, obj) -> None:
         store = {ClusterPolicy: self.policies, GPUCluster: self.gpu_clusters, DevicePluginConfig: self.dp_configs,
@@ -91,7 +92,7 @@ def _name(doc: Doc) -> str:
 
 def _kind_of_value(doc: Doc, value) -> str | None:
     """'dp' or 'mig' where a ConfigMap value is a device-plugin or MIG Manager configuration."""
-    if not isinstance(value, str):
+    if not isinstance(value, str) or not ("sharing" in value or "flags" in value or "mig-configs" in value):
         return None
     docs, errors = parse_text(value, doc.file)
     if errors or not docs:
@@ -107,18 +108,25 @@ def _read_configmap(doc: Doc, inv: Inventory, dp_names: set, mig_names: set) -> 
     In a device-plugin ConfigMap every key is a configuration a node may select, so every key is read.
     """
     name = _name(doc)
+    ns = doc.get("metadata", "namespace")
+    ns = ns if isinstance(ns, str) else None
     data = doc.get("data")
     data = data if isinstance(data, dict) else {}
     inv.configmaps[name] = [str(k) for k in data]
     kinds = {k: _kind_of_value(doc, v) for k, v in data.items()}
     if name in dp_names or "dp" in kinds.values():
         for k, v in data.items():
-            inv.add(deviceplugin.from_configmap_value(doc, ("data", k), v, "ConfigMap", name,
-                                                      doc.where(("metadata", "name"))))
+            cfg = deviceplugin.from_configmap_value(doc, ("data", k), v, "ConfigMap", name, doc.where(("metadata", "name")))
+            cfg.namespace = ns
+            inv.add(cfg)
+        if name in dp_names and ns and not inv.operator_namespace:
+            inv.operator_namespace = ns
     elif name in mig_names or "mig" in kinds.values():
         for k, v in data.items():
             if name in mig_names or kinds[k] == "mig":
-                inv.add(migparted.from_configmap_value(doc, ("data", k), v, "ConfigMap", name))
+                cfg = migparted.from_configmap_value(doc, ("data", k), v, "ConfigMap", name)
+                cfg.namespace = ns
+                inv.add(cfg)
     else:
         inv.add(Ignored("ConfigMap", name, doc.where(("kind",)), "configmap"))
 
@@ -138,8 +146,10 @@ def _read_plain(doc: Doc, inv: Inventory) -> None:
         inv.add(Ignored("(no kind)", "", doc.where(), "no-kind"))
 
 
-def read_objects(docs: list[Doc]) -> Inventory:
+def read_objects(docs: list[Doc], extras: list | None = None) -> Inventory:
     inv = Inventory()
+    for obj in extras or []:
+        inv.add(obj)
     objects = [o for d in docs for o in _objects(d)]
     configmaps = []
     for doc in objects:
@@ -161,7 +171,10 @@ def read_objects(docs: list[Doc]) -> Inventory:
         elif kind == "Node" and group == "":
             inv.add(node.read(doc))
         elif kind in workload.POD_SPEC:
-            inv.add(workload.read(doc, kind))
+            w = workload.read(doc, kind)
+            inv.add(w)
+            if w.nvidia_component and w.namespace and not inv.operator_namespace:
+                inv.operator_namespace = w.namespace
         else:
             inv.add(Ignored(str(kind), _name(doc), doc.where(("kind",)), "kind"))
     dp_names = {str(p.value("devicePlugin.config.name")) for p in inv.policies if p.value("devicePlugin.config.name")}

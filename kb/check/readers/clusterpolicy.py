@@ -28,7 +28,7 @@ class Setting:
     """One spec value as written (any YAML type), with where it stands."""
 
     value: object
-    where: dict
+    where: Where
 
 
 @dataclass

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kb.check.documents import TYPE_WORDS, Doc, both, parse_embedded, yaml_type
+from kb.check.documents import TYPE_WORDS, Doc, Where, parse_embedded, yaml_type
+from kb.check.readers import dpschema
+from kb.text import Text
 
 SHARING_KINDS = ("timeSlicing", "mps")
 #: Top-level keys of the device plugin's configuration file (api/config/v1 Config).
@@ -21,7 +23,7 @@ class Value:
     """A value as written (MISSING where absent) and where it stands."""
 
     value: object
-    where: dict
+    where: Where
 
     @property
     def present(self) -> bool:
@@ -34,13 +36,13 @@ class SharedResource:
     index: int
     name: Value
     replicas: Value
-    where: dict
+    where: Where
 
 
 @dataclass
 class Sharing:
     kind: str
-    where: dict
+    where: Where
     rename_by_default: Value
     fail_requests_greater_than_one: Value
     resources: Value  # the list as written
@@ -52,11 +54,13 @@ class DevicePluginConfig:
     origin: str  # "ConfigMap", "file" or "Helm values"
     configmap: str | None
     key: str
-    where: dict
-    error: dict | None = None  # {en, de}
+    where: Where
+    error: Text | None = None  # the text is not YAML / not a mapping
     mig_strategy: Value | None = None
     sharing: dict = field(default_factory=dict)  # kind → Sharing
-    configmap_where: dict | None = None  # where the ConfigMap (or the Helm value creating it) is named
+    configmap_where: Where | None = None  # where the ConfigMap (or the Helm value creating it) is named
+    problems: list = field(default_factory=list)  # dpschema.SchemaProblem, each with `where`
+    namespace: str | None = None  # the ConfigMap's namespace where written
 
     @property
     def label(self) -> str:
@@ -73,38 +77,53 @@ def _value(doc: Doc, *path) -> Value:
     return Value(doc.get(*path, default=MISSING), doc.where(path))
 
 
-def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: dict) -> DevicePluginConfig:
+def _find(data: dict, key: str):
+    """The key as the plugin matches it in a struct: exactly, else case-insensitively (Go's encoding/json)."""
+    if key in data:
+        return key
+    return next((k for k in data if isinstance(k, str) and k.lower() == key.lower()), key)
+
+
+def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: Where) -> DevicePluginConfig:
     cfg = DevicePluginConfig(origin, configmap, key, where)
     if not isinstance(doc.data, dict):
-        en, de = TYPE_WORDS[yaml_type(doc.data)]
-        cfg.error = both(f"expected a mapping with version/flags/sharing, found: {en}",
-                         f"erwartet war eine Zuordnung mit version/flags/sharing, gefunden: {de}")
+        cfg.error = Text("expected a mapping with version/flags/sharing, found: {found}",
+                         "erwartet war eine Zuordnung mit version/flags/sharing, gefunden: {found}").format(
+            found=TYPE_WORDS[yaml_type(doc.data)])
         return cfg
-    cfg.mig_strategy = _value(doc, "flags", "migStrategy")
+    for p in dpschema.validate(doc.data):
+        p.where = doc.where(p.path)
+        cfg.problems.append(p)
+    flags = doc.get(_find(doc.data, "flags"))
+    cfg.mig_strategy = (_value(doc, _find(doc.data, "flags"), _find(flags, "migStrategy"))
+                        if isinstance(flags, dict) else _value(doc, "flags", "migStrategy"))
+    sharing_key = _find(doc.data, "sharing")
+    sharing = doc.get(sharing_key)
     for kind in SHARING_KINDS:
-        block = doc.get("sharing", kind, default=MISSING)
+        kind_key = _find(sharing, kind) if isinstance(sharing, dict) else kind
+        block = doc.get(sharing_key, kind_key, default=MISSING)
         if block is MISSING or block is None:
             continue
-        sh = Sharing(kind, doc.where(("sharing", kind)), _value(doc, "sharing", kind, "renameByDefault"),
-                     _value(doc, "sharing", kind, "failRequestsGreaterThanOne"),
-                     _value(doc, "sharing", kind, "resources"))
+        sh = Sharing(kind, doc.where((sharing_key, kind_key)), _value(doc, sharing_key, kind_key, "renameByDefault"),
+                     _value(doc, sharing_key, kind_key, "failRequestsGreaterThanOne"),
+                     _value(doc, sharing_key, kind_key, "resources"))
         items = sh.resources.value if isinstance(sh.resources.value, list) else []
         for i, item in enumerate(items):
-            path = ("sharing", kind, "resources", i)
+            path = (sharing_key, kind_key, "resources", i)
             sh.items.append(SharedResource(kind, i, _value(doc, *path, "name"), _value(doc, *path, "replicas"),
                                            doc.where(path)))
         cfg.sharing[kind] = sh
     return cfg
 
 
-def not_text(value) -> dict:
+def not_text(value) -> Text:
     """The error for a ConfigMap value that is not a string (shared with the MIG Manager reader)."""
-    en, de = TYPE_WORDS[yaml_type(value)]
-    return both(f"a ConfigMap value must be text, found: {en}", f"ein ConfigMap-Wert muss Text sein, gefunden: {de}")
+    return Text("a ConfigMap value must be text, found: {found}", "ein ConfigMap-Wert muss Text sein, gefunden: {found}"
+                ).format(found=TYPE_WORDS[yaml_type(value)])
 
 
 def from_configmap_value(outer: Doc, path: tuple, text, origin: str, configmap: str | None,
-                         named_at: dict | None = None) -> DevicePluginConfig:
+                         named_at: Where | None = None) -> DevicePluginConfig:
     key = str(path[-1])
     where = outer.where(path)
     if not isinstance(text, str):

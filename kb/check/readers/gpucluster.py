@@ -11,7 +11,7 @@ from kb.check.documents import Doc
 class FeatureGate:
     name: str
     enabled: object  # as written; the DRA driver expects a boolean
-    where: dict
+    where: Where
 
 
 @dataclass
@@ -21,7 +21,7 @@ class GPUCluster:
     name: str
     doc: Doc
     origin: str  # "GPUCluster" or "Helm values"
-    where: dict
+    where: Where
     gates: list[FeatureGate] = field(default_factory=list)
 
 

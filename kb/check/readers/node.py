@@ -28,14 +28,14 @@ LABELS = (
 @dataclass
 class Label:
     value: str
-    where: dict
+    where: Where
 
 
 @dataclass
 class Node:
     name: str
     doc: Doc
-    where: dict
+    where: Where
     labels: dict = field(default_factory=dict)  # key → Label (only LABELS that are present)
     resources: dict = field(default_factory=dict)  # advertised GPU resource → count as written
     kubelet_version: Label | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from kb.check.documents import Doc
@@ -19,6 +20,12 @@ POD_SPEC = {
     "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
 }
 GPU_PREFIXES = ("nvidia.com/", "deviceclass.resource.kubernetes.io/")
+#: NVIDIA's own images (GPU Operator operands and the standalone plugins): these pods see every GPU by design
+_NVIDIA_IMAGE = re.compile(r"(^|/)(nvcr\.io/nvidia/|nvidia/)(cloud-native/)?(k8s-device-plugin|gpu-feature-discovery|"
+                           r"k8s/dcgm-exporter|dcgm-exporter|k8s-mig-manager|mig-manager|gpu-operator-validator|"
+                           r"gpu-operator|driver|container-toolkit|k8s/container-toolkit|k8s-driver-manager|"
+                           r"k8s-cc-manager|k8s-kata-manager|vgpu-device-manager|k8s-dra-driver-gpu|dcgm|"
+                           r"k8s-sandbox-device-plugin|kubevirt-gpu-device-plugin|nvidia-fs|gdrdrv|mofed)(:|@|$)")
 
 
 @dataclass
@@ -28,7 +35,7 @@ class Request:
     container: str
     resource: str
     count: object
-    where: dict
+    where: Where
 
 
 @dataclass
@@ -36,7 +43,7 @@ class Workload:
     kind: str
     name: str
     doc: Doc
-    where: dict
+    where: Where
     requests: list[Request] = field(default_factory=list)
     containers: int = 0
     node_name: str | None = None
@@ -45,6 +52,9 @@ class Workload:
     runtime_class: str | None = None
     sets_visible_devices: bool = False
     uses_resource_claims: bool = False
+    namespace: str | None = None
+    owner: str = ""  # "ReplicaSet/web-5d8f" of the first controller owner, if any
+    nvidia_component: str = ""  # the NVIDIA image it runs, for NVIDIA's own pods and DaemonSets
 
 
 def _containers(doc: Doc, spec: tuple):
@@ -73,6 +83,11 @@ def read(doc: Doc, kind: str) -> Workload:
                 if isinstance(res, str) and res.startswith(GPU_PREFIXES) and res not in seen:
                     seen.add(res)
                     w.requests.append(Request(cname, res, count, doc.where(path + ("resources", section, res))))
+        image = c.get("image")
+        if isinstance(image, str) and not w.nvidia_component:
+            m = _NVIDIA_IMAGE.search(image)
+            if m:
+                w.nvidia_component = m.group(4)
         env = c.get("env")
         if isinstance(env, list) and any(isinstance(e, dict) and e.get("name") == "NVIDIA_VISIBLE_DEVICES" for e in env):
             w.sets_visible_devices = True
@@ -97,4 +112,11 @@ def read(doc: Doc, kind: str) -> Workload:
     rc = doc.get(*spec, "runtimeClassName")
     w.runtime_class = str(rc) if isinstance(rc, str) else None
     w.uses_resource_claims = bool(doc.get(*spec, "resourceClaims"))
+    ns = doc.get("metadata", "namespace")
+    w.namespace = str(ns) if isinstance(ns, str) else None
+    owners = doc.get("metadata", "ownerReferences")
+    if isinstance(owners, list):
+        first = next((o for o in owners if isinstance(o, dict) and o.get("controller")), owners[0] if owners else None)
+        if isinstance(first, dict):
+            w.owner = f"{first.get('kind', '')}/{first.get('name', '')}"
     return w
