@@ -10,7 +10,7 @@ from kb.check.findings import SEVERITIES, findings as shown_findings
 from kb.check.inputs import read_all
 from kb.check.load import Loaded, load
 from kb.check.readers import REASONS, Inventory, read_objects
-from kb.errors import EngineFailure, UnusableInput
+from kb.errors import UnusableInput
 from kb.text import Text
 
 
@@ -97,20 +97,15 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
           engine: str = "durable", rules=None, stdin=None, quiet: bool = False) -> Report:
     """Check the named files ('-' = stdin; a folder: the files below it gpukb reads). A file that cannot be
     read is named in the summary (`not_read`) and the others are checked; where nothing at all can be read,
-    NothingReadable (exit 2). kb.errors.EngineFailure where the engine fails."""
-    from kb.engine.errors import EngineError
-
+    NothingReadable (exit 2). kb.errors.EngineFailure where the engine fails (the CLI's edge: exit 4)."""
     env = env or Environment()
     raw = read_all(names, stdin=stdin)
     loaded = load(raw)
     if loaded.nothing and loaded.problems:
         raise NothingReadable(loaded.problems)
     inv = read_objects(loaded.docs, loaded.extras)
-    try:
-        facts = build_facts(inv, data, env, engine=engine, rules=rules)
-        conclusions = evaluate_all(facts.facts, engine=engine, data=data, rules=rules)
-    except EngineError as exc:
-        raise EngineFailure(Text("the rule engine failed: {e}", "die Regel-Engine ist gescheitert: {e}").format(e=str(exc))) from exc
+    facts = build_facts(inv, data, env, engine=engine, rules=rules)
+    conclusions = evaluate_all(facts.facts, engine=engine, data=data, rules=rules)  # EngineFailure: exit 4
     files = raw.names
     everything = shown_findings(conclusions, facts, lang, files)
     shown = [f for f in everything if f["severity"] != "info"] if quiet else everything

@@ -88,7 +88,9 @@ def _lang() -> str:
 
 
 def _json(obj: dict) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+    from kb.terminal import safe_json
+
+    click.echo(safe_json(json.dumps(obj, ensure_ascii=False, indent=2)))
 
 
 def error_json(message: str, kind: str, code: int, details: dict | None = None) -> dict:
@@ -106,8 +108,12 @@ def _emit(message: Text | str, kind: str, code: int, details: dict | None = None
     if _state.get("json"):
         _json(error_json(text, kind, code, details))
     else:
+        from kb.terminal import safe
+
         head = i18n.gettext("Error: {message}").format(message=text)
-        click.echo("\n".join([head + (":" if lines else ""), *lines]), err=True)
+        # file names and values from the input may hold control characters: shown, never obeyed
+        click.echo("\n".join(safe(line, keep_newlines=False) for line in [head + (":" if lines else ""), *lines]),
+                   err=True)
     return code
 
 
