@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from kb.cli.main import cli
-from tests.conftest import FIXTURES
+from conftest import FIXTURES
 
 TESTS = FIXTURES.parent
 

@@ -16,9 +16,7 @@ from kb.check.documents import parse_text
 from kb.check.inputs import read_all
 from kb.check.load import load
 from kb.cli.main import cli
-from tests.conftest import FIXTURES
 
-CHECK = FIXTURES / "check"
 NODE = "apiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n  labels:\n    nvidia.com/gpu.product: NVIDIA-L4\n"
 
 

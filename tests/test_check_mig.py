@@ -13,7 +13,7 @@ from kb.check.facts import Environment
 from kb.check.facts.nodes import MET_BY_NODE
 from kb.check.run import check
 from kb.cli.main import cli
-from tests.conftest import REPO
+from conftest import REPO
 
 L40S_MIG = ("apiVersion: v1\nkind: Node\nmetadata:\n  name: l40s-node\n  labels:\n"
             "    nvidia.com/gpu.product: NVIDIA-L40S\n    nvidia.com/mig.config: all-1g.12gb\n")
@@ -80,6 +80,6 @@ def test_a_condition_the_node_shows_met_is_not_asked_for():
 
 
 def test_mig_findings_cite_the_answer():
-    report = check([str(REPO / "tests/fixtures/check/CHK-033-FAIL.yaml")], load_data(), Environment())
+    report = check([str(REPO / "tests/rules/check/CHK-033/fires.yaml")], load_data(), Environment())
     (f,) = report.findings
     assert {c["source"] for c in f["citations"]} >= {"mig-user-guide"}

@@ -12,7 +12,7 @@ from kb.check.facts import Environment, build_facts, product_name
 from kb.check.inputs import read_all
 from kb.check.load import load
 from kb.check.readers import read_objects
-from tests.conftest import FIXTURES
+from conftest import FIXTURES
 
 INPUTS = FIXTURES / "check" / "inputs"
 

@@ -11,7 +11,7 @@ import pytest
 from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
 from kb.check.run import check
-from tests.conftest import need_sources
+from conftest import need_sources
 
 #: snapshot → the (rule, severity, field path) of every finding, in report order
 EXPECTED = {
