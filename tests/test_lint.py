@@ -51,6 +51,10 @@ EXPECTED = {
         "rules/mig/LT-001-mig-documented.yaml:17: cites[2]: releases/gpu-operator#releases[26.1.0]: not a cited fact [rules]",
         "rules/mig/LT-001-mig-documented.yaml:18: cites[3]: cards/{card}#mig.stauts resolves for no card "
         "(e.g. cards/alpha-100#mig.stauts: no field 'stauts' in 'mig'; did you mean 'status'?) [rules]"]),
+    # issue 10: a known issue with a version range that no rule reads is data no answer ever shows
+    "known-issue-unread": (1, [
+        "lt/releases/gpu-operator.yaml:26: known_issues[1].id: known issue 'demo-operator-vgpu' (trigger mig-backed-vgpu, "
+        "component gpu-operator) is read by no rule: no answer or finding would ever mention it [known_issues]"]),
 }
 
 
@@ -90,7 +94,8 @@ def test_clean_catalog_json():
     data = json.loads(run_lint(GOOD, "--json").output)
     assert data["problems"] == []
     assert data["checks"] == {"schema": "passed", "sources": "passed", "aliases": "passed",
-                              "versions": "passed", "quotes": "passed", "rules": "passed"}
+                              "versions": "passed", "quotes": "passed", "rules": "passed",
+                              "known_issues": "passed"}
 
 
 def test_quotes_skipped_not_passed_without_snapshots(tmp_path):

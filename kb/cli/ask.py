@@ -129,22 +129,23 @@ def resource(card, operator, profile, mig_strategy, time_slicing, mps, rename_by
               help="A GPU of the node with its MIG layout (all-<profile>, p1,p2,…, or none); once per GPU."
                    "\fEine GPU des Nodes mit ihrem MIG-Layout (all-<Profil>, p1,p2,… oder none); einmal je GPU.")
 @OPERATOR
+@DRIVER
 @EXPLAIN
 @output_options
-def strategy(gpus, operator, explain, as_json, lang):
+def strategy(gpus, operator, driver, explain, as_json, lang):
     """Which mig.strategy does a node with these GPUs need?
 
     \b
     Example:
-      gpukb ask strategy --gpu "H200 NVL:all-1g.18gb" --gpu "H200 NVL"
+      gpukb ask strategy --gpu "H200 NVL:all-1g.18gb" --gpu "H200 NVL" --driver 570.148.08
     \f
     Welche mig.strategy braucht ein Node mit diesen GPUs?
 
     \b
     Beispiel:
-      gpukb ask strategy --gpu "H200 NVL:all-1g.18gb" --gpu "H200 NVL" --lang de
+      gpukb ask strategy --gpu "H200 NVL:all-1g.18gb" --gpu "H200 NVL" --driver 570.148.08 --lang de
     """
-    run("strategy", lang, as_json, explain, gpus=list(gpus), operator=operator)
+    run("strategy", lang, as_json, explain, gpus=list(gpus), operator=operator, driver=driver)
 
 
 @ask.command()

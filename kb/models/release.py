@@ -8,6 +8,7 @@ from typing import Annotated, Literal, Optional, Union
 from pydantic import Field, StringConstraints
 
 from kb.models.common import Citation, Fact, Model, Slug, Statement, Text, Version
+from kb.models.known_issue import KnownIssue
 
 #: A component version as the release notes write it, without a leading "v"; DCGM Exporter versions
 #: pair the DCGM and exporter versions: "4.6.0-4.8.3".
@@ -75,3 +76,7 @@ class ReleasesFile(Model):
     )
     settings: list[Setting] = Field(default_factory=list, description="Configuration values and defaults.")
     labels: list[NodeLabel] = Field(default_factory=list, description="Node labels this component reads or sets.")
+    known_issues: list[KnownIssue] = Field(
+        default_factory=list,
+        description="Problems of version ranges (of this or another component, e.g. drivers in the operator's notes).",
+    )

@@ -8,7 +8,7 @@ concluded about it). The answer's verdict is the best verdict of the methods tha
 from __future__ import annotations
 
 from kb.errors import UnusableInput
-from kb.questions import base, behaviour, mig
+from kb.questions import base, behaviour, known_issues, mig
 from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
@@ -81,7 +81,8 @@ def facts(asker, inputs: dict) -> list[dict]:
             out.append(fact)
     support = {"kind": "support", "card": card["id"], "name": card["short_name"], "operator": inputs["operator"],
                "operator_listed": mig.listed_at(card, inputs["operator"])}
-    return [*out, support, *behaviour.facts(data, inputs["operator"])]
+    issues = known_issues.facts(data, operator=inputs["operator"], driver=inputs["driver"], card=card["id"])
+    return [*out, support, *behaviour.facts(data, inputs["operator"]), *issues]
 
 
 def per_method(conclusions: list[dict]) -> dict[str, str]:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from kb import versions
-from kb.questions import base
+from kb.questions import base, known_issues
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
-DATA = ("cards", "sources")
+DATA = ("cards", "releases", "sources")
 USES = ()
 
 
@@ -75,7 +75,8 @@ def card_facts(card: dict, operator: str, driver: str | None = None) -> list[dic
 
 
 def facts(asker, inputs: dict) -> list[dict]:
-    return card_facts(asker.data["cards"][inputs["card"]], inputs["operator"], inputs["driver"])
+    return [*card_facts(asker.data["cards"][inputs["card"]], inputs["operator"], inputs["driver"]),
+            *known_issues.facts(asker.data, operator=inputs["operator"], driver=inputs["driver"], card=inputs["card"])]
 
 
 _SUMMARY = {

@@ -7,7 +7,7 @@ profiles joined by commas (`1g.18gb,1g.18gb,2g.35gb`). details.strategy is `sing
 from __future__ import annotations
 
 from kb.errors import UnusableInput
-from kb.questions import base, words
+from kb.questions import base, known_issues, words
 from kb.text import Text
 from kb.versions import shown
 
@@ -68,17 +68,17 @@ def parse_gpu(index: dict, spec: str) -> dict:
     return {"card": cid, "profiles": profiles}
 
 
-def resolve(index: dict, gpus: list[str] | tuple = (), operator: str | None = None) -> dict:
+def resolve(index: dict, gpus: list[str] | tuple = (), operator: str | None = None, driver: str | None = None) -> dict:
     if not gpus:
         raise UnusableInput(Text("name the node's GPUs: --gpu CARD[:LAYOUT] (once per GPU)",
                                  "nennen Sie die GPUs des Nodes: --gpu KARTE[:LAYOUT] (einmal je GPU)"))
     return {"gpus": [parse_gpu(index, g) if isinstance(g, str) else g for g in gpus],
-            "operator": base.operator_version(index, operator)}
+            "operator": base.operator_version(index, operator), "driver": base.driver_version(driver)}
 
 
 def defaults(index: dict) -> list[dict]:
     """Per card with MIG profiles and operator release: one GPU with all instances of its first profile."""
-    return [{"gpus": [{"card": cid, "profiles": [card["profiles"][0]]}], "operator": op}
+    return [{"gpus": [{"card": cid, "profiles": [card["profiles"][0]]}], "operator": op, "driver": None}
             for cid, card in index["cards"].items() if card["profiles"] for op in index["operator_releases"]]
 
 
@@ -97,25 +97,34 @@ def facts(asker, inputs: dict) -> list[dict]:
         fact = {"kind": "gpu", "index": i, "card": card["id"], "name": card["short_name"], "mig": bool(g["profiles"]),
                 "node_uses_mig": mig_gpus > 0, "profiles": ", ".join(g["profiles"])}
         if g["profiles"]:
-            mig = asker.answer("mig", {"card": card["id"], "operator": inputs["operator"], "driver": None})
+            mig = asker.answer("mig", {"card": card["id"], "operator": inputs["operator"], "driver": inputs.get("driver")})
             fact["mig_verdict"] = mig["verdict"]
         out.append(fact)
-    return out
+    return out + known_issues.facts(asker.data, operator=inputs["operator"], driver=inputs.get("driver"),
+                                    trigger="node-mixes-mig-and-full-gpus")
 
 
 _SUMMARY = {
-    "single": ("This node needs mig.strategy single (the default).", "Dieser Node braucht mig.strategy single (Standard)."),
-    "mixed": ("This node needs mig.strategy mixed.", "Dieser Node braucht mig.strategy mixed."),
+    "single": Text("This node needs mig.strategy single (the default).", "Dieser Node braucht mig.strategy single (Standard)."),
+    "mixed": Text("This node needs mig.strategy mixed.", "Dieser Node braucht mig.strategy mixed."),
+}
+#: what the verdict adds where it is not a plain yes
+_BUT = {
+    "conditional": Text("{word}: {summary} MIG on one of its GPUs is conditional (see below).",
+                        "{word}: {summary} MIG auf einer seiner GPUs ist bedingt (siehe unten)."),
+    "unconfirmed": Text("{word}: {summary} MIG on one of its GPUs is unconfirmed (see below).",
+                        "{word}: {summary} MIG auf einer seiner GPUs ist unbestätigt (siehe unten)."),
+    "no": Text("{word}: {summary} But this node does not work as asked (see below).",
+               "{word}: {summary} So funktioniert dieser Node aber nicht (siehe unten)."),
 }
 
 
 def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
     verdict = base.fold_verdict(conclusions)
     strategy = "mixed" if any(c["details"].get("strategy") == "mixed" for c in conclusions) else "single"
-    en, de = _SUMMARY[strategy]
+    summary = _SUMMARY[strategy]
     if verdict != "yes":
-        word = words.VERDICT[verdict]
-        en = f"{words.capital(word['en'])}: {en[0].lower()}{en[1:]} MIG on one of its GPUs is {word['en']} (see below)."
-        de = f"{words.capital(word['de'])}: {de} MIG auf einer seiner GPUs ist {word['de']} (siehe unten)."
-    return base.build("strategy", inputs, conclusions, verdict=verdict, summary={"en": en, "de": de},
+        word = Text.of(words.VERDICT[verdict]).map(lambda w, _: words.capital(w))
+        summary = _BUT[verdict].format(word=word, summary=summary.map(lambda t, lang: t[0].lower() + t[1:] if lang == "en" else t))
+    return base.build("strategy", inputs, conclusions, verdict=verdict, summary=summary,
                       details={"strategy": strategy}, data=asker.data)
