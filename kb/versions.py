@@ -1,24 +1,38 @@
-"""Version strings as users type them: parse, normalise, encode as integers for the rules.
+"""Versions — the one module that reads and compares them, wherever they come from.
 
-durable-rules compares numbers, not version strings, so facts carry versions as integers:
-`as_int("575.57.08") == 575_057_008_000` (four parts of three digits each; missing parts are 0).
+    parse("v26.7.0") -> (26, 7, 0)          key("26.7") == key("26.7.0")     (sort key, missing parts 0)
+    compare("575.57.08", "580") -> "below"  (or "meets", None where either is unknown or not a version)
+    in_range("26.3.3", since="26.3.0", until="26.7.0")
+    operator("26.7", known) / driver("575.57.08") / kubernetes("v1.34") -> the version as meant
+    from_manifest("v1.34.2-eks-1") -> "1.34.2"    (a manifest's loose version; None where it is none)
+
+Rules compare properties with constants only (kb.engine), so facts carry the outcome of a comparison
+(`driver_vs_min_driver: below`), computed here. A version that cannot be used raises `VersionError`, an
+UnusableInput whose message is in both languages and whose `suggestions` are the known versions.
 """
 
 from __future__ import annotations
 
 import re
 
+from kb.errors import UnusableInput
+from kb.text import Text
+
 _VERSION = re.compile(r"^\s*[vV]?(\d+(?:\.\d+){0,3})\s*$")
+#: a version as manifests write it: a leading v, a vendor suffix ('v1.34.2-eks-1', '580.82.07+abc')
+_MANIFEST = re.compile(r"^\s*(v?\d+(?:\.\d+){0,3})(?:[-+][0-9A-Za-z.\-+]*)?\s*$")
 
 
-class VersionError(ValueError):
-    """A version that cannot be used; `known` lists the accepted ones where that is a closed set;
-    `de` is the message in German where it differs from the generic one."""
+class VersionError(UnusableInput, ValueError):
+    """A version that cannot be used (also a ValueError); `known` (= suggestions) lists the accepted ones
+    where that is a closed set."""
 
-    def __init__(self, message: str, known: list[str] | None = None, de: str | None = None):
-        super().__init__(message)
-        self.known = known or []
-        self.de = de
+    def __init__(self, text: Text, known: list[str] | None = None):
+        super().__init__(text, suggestions=list(known or []))
+
+    @property
+    def known(self) -> list[str]:
+        return self.suggestions
 
 
 def shown(text, limit: int = 60) -> str:
@@ -27,38 +41,77 @@ def shown(text, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
-#: an example of each kind of version, for messages
-EXAMPLE = {"Kubernetes version": "1.34.2", "driver version": "575.57.08"}
+#: each kind of version: its words and an example, for messages
+KINDS = {
+    "version": (Text("version", "Version"), "26.7.0"),
+    "GPU Operator version": (Text("GPU Operator version", "GPU-Operator-Version"), "26.7.0"),
+    "driver version": (Text("driver version", "Treiberversion"), "575.57.08"),
+    "Kubernetes version": (Text("Kubernetes version", "Kubernetes-Version"), "1.34.2"),
+}
+
+
+def _not_a(text, what: str, en_extra: str | None = None) -> VersionError:
+    words, example = KINDS[what]
+    en_extra = en_extra or f"expected digits and dots, e.g. {example}"
+    return VersionError(Text(f"{shown(text)} is not a {words.en} ({en_extra})",
+                             f"{shown(text)} ist keine {words.de} (z. B. {example})"))
 
 
 def parse(text: str, what: str = "version") -> tuple[int, ...]:
     """'v26.7.0' / '26.7.0' / '26.7' → (26, 7, 0) / (26, 7); VersionError otherwise."""
     m = _VERSION.match(str(text))
     if not m:
-        raise VersionError(f"{shown(text)} is not a {what} (expected digits and dots, e.g. {EXAMPLE.get(what, '26.7.0')})")
+        raise _not_a(text, what)
     parts = tuple(int(p) for p in m.group(1).split("."))
     if any(p > 999 for p in parts):
-        raise VersionError(f"{shown(text)} is not a {what}: each part must be below 1000")
+        raise _not_a(text, what, "each part must be below 1000")
     return parts
 
 
-def as_int(text: str) -> int:
-    """The integer the rules compare: '26.7.0' → 26_007_000_000; '26.7' encodes the same."""
-    parts = parse(text) + (0, 0, 0)
-    major, minor, patch, build = parts[:4]
-    return ((major * 1000 + minor) * 1000 + patch) * 1000 + build
-
-
 def key(text: str) -> tuple[int, ...]:
-    """Sort key with missing parts as 0 ('26.7' == '26.7.0')."""
+    """Sort key with missing parts as 0 ('26.7' == '26.7.0'); VersionError where `text` is no version."""
     return (parse(text) + (0, 0, 0))[:4]
+
+
+def from_manifest(text) -> str | None:
+    """A version as a manifest writes it, without 'v' and vendor suffix ('v1.34.2-eks-1' → '1.34.2');
+    None where the value is not a version."""
+    m = _MANIFEST.match(text) if isinstance(text, str) else None
+    if not m:
+        return None
+    try:
+        parse(m.group(1))
+    except VersionError:
+        return None
+    return m.group(1).lstrip("vV")
+
+
+def loose_key(text) -> tuple[int, ...] | None:
+    """key() of a version read loosely (from_manifest), None where it is not one: for versions from manifests."""
+    clean = from_manifest(text)
+    return key(clean) if clean is not None else None
+
+
+def compare(have, need) -> str | None:
+    """'below' (have < need) or 'meets'; None where either is unknown or not a version. Versions are read
+    loosely (a manifest's 'v1.34.2-eks-1' is 1.34.2)."""
+    h, n = loose_key(have), loose_key(need)
+    if h is None or n is None:
+        return None
+    return "below" if h < n else "meets"
+
+
+def in_range(version: str, since: str | None = None, until: str | None = None) -> bool:
+    """Does a fact that holds `since` (inclusive) `until` (exclusive) hold for `version`?"""
+    k = key(version)
+    return (since is None or key(since) <= k) and (until is None or k < key(until))
 
 
 def driver(text: str) -> str:
     """A driver version as NVIDIA writes it: '575.57.08' (the parts' leading zeros kept)."""
     m = _VERSION.match(str(text))
     if not m or len(m.group(1).split(".")) < 2:
-        raise VersionError(f"{shown(text)} is not a driver version (e.g. 575.57.08 or 580.82)")
+        raise _not_a(text, "driver version", "e.g. 575.57.08 or 580.82")
     parse(text, "driver version")
     return m.group(1)
 
@@ -67,7 +120,7 @@ def kubernetes(text: str) -> str:
     """'v1.34.2' / '1.34.2' / '1.34' → '1.34.2' / '1.34.0' (a missing patch counts as .0)."""
     parts = parse(text, "Kubernetes version")
     if len(parts) < 2 or len(parts) > 3:
-        raise VersionError(f"{shown(text)} is not a Kubernetes version (e.g. 1.34.2)")
+        raise _not_a(text, "Kubernetes version", "e.g. 1.34.2")
     return ".".join(str(p) for p in (parts + (0,))[:3])
 
 
@@ -78,29 +131,26 @@ def operator(text: str, known: list[str]) -> str:
     version the catalog does not know raises VersionError listing the known releases.
     """
     ordered = sorted(known, key=key, reverse=True)
+    listed = ", ".join(ordered)
     try:
         parts = parse(text, "GPU Operator version")
     except VersionError as exc:
-        raise VersionError(f"{exc}; known releases: {', '.join(ordered)}", ordered) from None
-    shown = ".".join(str(p) for p in parts)
+        raise VersionError(exc.text + Text(f"; known releases: {listed}", f"; bekannte Releases: {listed}"),
+                           ordered) from None
+    written = ".".join(str(p) for p in parts)
     if len(parts) < 3:
         prefix = [v for v in ordered if key(v)[:len(parts)] == parts]
         if len(prefix) == 1:
             return prefix[0]
         if len(prefix) > 1:
-            raise VersionError(f"GPU Operator {shown} fits several releases: {', '.join(prefix)}; "
-                               "name the patch release", prefix,
-                               de=f"GPU Operator {shown} passt auf mehrere Releases: {', '.join(prefix)}; "
-                                  "nennen Sie das Patch-Release")
+            fits = ", ".join(prefix)
+            raise VersionError(Text(f"GPU Operator {written} fits several releases: {fits}; name the patch release",
+                                    f"GPU Operator {written} passt auf mehrere Releases: {fits}; "
+                                    "nennen Sie das Patch-Release"), prefix)
     wanted = key(text)
     exact = [v for v in ordered if key(v) == wanted]
     if exact:
         return exact[0]
-    raise VersionError(f"GPU Operator {shown} is not a release the catalog knows; known releases: "
-                       f"{', '.join(ordered)}", ordered)
-
-
-def in_range(version: str, since: str | None = None, until: str | None = None) -> bool:
-    """Does a fact that holds `since` (inclusive) `until` (exclusive) hold for `version`?"""
-    k = key(version)
-    return (since is None or key(since) <= k) and (until is None or k < key(until))
+    raise VersionError(Text(f"GPU Operator {written} is not a release the catalog knows; known releases: {listed}",
+                            f"GPU Operator {shown(text)} ist kein Release, das der Katalog kennt; bekannt: {listed}"),
+                       ordered)

@@ -54,9 +54,27 @@ def test_kubernetes_versions(typed, meant):
 
 
 def test_versions_compare_as_numbers_not_text():
-    assert versions.as_int("575.57.08") == 575_057_008_000
-    assert versions.as_int("26.7") == versions.as_int("26.7.0") < versions.as_int("26.10.0")
+    assert versions.key("26.7") == versions.key("26.7.0") < versions.key("26.10.0")
     assert versions.key("1.34.10") > versions.key("1.34.2")
+    assert versions.compare("575.57.08", "580") == "below"
+    assert versions.compare("580.82.07", "580") == "meets"
+    assert versions.compare("v1.34.2-eks-1", "1.34.2") == "meets"
+    assert versions.compare(None, "1.34.2") is versions.compare("latest", "1.34.2") is None
+
+
+@pytest.mark.parametrize("written, meant", [("v1.34.2-eks-1", "1.34.2"), ("v0.20.0", "0.20.0"), ("580.82.07+abc", "580.82.07"),
+                                            (" 26.7 ", "26.7"), ("latest", None), ("1.2.3.4.5", None), (3, None),
+                                            ("1000.1", None)])
+def test_versions_as_manifests_write_them(written, meant):
+    assert versions.from_manifest(written) == meant
+
+
+def test_a_version_error_is_unusable_input_in_both_languages():
+    with pytest.raises(VersionError) as err:
+        versions.driver("latest")
+    assert err.value.kind == "unusable-input" and isinstance(err.value, ValueError)
+    assert err.value.text == {"en": "'latest' is not a driver version (e.g. 575.57.08 or 580.82)",
+                              "de": "'latest' ist keine Treiberversion (z. B. 575.57.08)"}
 
 
 def test_ranges_include_since_and_exclude_until():

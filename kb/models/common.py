@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Annotated, Generic, Optional, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -20,17 +19,6 @@ Version = Annotated[
 
 #: A stable identifier: lower-case words joined by hyphens.
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
-
-VERSION_RE = re.compile(r"^v?(\d+(?:\.\d+){0,3})$")
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    """Sort key of a version string ("26.7.0" → (26, 7, 0)); "v" prefix allowed."""
-    m = VERSION_RE.match(version.strip())
-    if not m:
-        raise ValueError(f"not a version: {version!r}")
-    return tuple(int(p) for p in m.group(1).split("."))
-
 
 class Model(BaseModel):
     """Base of all catalog models: unknown fields are errors, values are not coerced."""

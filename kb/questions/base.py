@@ -77,39 +77,22 @@ def slices(profile: str) -> int:
 
 
 def operator_version(index: dict, value: str | None) -> str:
-    """A known GPU Operator release; the newest when none is given."""
+    """A known GPU Operator release; the newest when none is given (kb.versions.VersionError otherwise)."""
     known = index["operator_releases"]
     if not known:
         raise UnusableInput(Text("the catalog knows no GPU Operator release",
                                  "der Katalog kennt kein GPU-Operator-Release"))
-    if value is None:
-        return known[0]
-    try:
-        return versions.operator(value, known)
-    except versions.VersionError as exc:
-        shown = ", ".join(known)
-        de = exc.de or f"GPU Operator {versions.shown(value)} ist kein Release, das der Katalog kennt; bekannt: {shown}"
-        raise UnusableInput(Text(str(exc), de), suggestions=exc.known or known) from None
+    return known[0] if value is None else versions.operator(value, known)
 
 
 def driver_version(value: str | None) -> str | None:
-    if value is None:
-        return None
-    try:
-        return versions.driver(value)
-    except versions.VersionError as exc:
-        raise UnusableInput(Text(str(exc),
-                                 f"{versions.shown(value)} ist keine Treiberversion (z. B. 575.57.08)")) from None
+    return None if value is None else versions.driver(value)
 
 
 def kubernetes_version(value: str, minimum: str | None = None) -> str:
     """'1.34.2'/'v1.34.2'/'1.34' → '1.34.2'/'1.34.0'. With the DRA driver's `minimum`, a version without
     patch release in the minimum's minor ('1.34' for 1.34.2) is not guessed: it could be either side."""
-    try:
-        normal = versions.kubernetes(value)
-    except versions.VersionError as exc:
-        raise UnusableInput(Text(str(exc),
-                                 f"{versions.shown(value)} ist keine Kubernetes-Version (z. B. 1.34.2)")) from None
+    normal = versions.kubernetes(value)
     typed = versions.parse(value)
     if minimum and len(typed) == 2 and typed == versions.parse(minimum)[:2] and versions.key(value) < versions.key(minimum):
         minor = normal[:-2]

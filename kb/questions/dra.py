@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from kb import versions
 from kb.errors import UnusableInput
 from kb.questions import base, words
 from kb.questions.methods import dra_requirements
-from kb.questions.mig import compare
 from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
@@ -46,7 +46,7 @@ def facts(asker, inputs: dict) -> list[dict]:
             "maturity": maturity, "maturity_en": words.word(words.MATURITY, maturity, "en"),
             "maturity_de": words.word(words.MATURITY, maturity, "de"), **dra_requirements(asker.data, inputs["operator"])}
     if "min_kubernetes" in fact:
-        fact["k8s_vs_min_kubernetes"] = compare(inputs["k8s"], fact["min_kubernetes"])
+        fact["k8s_vs_min_kubernetes"] = versions.compare(inputs["k8s"], fact["min_kubernetes"])
     if capability.get("since"):
         fact["feature_since"] = capability["since"]
     return [fact]

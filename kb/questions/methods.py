@@ -7,6 +7,7 @@ concluded about it). The answer's verdict is the best verdict of the methods tha
 
 from __future__ import annotations
 
+from kb import versions
 from kb.errors import UnusableInput
 from kb.questions import base, behaviour, known_issues, mig
 from kb.text import Text
@@ -50,7 +51,7 @@ def dra_requirements(data: dict, operator: str) -> dict:
     req = data["methods"].get("dra", {}).get("requirements") or {}
     out = {key: req[key]["value"] for key in ("min_kubernetes", "min_operator", "driver_version") if key in req}
     if "min_operator" in out:
-        out["operator_manages_dra"] = mig.compare(operator, out["min_operator"]) == "meets"
+        out["operator_manages_dra"] = versions.compare(operator, out["min_operator"]) == "meets"
     return out
 
 

@@ -33,13 +33,6 @@ def listed_at(card: dict, operator: str) -> bool:
     return bool(support["listed"]["value"]) and versions.in_range(operator, support.get("since"))
 
 
-def compare(version: str | None, minimum: str | None) -> str | None:
-    """'below' or 'meets' (version >= minimum); None where either is unknown."""
-    if version is None or minimum is None:
-        return None
-    return "below" if versions.key(version) < versions.key(minimum) else "meets"
-
-
 def card_facts(card: dict, operator: str, driver: str | None = None) -> list[dict]:
     """The card fact and its driver exceptions, as of the operator release and driver (shared with
     other questions). Version comparisons are done here: rules compare properties with constants only."""
@@ -60,7 +53,7 @@ def card_facts(card: dict, operator: str, driver: str | None = None) -> list[dic
         if value:
             fact[key] = value
             if driver is not None:
-                fact[f"driver_vs_{key}"] = compare(driver, value)
+                fact[f"driver_vs_{key}"] = versions.compare(driver, value)
     if _value(mig, "max_instances"):
         fact["max_instances"] = mig["max_instances"]["value"]
     out = [fact]

@@ -6,7 +6,7 @@ joined where a rule needs two things at once (a node and the ConfigMap its label
 card) — and leave every judgement to the rules. Where something is not known (no ClusterPolicy in the
 input, a product the catalog lacks) the property is left out: a missing property matches no condition,
 so an unknown is never read as "no". Version comparisons are made here and stated as `…_vs_…: below |
-meets` (the engine compares with constants only); versions are also given as integers (`…_v`).
+meets` (the engine compares with constants only; kb.versions.compare).
 
 Kinds: cluster, policy, gpu_cluster, dra_gate, node, dp_config, sharing, shared_resource, dp_configmap,
 mig_config, mig_layout, workload, gpu_request (see the builder modules for their properties).

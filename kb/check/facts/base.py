@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from kb.check.documents import TYPE_WORDS, Where, yaml_type
 from kb.check.readers import Inventory
 from kb.check.readers.deviceplugin import MISSING, DevicePluginConfig
-from kb.check.versions import clean, version_number
+from kb.versions import compare, from_manifest, loose_key
 
 #: integers beyond this are kept as text: the engine compares them as doubles
 _MAX_INT = 2**53
@@ -80,11 +80,8 @@ def plain(value):
 
 
 def versus(have, need) -> str | None:
-    """'below' or 'meets' where both versions are known; None (left out) otherwise."""
-    h, n = version_number(have), version_number(need)
-    if h is None or n is None:
-        return None
-    return "below" if h < n else "meets"
+    """'below' or 'meets' where both versions are known; None (left out) otherwise (kb.versions.compare)."""
+    return compare(have, need)
 
 
 def text(value) -> str:
@@ -119,8 +116,8 @@ def typed(prop: str, value) -> dict:
     return {f"{prop}_type": kind, f"{prop}_type_en": words.en, f"{prop}_type_de": words.de}
 
 
-def _in_range(version: int | None, setting: dict) -> bool:
-    since, until = version_number(setting.get("since")), version_number(setting.get("until"))
+def _in_range(version: tuple | None, setting: dict) -> bool:
+    since, until = loose_key(setting.get("since")), loose_key(setting.get("until"))
     if version is None:  # no version known: the setting as it holds now
         return until is None
     return (since is None or since <= version) and (until is None or version < until)
@@ -155,14 +152,14 @@ class Context:
         if self.operator() is None:
             return None
         for s in self.data.get("releases", {}).get("gpu-operator", {}).get("settings", []):
-            if s.get("key") == key and _in_range(version_number(self.operator()), s):
+            if s.get("key") == key and _in_range(loose_key(self.operator()), s):
                 return s["default"]["value"]
         return None
 
     def plugin_default(self, key: str):
         """The device plugin's default of a configuration key, for the plugin version the ClusterPolicy
         names (else the current one); None where the catalog does not say."""
-        version = version_number(self.policy.value("devicePlugin.version")) if self.policy else None
+        version = loose_key(self.policy.value("devicePlugin.version")) if self.policy else None
         for s in self.data.get("releases", {}).get("device-plugin", {}).get("settings", []):
             if s.get("key") == key and _in_range(version, s):
                 return s["default"]["value"]
@@ -202,16 +199,16 @@ class Context:
         if self.env.driver:
             return self.env.driver
         if self.policy is not None and self.policy.value("driver.enabled") is not False:
-            return clean(self.policy.value("driver.version"))
+            return from_manifest(self.policy.value("driver.version"))
         return None
 
     def k8s(self) -> str | None:
         """--k8s, else the oldest kubelet among the nodes read."""
         if self.env.k8s:
             return self.env.k8s
-        known = [clean(n.kubelet_version.value) for n in self.inv.nodes if n.kubelet_version]
+        known = [from_manifest(n.kubelet_version.value) for n in self.inv.nodes if n.kubelet_version]
         known = [k for k in known if k]
-        return min(known, key=version_number) if known else None
+        return min(known, key=loose_key) if known else None
 
     def mig_strategy(self) -> str | None:
         value = self.policy_value("mig.strategy")

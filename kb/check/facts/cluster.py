@@ -18,7 +18,7 @@ def origin(name: str) -> dict:
 
 
 def cluster(ctx: Context, out: FactSet) -> None:
-    """One `cluster` fact: versions (text and integer), and how GPUs reach containers."""
+    """One `cluster` fact: versions, and how GPUs reach containers."""
     where = ctx.policy.where() if ctx.policy else (ctx.inv.gpu_clusters[0].where if ctx.inv.gpu_clusters else Where.nowhere())
     op, k8s, driver = ctx.operator(), ctx.k8s(), ctx.driver()
     out.add("cluster", where, obj="cluster", operator=op, k8s=k8s, driver=driver, **runtime(ctx))

@@ -14,9 +14,10 @@ import re
 from kb.catalog.names import NameError_, NameIndex
 from kb.check.facts import mig
 from kb.check.facts.base import Context, FactSet, boolean, text
-from kb.check.versions import clean
+from kb.errors import UnusableInput
 from kb.questions.words import MIG_STATUS, word
 from kb.text import Text
+from kb.versions import from_manifest
 
 #: node fact property → the label it is read from
 LABELS = {"product": "nvidia.com/gpu.product", "mig_config": "nvidia.com/mig.config",
@@ -43,7 +44,7 @@ def _driver(ctx: Context, node) -> str | None:
     full = node.label("nvidia.com/cuda.driver-version.full")
     parts = [node.label(f"nvidia.com/cuda.driver.{p}") for p in ("major", "minor", "rev")]
     legacy = ".".join(p for p in parts if p) if parts[0] else None
-    return clean(full) or clean(legacy) or ctx.driver()
+    return from_manifest(full) or from_manifest(legacy) or ctx.driver()
 
 
 class MigAnswers:
@@ -61,10 +62,10 @@ class MigAnswers:
         try:
             return {"card": card, "operator": base.operator_version(asker.index, self.ctx.operator()),
                     "driver": base.driver_version(driver) if driver else None}
-        except base.InputError:
+        except UnusableInput:
             try:
                 return {"card": card, "operator": base.operator_version(asker.index, self.ctx.operator()), "driver": None}
-            except base.InputError:
+            except UnusableInput:
                 return None
 
     @property

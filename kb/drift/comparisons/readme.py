@@ -12,8 +12,8 @@ catalog does not know is new.
 from __future__ import annotations
 
 from kb.drift.compare import Change, cited_sections
-from kb.models.common import version_key
 from kb.text import Text
+from kb.versions import key as version_key
 
 
 def known_versions(data: dict) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from kb.drift.compare import Change
 from kb.text import Text
-from kb.models.common import version_key
+from kb.versions import key as version_key
 
 
 def compare(source: dict, extracted: dict, data: dict) -> list[Change]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from kb.drift.extractors import ExtractError
-from kb.models.common import version_key
+from kb.versions import key as version_key
 
 ID = "device-plugin-changelog"
 

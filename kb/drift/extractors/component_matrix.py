@@ -54,7 +54,7 @@ def extract(text: str) -> dict:
         if not components:
             raise ExtractError(f"the component matrix lists no component versions for {release or '${version}'}")
         columns[release] = components
-    from kb.models.common import version_key
+    from kb.versions import key as version_key
 
     known = [r for r in releases if r]
     newest = max(known, key=version_key) if known else None

@@ -1,7 +1,7 @@
 """Versions and dates are consistent: releases unique and newest first, ranges ordered,
 `since` names a known release, no date in the future."""
 
-from kb.models.common import version_key
+from kb.versions import key as version_key
 
 CHECK = "versions"
 TITLE = "versions and dates valid"
