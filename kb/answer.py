@@ -10,49 +10,50 @@ from __future__ import annotations
 import json
 
 from kb.questions import words
+from kb.text import Text, pick
 
 QUESTION_TITLE = {
-    "mig": {"en": "MIG", "de": "MIG"},
-    "methods": {"en": "Sharing methods", "de": "Sharing-Methoden"},
-    "resource": {"en": "Resource request", "de": "Ressourcenanforderung"},
-    "strategy": {"en": "MIG strategy", "de": "MIG-Strategie"},
-    "dra": {"en": "DRA", "de": "DRA"},
-    "recommend": {"en": "Recommendation", "de": "Empfehlung"},
+    "mig": Text("MIG", "MIG"),
+    "methods": Text("Sharing methods", "Sharing-Methoden"),
+    "resource": Text("Resource request", "Ressourcenanforderung"),
+    "strategy": Text("MIG strategy", "MIG-Strategie"),
+    "dra": Text("DRA", "DRA"),
+    "recommend": Text("Recommendation", "Empfehlung"),
 }
 LABELS = {
-    "why": {"en": "Why", "de": "Warum"}, "conditions": {"en": "Conditions", "de": "Bedingungen"},
-    "details": {"en": "Details", "de": "Details"}, "sources": {"en": "Sources", "de": "Quellen"},
-    "rules": {"en": "Rules fired", "de": "Ausgelöste Regeln"}, "read": {"en": "read", "de": "liest"},
-    "data": {"en": "Data version", "de": "Datenstand"}, "none": {"en": "none", "de": "keine"},
+    "why": Text("Why", "Warum"), "conditions": Text("Conditions", "Bedingungen"),
+    "details": Text("Details", "Details"), "sources": Text("Sources", "Quellen"),
+    "rules": Text("Rules fired", "Ausgelöste Regeln"), "read": Text("read", "liest"),
+    "data": Text("Data version", "Datenstand"), "none": Text("none", "keine"),
 }
 INPUT_LABELS = {
-    "card": {"en": "card", "de": "Karte"}, "operator": {"en": "GPU Operator", "de": "GPU Operator"},
-    "driver": {"en": "driver", "de": "Treiber"}, "k8s": {"en": "Kubernetes", "de": "Kubernetes"},
-    "gpus": {"en": "GPUs", "de": "GPUs"}, "mig_enabled": {"en": "MIG enabled", "de": "MIG aktiviert"},
-    "workload": {"en": "workload", "de": "Arbeitslast"}, "mig_strategy": {"en": "mig.strategy", "de": "mig.strategy"},
-    "rename_by_default": {"en": "renameByDefault", "de": "renameByDefault"},
-    "profile": {"en": "profile", "de": "Profil"}, "mode": {"en": "sharing", "de": "Teilen per"},
-    "replicas": {"en": "replicas", "de": "Replikate"}, "feature": {"en": "feature", "de": "Funktion"},
-    "isolation": {"en": "isolation", "de": "Isolierung"},
+    "card": Text("card", "Karte"), "operator": Text("GPU Operator", "GPU Operator"),
+    "driver": Text("driver", "Treiber"), "k8s": Text("Kubernetes", "Kubernetes"),
+    "gpus": Text("GPUs", "GPUs"), "mig_enabled": Text("MIG enabled", "MIG aktiviert"),
+    "workload": Text("workload", "Arbeitslast"), "mig_strategy": Text("mig.strategy", "mig.strategy"),
+    "rename_by_default": Text("renameByDefault", "renameByDefault"),
+    "profile": Text("profile", "Profil"), "mode": Text("sharing", "Teilen per"),
+    "replicas": Text("replicas", "Replikate"), "feature": Text("feature", "Funktion"),
+    "isolation": Text("isolation", "Isolierung"),
 }
 
 
 #: labels of detail keys (keys not listed are shown with "_" as " ")
 DETAIL_LABELS = {
-    "mig_status": ("MIG status", "MIG-Status"), "max_instances": ("max instances", "Max. Instanzen"),
-    "smallest_profile": ("smallest profile", "Kleinstes Profil"), "profiles": ("profiles", "Profile"),
-    "prerequisites": ("prerequisites", "Voraussetzungen"), "operator_listed": ("on the operator's support list", "Auf der Supportliste des Operators"),
-    "operator_min_driver": ("operator's minimum driver", "Mindesttreiber laut Operator"), "min_driver": ("minimum driver", "Mindesttreiber"),
-    "min_vbios": ("minimum vBIOS", "Mindest-vBIOS"), "display_mode_switch": ("display-mode switch", "Umschaltung des Anzeigemodus"),
-    "prerequisites_published": ("prerequisites published", "Voraussetzungen veröffentlicht"),
-    "written_confirmation": ("get written confirmation", "Schriftlich bestätigen lassen"),
-    "methods": ("methods", "Methoden"), "mode": ("sharing", "Teilen per"), "resource": ("resource", "Ressource"),
-    "labels": ("node labels", "Node-Labels"), "replicas": ("replicas", "Replikate"), "profile": ("profile", "Profil"),
-    "mig_strategy": ("mig.strategy", "mig.strategy"), "strategy": ("mig.strategy", "mig.strategy"), "feature": ("feature", "Funktion"),
-    "maturity": ("maturity", "Reife"), "min_kubernetes": ("minimum Kubernetes", "Mindestversion Kubernetes"),
-    "driver_version": ("DRA driver", "DRA-Treiber"), "operator_manages_dra": ("operator manages the DRA driver", "Operator verwaltet den DRA-Treiber"),
-    "ranking": ("ranking", "Rangfolge"), "excluded": ("ruled out", "Ausgeschlossen"),
-    "why": ("why", "Warum"), "risk": ("risk for neighbours", "Risiko für Nachbarn"), "conditions": ("conditions", "Bedingungen"),
+    "mig_status": Text("MIG status", "MIG-Status"), "max_instances": Text("max instances", "Max. Instanzen"),
+    "smallest_profile": Text("smallest profile", "Kleinstes Profil"), "profiles": Text("profiles", "Profile"),
+    "prerequisites": Text("prerequisites", "Voraussetzungen"), "operator_listed": Text("on the operator's support list", "Auf der Supportliste des Operators"),
+    "operator_min_driver": Text("operator's minimum driver", "Mindesttreiber laut Operator"), "min_driver": Text("minimum driver", "Mindesttreiber"),
+    "min_vbios": Text("minimum vBIOS", "Mindest-vBIOS"), "display_mode_switch": Text("display-mode switch", "Umschaltung des Anzeigemodus"),
+    "prerequisites_published": Text("prerequisites published", "Voraussetzungen veröffentlicht"),
+    "written_confirmation": Text("get written confirmation", "Schriftlich bestätigen lassen"),
+    "methods": Text("methods", "Methoden"), "mode": Text("sharing", "Teilen per"), "resource": Text("resource", "Ressource"),
+    "labels": Text("node labels", "Node-Labels"), "replicas": Text("replicas", "Replikate"), "profile": Text("profile", "Profil"),
+    "mig_strategy": Text("mig.strategy", "mig.strategy"), "strategy": Text("mig.strategy", "mig.strategy"), "feature": Text("feature", "Funktion"),
+    "maturity": Text("maturity", "Reife"), "min_kubernetes": Text("minimum Kubernetes", "Mindestversion Kubernetes"),
+    "driver_version": Text("DRA driver", "DRA-Treiber"), "operator_manages_dra": Text("operator manages the DRA driver", "Operator verwaltet den DRA-Treiber"),
+    "ranking": Text("ranking", "Rangfolge"), "excluded": Text("ruled out", "Ausgeschlossen"),
+    "why": Text("why", "Warum"), "risk": Text("risk for neighbours", "Risiko für Nachbarn"), "conditions": Text("conditions", "Bedingungen"),
 }
 #: detail keys whose values are catalog ids, shown in words
 VALUE_WORDS = {"mig_status": words.MIG_STATUS, "maturity": words.MATURITY, "mode": words.MODE,
@@ -60,21 +61,6 @@ VALUE_WORDS = {"mig_status": words.MIG_STATUS, "maturity": words.MATURITY, "mode
                "isolation": words.ISOLATION}
 #: detail keys whose values are maps with catalog ids as keys
 KEY_WORDS = {"methods": words.METHOD}
-
-
-def _is_text(value) -> bool:
-    return isinstance(value, dict) and set(value) == {"en", "de"}
-
-
-def pick(value, lang: str):
-    """Every {en, de} inside `value` replaced by the text of `lang`."""
-    if _is_text(value):
-        return value[lang]
-    if isinstance(value, dict):
-        return {k: pick(v, lang) for k, v in value.items()}
-    if isinstance(value, list):
-        return [pick(v, lang) for v in value]
-    return value
 
 
 def localise(answer: dict, lang: str) -> dict:
@@ -102,8 +88,8 @@ def _marks(reason: dict, numbers: dict) -> str:
 
 
 def _label(key: str, lang: str) -> str:
-    pair = DETAIL_LABELS.get(key)
-    return pair[lang == "de"] if pair else key.replace("_", " ")
+    label = DETAIL_LABELS.get(key)
+    return label(lang) if label else key.replace("_", " ")
 
 
 def _empty(value) -> bool:
@@ -155,9 +141,9 @@ def _show(value, lang: str = "en", table: dict | None = None, sep: str = ", ") -
 
 
 def _input(key: str, value, lang: str) -> str:
-    label = INPUT_LABELS.get(key, {}).get(lang, key.replace("_", " "))
+    label = INPUT_LABELS[key](lang) if key in INPUT_LABELS else key.replace("_", " ")
     if key == "gpus":
-        none = {"en": "no MIG", "de": "ohne MIG"}[lang]
+        none = Text("no MIG", "ohne MIG")(lang)
         return label + " " + " + ".join(f"{g['card']} ({', '.join(g['profiles']) or none})" for g in value)
     if value is True:
         return label
@@ -171,9 +157,9 @@ def _fact_line(fact: dict) -> str:
 
 def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
     """The short human answer: heading, summary, reasons with footnotes, conditions, details, sources."""
-    t = lambda key: LABELS[key][lang]  # noqa: E731
+    t = lambda key: LABELS[key](lang)  # noqa: E731
     inputs = ", ".join(_input(k, v, lang) for k, v in answer["inputs"].items() if v is not False and not _empty(v))
-    title = QUESTION_TITLE.get(answer["question"], {}).get(lang, answer["question"])
+    title = QUESTION_TITLE[answer["question"]](lang) if answer["question"] in QUESTION_TITLE else answer["question"]
     lines = [f"{title} ({inputs}): {words.VERDICT[answer['verdict']][lang]}", answer["summary"][lang], ""]
     numbers, notes = _footnotes(answer)
     if answer["reasons"]:

@@ -101,7 +101,7 @@ def test_yaml_errors_and_duplicate_ids_are_reported_per_question(tmp_path):
     assert [r["id"] for r in rules["demo"]] == ["T-001"]
     assert "already used by rules/demo/T-001-again.yaml" in problems["demo"][0].message or \
            "already used by rules/demo/T-001-demo.yaml" in problems["demo"][0].message
-    assert problems["other"][0].file == "rules/other/X-001-bad.yaml" and "not valid YAML" in problems["other"][0].message
+    assert problems["other"][0].file == "rules/other/X-001-bad.yaml" and "not valid YAML" in str(problems["other"][0])
 
 
 def test_the_committed_rule_schema_is_current():

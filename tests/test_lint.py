@@ -165,7 +165,7 @@ def test_catalog_that_is_a_file_is_named_as_such(tmp_path):
 def test_check_states_in_german(tmp_path):
     lines = run_lint(tmp_path / "nothing", "--lang", "de").output.splitlines()
     assert lines == ["Fehler: der Katalog ist nicht lesbar; sonst wurde nichts geprüft:",
-                     f"  {tmp_path / 'nothing'}: catalog folder not found"]
+                     f"  {tmp_path / 'nothing'}: Katalogordner nicht gefunden"]
     data = json.loads(run_lint(tmp_path / "nothing", "--json", "--lang", "de").output)
     assert data["details"]["checks"]["sources"] == "skipped: the catalog does not load"
     skipped = run_lint(GOOD, "--lang", "de", shared=tmp_path / "absent").output.splitlines()
@@ -173,3 +173,34 @@ def test_check_states_in_german(tmp_path):
     catalog, rules = broken_copy(tmp_path, "quote-missing")
     assert "quotes: fehlgeschlagen" in run_lint(catalog, "--lang", "de", rules=rules).output.splitlines()
     assert "rules: bestanden" in run_lint(GOOD, "--lang", "de").output.splitlines()
+
+
+def test_problems_in_german_with_the_parser_words_quoted(tmp_path):
+    catalog, rules = broken_copy(tmp_path / "s", "unknown-source")
+    lines = run_lint(catalog, "--lang", "de", rules=rules).output.splitlines()
+    assert "lt/cards/beta-10.yaml:11: memory_gb.cite[0].source: unbekannte Quelle 'demo-datashet'; meinten Sie " \
+           "'demo-datasheet'? [sources]" in lines
+    data = json.loads(run_lint(catalog, "--json", "--lang", "de", rules=rules).output)
+    assert [p["message"] for p in data["problems"]] == ["unbekannte Quelle 'demo-datashet'; meinten Sie 'demo-datasheet'?"]
+    catalog, rules = broken_copy(tmp_path / "c", "missing-citation")
+    assert run_lint(catalog, "--lang", "de", rules=rules).output.splitlines()[0] == (
+        "lt/cards/beta-10.yaml:11: memory_gb.cite: passt nicht zum Schema (die Schemaprüfung meldet: „List should "
+        "have at least 1 item after validation, not 0“) [schema]")
+    catalog, rules = broken_copy(tmp_path / "y", "yaml-syntax")
+    assert run_lint(catalog, "--lang", "de", rules=rules).output.splitlines()[1] == (
+        "  lt/cards/beta-10.yaml:3: kein gültiges YAML (der Parser meldet: „expected ',' or ']', but got "
+        "'<stream end>'“)")
+
+
+def test_an_alias_bomb_in_the_catalog_is_refused_quickly(tmp_path):
+    """A 1 KB card file whose aliases expand to 10^10 values (issue 13: it took 62 s and 4 GB) is refused."""
+    catalog = tmp_path / "lt"
+    shutil.copytree(GOOD, catalog)
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"{b}: &{b} [{', '.join(['*' + a] * 10)}]" for a, b in zip("abcdefghi", "bcdefghij")]
+    (catalog / "cards" / "beta-10.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert len((catalog / "cards" / "beta-10.yaml").read_bytes()) < 1024
+    result = run_lint(catalog)  # the guard stops after 50,000 values (~0.3 s here)
+    assert result.exit_code == 2
+    assert result.output.splitlines()[1] == (
+        "  lt/cards/beta-10.yaml: more than 50000 values (aliases expanding without end?): not read")

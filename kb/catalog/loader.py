@@ -10,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from kb.catalog.yamlsafe import Document, Problem, dotted, read_yaml
 from kb.errors import CatalogInvalid
+from kb.text import Text
 from kb.models import Card, Method, ReleasesFile, SourcesFile
 from kb.models.platform import PlatformSupportFile
 
@@ -42,21 +43,22 @@ def _validation_problems(doc: Document, exc: ValidationError) -> list[Problem]:
     problems = []
     for err in exc.errors(include_url=False):
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and (p.startswith("function-") or p in {"str", "bool", "none", "date"})))
-        msg = err["msg"]
         raw = doc.raw.get(loc)
         value = err.get("input")
+        msg = Text(err["msg"], f"passt nicht zum Schema (die Schemaprüfung meldet: „{err['msg']}“)")
         if isinstance(value, float) and raw is not None:
-            msg += f' — YAML read {raw} as the number {value}: write "{raw}" in quotes'
-        elif isinstance(value, (int, float)) and "string" in msg and raw is not None:
-            msg += f' — write "{raw}" in quotes'
+            msg = Text(f'{err["msg"]} — YAML read {raw} as the number {value}: write "{raw}" in quotes',
+                       f'YAML liest {raw} als die Zahl {value}: schreiben Sie "{raw}" in Anführungszeichen')
+        elif isinstance(value, (int, float)) and "string" in err["msg"] and raw is not None:
+            msg = Text(f'{err["msg"]} — write "{raw}" in quotes', f'Text erwartet: schreiben Sie "{raw}" in Anführungszeichen')
         elif err["type"] == "extra_forbidden":
-            msg = "unknown field"
-            parent = loc[:-1]
-            model_fields = _fields_at(exc, parent)
-            if model_fields:
-                close = difflib.get_close_matches(str(loc[-1]), model_fields, n=1)
-                if close:
-                    msg += f"; did you mean {close[0]!r}?"
+            msg = Text("unknown field", "unbekanntes Feld")
+            model_fields = _fields_at(exc, loc[:-1])
+            close = difflib.get_close_matches(str(loc[-1]), model_fields, n=1) if model_fields else []
+            if close:
+                msg += Text(f"; did you mean {close[0]!r}?", f"; meinten Sie {close[0]!r}?")
+        elif err["type"] == "missing":
+            msg = Text(err["msg"], "Pflichtfeld fehlt")
         problems.append(Problem(doc.file, doc.line_of(loc), dotted(loc), msg))
     return problems
 
@@ -97,11 +99,13 @@ def load_catalog(root: Path) -> Catalog:
     parsed: dict[str, list] = {key: [] for _, _, key in LAYOUT}
     documents: dict[str, Document] = {}
     if not root.is_dir():
-        raise CatalogInvalid([Problem(str(root), None, "", "catalog folder not found", kind="io")])
+        raise CatalogInvalid([Problem(str(root), None, "", Text("catalog folder not found", "Katalogordner nicht gefunden"),
+                                      kind="io")])
     for pattern, model, key in LAYOUT:
         paths = sorted(root.glob(pattern))
         if pattern == "sources.yaml" and not paths:
-            problems.append(Problem(f"{root.name}/{pattern}", None, "", "missing: every catalog needs sources.yaml", kind="io"))
+            problems.append(Problem(f"{root.name}/{pattern}", None, "", Text(
+                "missing: every catalog needs sources.yaml", "fehlt: jeder Katalog braucht sources.yaml"), kind="io"))
         for path in paths:
             rel = path.relative_to(root).as_posix()
             doc, errs = read_yaml(path, display=f"{root.name}/{rel}")
@@ -126,7 +130,8 @@ def load_catalog(root: Path) -> Catalog:
             stem = Path(rel).stem
             if stem != ident:
                 problems.append(Problem(f"{root.name}/{rel}", documents[rel].line_of((attr,)), attr,
-                                        f"{attr} {ident!r} must equal the file name {stem!r}"))
+                                        Text(f"{attr} {ident!r} must equal the file name {stem!r}",
+                                             f"{attr} {ident!r} muss dem Dateinamen {stem!r} gleichen")))
             store[ident] = entity
             catalog.files[f"{key}/{ident}"] = rel
     if problems:

@@ -8,23 +8,40 @@ from typing import Any
 
 import yaml
 
+from kb.text import Text
+
+#: A file expanding to more values than this is refused: YAML aliases can make a 1 KB file expand to
+#: billions of values ("billion laughs"); the largest file of the real catalog has about a thousand.
+MAX_VALUES = 50_000
+
 
 @dataclass
 class Problem:
-    """One thing wrong with the input, located as precisely as we can."""
+    """One thing wrong with the input, located as precisely as we can. `message` is a Text (a str for
+    words that are the same in both languages)."""
 
     file: str
     line: int | None
     path: str
-    message: str
+    message: Text | str
     kind: str = "schema"
 
-    def __str__(self) -> str:
+    def text(self, lang: str = "en") -> str:
+        """'file:line: path: message' in `lang`."""
         where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.path + ': ' if self.path else ''}{self.message}"
+        return f"{where}: {self.path + ': ' if self.path else ''}{Text.of(self.message)(lang)}"
+
+    def __str__(self) -> str:
+        return self.text("en")
 
     def as_dict(self) -> dict:
+        """{file, line, path, kind, message}; `message` stays a Text (kb.text.pick gives one language)."""
         return {"file": self.file, "line": self.line, "path": self.path, "kind": self.kind, "message": self.message}
+
+
+def parser_said(what: Text, detail: str) -> Text:
+    """A message of a parser (PyYAML, pydantic: English only) wrapped in a sentence of each language."""
+    return Text(f"{what.en}: {detail}", f"{what.de} (der Parser meldet: „{detail}“)")
 
 
 @dataclass
@@ -54,13 +71,21 @@ def dotted(path: tuple) -> str:
     return out
 
 
+class _TooBig(Exception):
+    pass
+
+
 class _Builder:
     def __init__(self, file: str):
         self.doc = Document(file=file, data=None)
         self.constructor = yaml.SafeLoader("")
         self.problems: list[Problem] = []
+        self.budget = MAX_VALUES
 
     def build(self, node: yaml.Node, path: tuple) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            raise _TooBig
         self.doc.lines[path] = node.start_mark.line + 1
         if isinstance(node, yaml.MappingNode):
             out: dict = {}
@@ -72,7 +97,9 @@ class _Builder:
                     first = self.doc.lines.get(path + (key,))
                     self.problems.append(Problem(
                         self.doc.file, key_node.start_mark.line + 1, dotted(path + (key,)),
-                        f"duplicate key {key!r} (first at line {first}); YAML would silently keep only the last",
+                        Text(f"duplicate key {key!r} (first at line {first}); YAML would silently keep only the last",
+                             f"doppelter Schlüssel {key!r} (zuerst in Zeile {first}); YAML behielte stillschweigend "
+                             "nur den letzten"),
                         kind="duplicate"))
                     continue
                 out[key] = self.build(value_node, path + (key,))
@@ -84,26 +111,34 @@ class _Builder:
         return self.constructor.construct_object(node, deep=True)
 
 
+NOT_YAML = Text("not valid YAML", "kein gültiges YAML")
+
+
 def read_yaml(path: Path, display: str | None = None) -> tuple[Document | None, list[Problem]]:
     """Parse one YAML file (one document). Returns the document, or None with the problems."""
     name = display or str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return None, [Problem(name, None, "", f"cannot read file: {exc}", kind="io")]
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return None, [Problem(name, None, "", parser_said(Text("cannot read file", "Datei nicht lesbar"), why), kind="io")]
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
         msg = getattr(exc, "problem", None) or str(exc)
-        return None, [Problem(name, line, "", f"not valid YAML: {msg}", kind="yaml")]
+        return None, [Problem(name, line, "", parser_said(NOT_YAML, msg), kind="yaml")]
     if node is None:
-        return None, [Problem(name, 1, "", "file is empty", kind="yaml")]
+        return None, [Problem(name, 1, "", Text("file is empty", "Datei ist leer"), kind="yaml")]
     builder = _Builder(name)
     try:
         builder.doc.data = builder.build(node, ())
+    except _TooBig:
+        return None, [Problem(name, None, "", Text(
+            f"more than {MAX_VALUES} values (aliases expanding without end?): not read",
+            f"mehr als {MAX_VALUES} Werte (Aliasse, die sich ohne Ende entfalten?): nicht gelesen"), kind="yaml")]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        return None, [Problem(name, mark.line + 1 if mark else None, "", f"not valid YAML: {exc}", kind="yaml")]
+        return None, [Problem(name, mark.line + 1 if mark else None, "", parser_said(NOT_YAML, str(exc)), kind="yaml")]
     return builder.doc, builder.problems

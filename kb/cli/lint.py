@@ -9,7 +9,7 @@ import click
 from kb.cli.exitcodes import exit_code
 from kb.cli.i18n import Command
 from kb.cli.options import output_options, print_json
-from kb.text import Text
+from kb.text import Text, pick
 
 #: a check's state in words (JSON keeps the ids)
 STATES = {"passed": Text("passed", "bestanden"), "failed": Text("failed", "fehlgeschlagen"),
@@ -53,10 +53,10 @@ def lint(catalog_path, as_json, lang):
     code = exit_code(findings=bool(result.problems))
     if as_json:
         print_json({"catalog": str(root), "checks": result.checks,
-                    "problems": [p.as_dict() for p in result.problems], "exit_code": int(code)})
+                    "problems": [pick(p.as_dict(), lang) for p in result.problems], "exit_code": int(code)})
         return code
     for p in result.problems:
-        click.echo(f"{p} [{p.kind}]")
+        click.echo(f"{p.text(lang)} [{p.kind}]")
     for name, state in result.checks.items():
         word = STATES[state.partition(":")[0]](lang)
         why = result.skipped.get(name)

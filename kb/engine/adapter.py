@@ -105,7 +105,7 @@ class DurableEngine:
         except _durable.MessageObservedException as exc:
             if len(chunk) == 1:
                 raise EngineFailure(f"durable-rules saw a fact twice in one query ({exc.message[:300]}); "
-                                  "facts of one query must differ") from None
+                                    "facts of one query must differ") from None
             half = len(chunk) // 2
             self._run_chunk(name, chunk[:half], fact_lists, results, order)
             self._run_chunk(name, chunk[half:], fact_lists, results, order)

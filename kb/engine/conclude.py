@@ -6,6 +6,7 @@ import re
 
 from kb.catalog.facts import FactError, citations, resolve_ref
 from kb.errors import EngineFailure
+from kb.text import Text
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}")
 
@@ -21,7 +22,7 @@ def _lookup(rule: dict, facts: tuple, name: str):
             if name in fact:
                 return fact[name]
     raise EngineFailure(f"{rule['file']}: placeholder {{{name}}} is not a property of the matched facts "
-                      f"({', '.join(sorted({k for f in facts for k in f}))})")
+                        f"({', '.join(sorted({k for f in facts for k in f}))})")
 
 
 def _show(value) -> str:
@@ -91,15 +92,15 @@ def conclude(rule: dict, facts: tuple, data: dict) -> dict:
             if optional:
                 continue
             raise EngineFailure(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog "
-                              f"({found.reason})")
+                                f"({found.reason})")
         cites += [dict(c) for c in found if c not in cites]
-    out = {"rule": rule["id"], "title": rule["title"]}
+    out = {"rule": rule["id"], "title": Text.of(rule["title"])}
     if "verdict" in then:
         out["verdict"] = then["verdict"]
     else:
         out["severity"] = then["severity"]
-    out["text"] = {lang: fill(rule, facts, t) for lang, t in then["text"].items()}
-    out["condition"] = ({lang: fill(rule, facts, t) for lang, t in then["condition"].items()}
+    out["text"] = Text.of(then["text"]).map(lambda text, _lang: fill(rule, facts, text))
+    out["condition"] = (Text.of(then["condition"]).map(lambda text, _lang: fill(rule, facts, text))
                         if "condition" in then else None)
     out["details"] = _fill_value(rule, facts, then.get("details", {}))
     out["cites"] = cites

@@ -42,7 +42,8 @@ class LintContext:
         for rel, doc in self.documents():
             yield from ((rel, doc, path, cit) for path, cit in _walk_citations(doc.data, ()))
 
-    def problem(self, doc: Document, path: tuple, message: str, kind: str) -> Problem:
+    def problem(self, doc: Document, path: tuple, message, kind: str) -> Problem:
+        """A Problem located at `path` of `doc`; `message` a Text (both languages)."""
         return Problem(doc.file, doc.line_of(path), dotted(path), message, kind=kind)
 
 

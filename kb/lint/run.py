@@ -33,7 +33,8 @@ def lint(root: Path, today: dt.date | None = None, shared: Path | None = None, r
     result = LintResult()
     try:
         if root.is_file():
-            raise CatalogInvalid([Problem(str(root), None, "", "a file, not a catalog folder", kind="io")])
+            raise CatalogInvalid([Problem(str(root), None, "", Text("a file, not a catalog folder",
+                                                                   "eine Datei, kein Katalogordner"), kind="io")])
         catalog = load_catalog(root)
     except CatalogInvalid as exc:
         result.problems = exc.problems

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kb.catalog.facts import citation, fact_ref, iter_facts
 from kb.render.labels import label, value_text
+from kb.text import Text
 
 
 def _citation(data: dict, cit: dict) -> dict:
@@ -60,7 +61,7 @@ def card_text(data: dict, card_id: str, lang: str) -> str:
 
     lines = [doc["name"], "=" * len(doc["name"])]
     if doc["aliases"]:
-        lines.append(("Auch: " if lang == "de" else "Also: ") + ", ".join(doc["aliases"]))
+        lines.append(Text("Also: ", "Auch: ")(lang) + ", ".join(doc["aliases"]))
     lines.append("")
     for fact in doc["facts"]:
         marks = "".join(mark(c) for c in fact["citations"])
@@ -69,8 +70,9 @@ def card_text(data: dict, card_id: str, lang: str) -> str:
             lines.append(f"    {fact['note'][lang]}")
         for other in fact.get("disputed_by", []):
             omarks = "".join(mark(c) for c in other["citations"])
-            lead = "Abweichend: " if lang == "de" else "Disputed: "
+            lead = Text("Disputed: ", "Abweichend: ")(lang)
             lines.append(f"    {lead}{value_text(other['value'], lang, fact['path'])} {omarks} — {other['note'][lang]}")
-    lines += ["", ("Quellen" if lang == "de" else "Sources") + ":"] + notes
-    lines.append(("Datenstand " if lang == "de" else "Data version ") + data["data_version"] + f" · {doc['file']}")
+    lines += ["", Text("Sources:", "Quellen:")(lang)] + notes
+    lines.append(Text("Data version {version} · {file}", "Datenstand {version} · {file}")
+                 .format(version=data["data_version"], file=doc["file"])(lang))
     return "\n".join(lines)

@@ -3,30 +3,31 @@
 from __future__ import annotations
 
 from kb.questions import words
+from kb.text import Text, is_text
 
-FIELD_LABELS: dict[str, tuple[str, str]] = {
-    "architecture": ("Architecture", "Architektur"),
-    "memory_gb": ("Memory (GB)", "Speicher (GB)"),
-    "form_factor": ("Form factor", "Bauform"),
-    "availability": ("Availability", "Verfügbarkeit"),
-    "mig.status": ("MIG status", "MIG-Status"),
-    "mig.max_instances": ("MIG: max. instances", "MIG: max. Instanzen"),
-    "mig.smallest_profile": ("MIG: smallest profile", "MIG: kleinstes Profil"),
-    "mig.profiles": ("MIG profile", "MIG-Profil"),
-    "mig.prerequisites.min_driver": ("MIG: minimum driver", "MIG: Mindesttreiber"),
-    "mig.prerequisites.min_vbios": ("MIG: minimum vBIOS", "MIG: Mindest-vBIOS"),
-    "mig.prerequisites.display_mode_switch": ("MIG: display mode switch (DisplayModeSelector)",
+FIELD_LABELS: dict[str, Text] = {
+    "architecture": Text("Architecture", "Architektur"),
+    "memory_gb": Text("Memory (GB)", "Speicher (GB)"),
+    "form_factor": Text("Form factor", "Bauform"),
+    "availability": Text("Availability", "Verfügbarkeit"),
+    "mig.status": Text("MIG status", "MIG-Status"),
+    "mig.max_instances": Text("MIG: max. instances", "MIG: max. Instanzen"),
+    "mig.smallest_profile": Text("MIG: smallest profile", "MIG: kleinstes Profil"),
+    "mig.profiles": Text("MIG profile", "MIG-Profil"),
+    "mig.prerequisites.min_driver": Text("MIG: minimum driver", "MIG: Mindesttreiber"),
+    "mig.prerequisites.min_vbios": Text("MIG: minimum vBIOS", "MIG: Mindest-vBIOS"),
+    "mig.prerequisites.display_mode_switch": Text("MIG: display mode switch (DisplayModeSelector)",
                                               "MIG: Umschaltung des Anzeigemodus (DisplayModeSelector)"),
-    "mig.prerequisites.prerequisites_published": ("MIG: prerequisites published by NVIDIA",
+    "mig.prerequisites.prerequisites_published": Text("MIG: prerequisites published by NVIDIA",
                                                   "MIG: Voraussetzungen von NVIDIA veröffentlicht"),
-    "mig.prerequisites.written_confirmation": ("MIG: get support confirmed in writing",
+    "mig.prerequisites.written_confirmation": Text("MIG: get support confirmed in writing",
                                                "MIG: Unterstützung schriftlich bestätigen lassen"),
-    "operator_support.listed": ("GPU Operator support list", "Supportliste des GPU Operators"),
-    "operator_support.min_driver": ("GPU Operator: minimum driver", "GPU Operator: Mindesttreiber"),
-    "operator_support.driver_exceptions.fact": ("Driver exception", "Treiber-Ausnahme"),
-    "operator_support.kubevirt_vgpu": ("GPU Operator: KubeVirt vGPU device list",
+    "operator_support.listed": Text("GPU Operator support list", "Supportliste des GPU Operators"),
+    "operator_support.min_driver": Text("GPU Operator: minimum driver", "GPU Operator: Mindesttreiber"),
+    "operator_support.driver_exceptions.fact": Text("Driver exception", "Treiber-Ausnahme"),
+    "operator_support.kubevirt_vgpu": Text("GPU Operator: KubeVirt vGPU device list",
                                        "GPU Operator: Geräteliste für KubeVirt mit vGPU"),
-    "vendor.ships": ("We ship it", "Wir liefern sie"),
+    "vendor.ships": Text("We ship it", "Wir liefern sie"),
 }
 
 
@@ -34,8 +35,7 @@ def label(path: str, lang: str) -> str:
     import re
 
     key = re.sub(r"\[\d+\]", "", path)
-    en, de = FIELD_LABELS.get(key, (key, key))
-    return de if lang == "de" else en
+    return FIELD_LABELS[key](lang) if key in FIELD_LABELS else key
 
 
 #: fields whose values have words of their own (other values: kb.questions.words.VALUES and TRUTH)
@@ -46,8 +46,8 @@ FIELD_VALUES = {"operator_support.listed": words.OPERATOR_LISTED,
 def value_text(value, lang: str, path: str = "") -> str:
     """A fact value for people: booleans and enum values in words, profiles and texts summarised."""
     if isinstance(value, dict):
-        if "en" in value and "de" in value:
-            return value[lang]
+        if is_text(value):
+            return Text.of(value)(lang)
         if "name" in value and "memory_gb" in value:
             count = value.get("max_count")
             return f"{value['name']} ({value['memory_gb']} GB" + (f", ×{count})" if count else ")")

@@ -1,6 +1,7 @@
 """No name or alias may point at two cards (name resolution would be ambiguous)."""
 
 from kb.catalog.names import normalise
+from kb.text import Text
 
 CHECK = "aliases"
 TITLE = "no alias shared by two cards"
@@ -20,6 +21,7 @@ def check(ctx):
                 rel = ctx.catalog.files[f"cards/{cid}"]
                 doc = ctx.catalog.documents[rel]
                 names = sorted({n for c, n in cards if c == cid})
-                problems.append(ctx.problem(doc, ("aliases",),
-                                            f"name {names[0]!r} also names {', '.join(i for i in ids if i != cid)}", CHECK))
+                others = ", ".join(i for i in ids if i != cid)
+                problems.append(ctx.problem(doc, ("aliases",), Text(f"name {names[0]!r} also names {others}",
+                                                                    f"der Name {names[0]!r} nennt auch {others}"), CHECK))
     return problems

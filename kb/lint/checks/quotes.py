@@ -3,6 +3,7 @@
 import datetime as dt
 
 from kb.lint.snapshots import normalise, normalised_text, pick, snapshot_files
+from kb.text import Text
 
 CHECK = "quotes"
 TITLE = "quotes present in local snapshots"
@@ -23,13 +24,16 @@ def check(ctx):
             pinned = dt.date.fromisoformat(pinned)
         target = pick(files, pinned)
         if target is None:
-            what = f"snapshot of {pinned}" if pinned else "any snapshot"
-            have = ", ".join(str(d) for d in sorted(d for d in files if d)) or "none"
-            problems.append(ctx.problem(doc, path + ("snapshot" if pinned else "source",),
-                                        f"no {what} for source {src.id!r} ({src.snapshot}; have: {have})", CHECK))
+            have = ", ".join(str(d) for d in sorted(d for d in files if d))
+            en, de = (f"snapshot of {pinned}", f"Schnappschuss vom {pinned}") if pinned else ("any snapshot", "Schnappschuss")
+            problems.append(ctx.problem(doc, path + ("snapshot" if pinned else "source",), Text(
+                f"no {en} for source {src.id!r} ({src.snapshot}; have: {have or 'none'})",
+                f"kein {de} der Quelle {src.id!r} ({src.snapshot}; vorhanden: {have or 'keiner'})"), CHECK))
             continue
         quote = normalise(str(cit.get("quote", "")))
         if quote and quote not in normalised_text(target):
             short = quote if len(quote) <= 70 else quote[:67] + "..."
-            problems.append(ctx.problem(doc, path + ("quote",), f"quote not found in {target.name}: {short!r}", CHECK))
+            problems.append(ctx.problem(doc, path + ("quote",), Text(f"quote not found in {target.name}: {short!r}",
+                                                                     f"Zitat nicht in {target.name} gefunden: {short!r}"),
+                                        CHECK))
     return problems

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from kb.catalog.facts import KINDS, FactError, citations, resolve_ref, split_ref
 from kb.catalog.yamlsafe import Problem
+from kb.text import Text
 
 CHECK = "rules"
 TITLE = "rule files valid, their cites resolve"
@@ -64,4 +65,6 @@ def _located(root, file: str, bad: list[tuple[int, str]]) -> list[Problem]:
     from kb.catalog.yamlsafe import read_yaml
 
     doc, _ = read_yaml(root / file.removeprefix("rules/"), display=file)
-    return [Problem(file, doc.line_of(("cites", i)) if doc else None, f"cites[{i}]", why, kind=CHECK) for i, why in bad]
+    return [Problem(file, doc.line_of(("cites", i)) if doc else None, f"cites[{i}]",
+                    Text(why, f"der Beleg führt zu keinem belegten Fakt des Katalogs ({why})"), kind=CHECK)
+            for i, why in bad]
