@@ -9,6 +9,7 @@ embedded in a ConfigMap value); `doc.where(path)` is a `Where` whose line is loo
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,10 @@ TYPE_WORDS = {
     "integer": Text("integer", "ganze Zahl"), "huge-integer": Text("integer beyond 2^63", "ganze Zahl über 2^63"),
     "number": Text("number", "Zahl"), "text": Text("text", "Text"), "list": Text("list", "Liste"),
     "mapping": Text("mapping", "Zuordnung"), "null": Text("null", "null"), "other": Text("other value", "anderer Wert"),
+    "unresolved": Text("a substitution left open", "eine offene Ersetzung"),
 }
+#: a value that is only a Flux/envsubst substitution nobody resolved (`${REPLICAS}`): unknown, not text
+UNRESOLVED = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*\}$")
 #: Go reads the device plugin's and the operator's integers into 64 bits: a larger one does not load
 _GO_INT = 2**63
 
@@ -32,6 +36,8 @@ def yaml_type(value) -> str:
     """The type id of a parsed YAML value (a key of TYPE_WORDS)."""
     if type(value) is int and not -_GO_INT <= value < _GO_INT:
         return "huge-integer"
+    if type(value) is str and value.startswith("${") and UNRESOLVED.match(value):
+        return "unresolved"
     return {bool: "boolean", int: "integer", float: "number", str: "text", list: "list", dict: "mapping",
             type(None): "null"}.get(type(value), "other")
 
@@ -145,6 +151,7 @@ class Doc:
     prefix: str = ""
     line_offset: int | None = 0
     outer_line: int | None = None
+    partial: bool = False  # a Kustomize patch read without its target: what it leaves out is unknown
 
     def __post_init__(self):
         if self.top is None and not self.root:
@@ -186,7 +193,7 @@ class Doc:
     def sub(self, path: tuple) -> Doc:
         """The same document seen from a sub-tree (e.g. one item of a `kind: List`)."""
         return Doc(self.file, self.index, self.get(*path), self.lines, self.top, self.root + tuple(path),
-                   self.prefix, self.line_offset, self.outer_line)
+                   self.prefix, self.line_offset, self.outer_line, self.partial)
 
 
 def _problem(file: str, line, en: str, de: str, kind: str = "yaml", path: str = "") -> InputProblem:

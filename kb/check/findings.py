@@ -49,6 +49,8 @@ def locate(conclusions: list[dict], facts: FactSet, lang: str) -> list[Finding]:
                     cites.append(cite)
         f = Finding(rule=c["rule"], severity=c["severity"], title=c["title"][lang], message=message, where=where,
                     citations=cites)
+        if c.get("build"):
+            f["build"] = c["build"]
         more = extra.get("problems")
         if more:
             f["more"] = [Text.of(t)(lang) for t in more]
@@ -144,8 +146,28 @@ def order(findings: list[dict], files: list[str]) -> list[dict]:
                                            f["where"]["path"], f["message"]))
 
 
-def findings(conclusions: list[dict], facts: FactSet, lang: str, files: list[str], *, quiet: bool = False) -> list[dict]:
-    shown = order(resolve(group(fold(locate(conclusions, facts, lang)))), files)
+def findings(runs: list[tuple[list[dict], FactSet]], lang: str, files: list[str], *, quiet: bool = False) -> list[dict]:
+    """The findings of one or more runs (one per `kustomize build`: (conclusions, facts)). A finding several
+    builds make is shown once, naming the builds (`builds`)."""
+    located: list[Finding] = []
+    index: dict = {}
+    for conclusions, facts in runs:
+        for f in fold(locate(conclusions, facts, lang)):
+            key = (f["rule"], f["where"]["file"], f["where"]["document"], f["where"]["path"], f["message"])
+            build = f.pop("build", None)
+            if key in index:
+                if build:
+                    index[key].setdefault("builds", []).append(build)
+                continue
+            if build:
+                f["builds"] = [build]
+            index[key] = f
+            located.append(f)
+    if len(runs) > 1:  # a finding every build makes needs no build named
+        for f in located:
+            if len(f.get("builds", [])) == len(runs):
+                del f["builds"]
+    shown = order(resolve(group(located)), files)
     if quiet:
         shown = [f for f in shown if f["severity"] != "info"]
     return shown

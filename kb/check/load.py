@@ -11,8 +11,8 @@ from kb.check.inputs import Input, Inputs
 from kb.text import Text
 
 #: Helm template actions: `{{ .Values.x }}`, `{{- if … }}`, `{{ include "…" . }}`, `{{ toYaml … }}` …
-_HELM = re.compile(r"\{\{-?\s*(?:if\b|else\b|end\b|range\b|with\b|define\b|include\b|template\b|tpl\b|toYaml\b|"
-                   r"\.Values\b|\.Release\b|\.Chart\b|\.Capabilities\b|\.Files\b|\$|/\*|-?\s*\}\})")
+_HELM = re.compile(r"\{\{-?[^}\n]*?(?:\$?\.(?:Values|Release|Chart|Capabilities|Files|Template)\b|\binclude\s+\"|"
+                   r"\btoYaml\b|\btpl\s|\bdefine\s+\"|\btemplate\s+\"|\bnindent\b|\bindent\s+\d)")
 
 
 def helm_template(text: str) -> int | None:
@@ -29,13 +29,22 @@ class Loaded:
     extras: list = field(default_factory=list)
     problems: list[InputProblem] = field(default_factory=list)
     read: list[str] = field(default_factory=list)  # names of the inputs that gave something
+    substituted: list[dict] = field(default_factory=list)  # Flux substitutions made: {file, line, variable, value, default}
+    notes: list[dict] = field(default_factory=list)  # what Kustomize did: {file, text}
+    builds: list = field(default_factory=list)  # (root folder or None, docs) per `kustomize build`; [] = one, all docs
+    generated: dict = field(default_factory=dict)  # ConfigMaps kustomize generates with a name hash: name → generated
 
     @property
     def nothing(self) -> bool:
         return not self.docs and not self.extras
 
 
-def load_text(item: Input, out: Loaded) -> None:
+def load_text(item: Input, out: Loaded, variables: dict | None = None) -> None:
+    if "${" in item.text:
+        text, done = substitute(item.text, variables or {})
+        if done:
+            item = Input(item.name, text, item.path, item.folder, item.must_gather)
+            out.substituted += [{"file": item.name, **d} for d in done]
     line = helm_template(item.text)
     if line is not None:
         out.problems.append(InputProblem(item.name, line, "", Text(
@@ -52,10 +61,107 @@ def load_text(item: Input, out: Loaded) -> None:
         out.read.append(item.name)
 
 
+def _kustomize(out: Loaded, inputs: Inputs, variables: dict) -> None:
+    """Build the Kustomizations of the input (kb.check.kustomize): one build per root. Files are parsed afresh for
+    each build (from the text already read, or read with the same bounds and refusals as the input)."""
+    import os
+
+    from kb.check import kustomize
+    from kb.check.inputs import _read_file, decode
+
+    if not any(kustomize.is_kustomization(d) for d in out.docs):
+        return
+    texts = {os.path.normpath(t.path or t.name): t for t in inputs.texts}
+    seen_subs: set = set()
+
+    def parse(path: str):
+        item = texts.get(os.path.normpath(path))
+        if item is None:
+            raw = _read_file(path)
+            text = raw if isinstance(raw, InputProblem) else decode(path, raw)
+            if isinstance(text, InputProblem):
+                return [], [text]
+            item = texts[os.path.normpath(path)] = Input(path, text, path)
+        part = Loaded()
+        load_text(item, part, variables)
+        for sub in part.substituted:
+            key = (sub["file"], sub["line"], sub["variable"])
+            if key not in seen_subs and not any((d["file"], d["line"], d["variable"]) == key for d in out.substituted):
+                seen_subs.add(key)
+                out.substituted.append(sub)
+        return part.docs, [p for p in part.problems if p.file != item.name or item.name not in out.read]
+
+    result = kustomize.apply(out.docs, parse)
+    folders = [t.folder for t in inputs.texts if t.folder]
+
+    def shown(root):
+        if root is None:
+            return None
+        for folder in folders:
+            rel = os.path.relpath(root, folder)
+            if not rel.startswith(".."):
+                return os.path.join(os.path.basename(os.path.normpath(folder)), rel) if rel != "." else folder
+        return root
+
+    out.builds = [(shown(b.root), b.docs) for b in result.builds]
+    out.docs = [d for b in result.builds for d in b.docs]
+    for p in result.problems:
+        if p not in out.problems:
+            out.problems.append(p)
+    out.notes += result.notes
+    out.generated.update(result.generated)
+
+
 def load(inputs: Inputs) -> Loaded:
     out = Loaded(problems=list(inputs.problems))
+    variables = flux_variables(inputs.texts)
     for item in inputs.texts:
-        load_text(item, out)
+        load_text(item, out, variables)
+    _kustomize(out, inputs, variables)
     rank = {name: i for i, name in enumerate(inputs.names)}
     out.problems.sort(key=lambda p: rank.get(p.file, len(rank)))  # in the order the inputs were given
     return out
+
+
+#: Flux post-build substitutions (drone/envsubst): ${var}, ${var:=default}, ${var:-default}, ${var=default}, ${var-default}
+_SUBST = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[=-])([^}]*))?\}")
+
+
+def flux_variables(texts: list[Input]) -> dict:
+    """Variables of Flux Kustomizations in the input (`spec.postBuild.substitute`), by name."""
+    out: dict = {}
+    for item in texts:
+        if "postBuild" not in item.text:
+            continue
+        docs, _ = parse_text(item.text, item.name)
+        for d in docs:
+            data = d.data
+            if (isinstance(data, dict) and data.get("kind") == "Kustomization"
+                    and str(data.get("apiVersion", "")).startswith("kustomize.toolkit.fluxcd.io/")):
+                subst = d.get("spec", "postBuild", "substitute")
+                if isinstance(subst, dict):
+                    out.update({str(k): str(v) for k, v in subst.items() if v is not None})
+    return out
+
+
+def substitute(text: str, variables: dict) -> tuple[str, list[dict]]:
+    """The text with Flux's substitutions made as Flux makes them: a variable the input defines takes its
+    value, else a written default; a variable with neither stays as written (its value is unknown).
+    Returns the new text and what was substituted ({line, variable, value, default})."""
+    done: list[dict] = []
+
+    def one(m: re.Match) -> str:
+        name, op, default = m.group(1), m.group(2), m.group(3)
+        if name in variables:
+            value, is_default = variables[name], False
+        elif op is not None:
+            value, is_default = default, True
+        else:
+            return m.group(0)
+        if "\n" in value:
+            return m.group(0)
+        done.append({"line": text.count("\n", 0, m.start()) + 1, "variable": name, "value": value,
+                     "default": is_default})
+        return value
+
+    return _SUBST.sub(one, text), done

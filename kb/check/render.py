@@ -25,9 +25,18 @@ W = {
     "more": Text("Also:", "Außerdem:"),
     "quiet": Text("{n} note(s) hidden (--quiet)", "{n} Hinweis(e) ausgeblendet (--quiet)"),
     "fix": Text("Fix:", "Behebung:"),
+    "builds": Text("In kustomize build of: {b}", "In kustomize build von: {b}"),
     "skipped": Text("{n} other file(s) in {folder} hold nothing gpukb reads", "{n} weitere Datei(en) in {folder} "
                     "enthalten nichts, was gpukb liest"),
     "objects": Text("{n} object(s)", "{n} Objekt(e)"),
+    "substituted": Text("Read with Flux substitutions", "Mit Flux-Ersetzungen gelesen"),
+    "kustomize": Text("Kustomize", "Kustomize"),
+    "node_configs": Text("Device-plugin configuration per node", "Device-Plugin-Konfiguration je Node"),
+    "by_label": Text("by its label", "per Label"), "by_default": Text("the default", "der Standard"),
+    "no_config": Text("none (the plugin's defaults)", "keine (Standard des Plugins)"),
+    "nodes": Text("{n} node(s)", "{n} Node(s)"),
+    "default": Text("the default written in the file", "der in der Datei geschriebene Standard"),
+    "given": Text("from the Flux Kustomization", "aus der Flux-Kustomization"),
 }
 
 
@@ -70,6 +79,8 @@ def render(report: dict, lang: str = "en") -> str:
         lines.append(f"    {f['message']}" + (" " + "".join(marks) if marks else ""))
         for more in f.get("more", []):
             lines.append(f"    {W['more'](lang)} {more}")
+        if f.get("builds"):
+            lines.append("    " + W["builds"].format(b=", ".join(f["builds"]))(lang))
         if f.get("fix"):
             lines.append(f"    {W['fix'](lang)}")
             lines += [f"      {ln}" for ln in f["fix"].splitlines()]
@@ -93,6 +104,21 @@ def render(report: dict, lang: str = "en") -> str:
         for p in summary["not_read"]:
             where = f"{p['file']}:{p['line']}" if p.get("line") else p["file"]
             lines.append(f"  {where}: {p['path'] + ': ' if p.get('path') else ''}{p['message']}")
+    if summary.get("node_configs"):
+        lines += ["", W["node_configs"](lang)]
+        for c in summary["node_configs"]:
+            how = {"label": W["by_label"], "default": W["by_default"]}.get(c["source"])
+            what = f"{c['config']} ({how(lang)})" if how else W["no_config"](lang)
+            names = ", ".join(c["names"]) + (", …" if c["count"] > len(c["names"]) else "")
+            lines.append(f"  {what}: {W['nodes'].format(n=c['count'])(lang)} ({names})")
+    if summary.get("kustomize"):
+        lines += ["", W["kustomize"](lang)] + [f"  {n['file']}: {n['message']}" for n in summary["kustomize"]]
+    if summary.get("substituted"):
+        lines += ["", W["substituted"](lang)]
+        for sub in summary["substituted"]:
+            how = W["default"](lang) if sub["default"] else W["given"](lang)
+            where = f"{sub['file']}:{','.join(map(str, sub['lines'][:5]))}"
+            lines.append(f"  {where}: ${{{sub['variable']}}} = {sub['value']} ({how})")
     for folder, n in (summary.get("skipped") or {}).items():
         lines.append("  " + W["skipped"].format(n=n, folder=folder)(lang))
     if summary["ignored"]:

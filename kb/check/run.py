@@ -26,7 +26,7 @@ class Report:
     def has_errors(self) -> bool:
         """An error finding, or an input that is broken (not valid YAML/JSON, duplicate keys, not UTF-8)."""
         return any(f["severity"] == "error" for f in self.findings) or any(
-            p.kind in ("yaml", "json") for p in self.problems)
+            p.kind in ("yaml", "json", "kustomize") for p in self.problems)
 
     def as_json(self) -> dict:
         return {"findings": self.findings, "summary": self.summary}
@@ -59,8 +59,38 @@ def _ignored(inv: Inventory, lang: str) -> list[dict]:
     return list(groups.values())
 
 
+def _substituted(done: list[dict]) -> list[dict]:
+    """Flux substitutions made while reading, one entry per file and variable ({file, variable, value, default,
+    lines})."""
+    out: dict = {}
+    for d in done:
+        key = (d["file"], d["variable"], d["value"])
+        entry = out.setdefault(key, {"file": d["file"], "variable": d["variable"], "value": d["value"],
+                                     "default": d["default"], "lines": []})
+        entry["lines"].append(d["line"])
+    return list(out.values())
+
+
+def node_configs(runs) -> list[dict]:
+    """Which device-plugin configuration each node gets: by its nvidia.com/device-plugin.config label, the
+    default, or none ({config, source, count, names})."""
+    out: dict = {}
+    seen: set = set()
+    for _, facts in runs:
+        for f in facts.facts:
+            if f["kind"] != "node" or f.get("name") in seen:
+                continue
+            seen.add(f.get("name"))
+            key = (f.get("dp_config") or "", f.get("dp_config_source") or "")
+            entry = out.setdefault(key, {"config": key[0], "source": key[1] or "none", "count": 0, "names": []})
+            entry["count"] += 1
+            if len(entry["names"]) < 5:
+                entry["names"].append(f.get("name", ""))
+    return [] if len(out) == 1 and ("", "") in out else list(out.values())
+
+
 def summary(shown: list[dict], inv: Inventory, loaded: Loaded, files: list[str], inputs: dict, data_version: str,
-            lang: str, hidden_infos: int, skipped: dict) -> dict:
+            lang: str, hidden_infos: int, skipped: dict, configs: list | None = None) -> dict:
     counts = {s: sum(1 for f in shown if f["severity"] == s) for s in SEVERITIES}
     checked = {"ClusterPolicy": len(inv.policies), "GPUCluster": len(inv.gpu_clusters),
                "device-plugin config": len(inv.dp_configs), "MIG Manager config": len(inv.mig_configs),
@@ -74,6 +104,9 @@ def summary(shown: list[dict], inv: Inventory, loaded: Loaded, files: list[str],
         "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
         "hidden_infos": hidden_infos,
         "skipped": skipped,
+        "substituted": _substituted(loaded.substituted),
+        "kustomize": [{"file": n["file"], "message": n["text"](lang)} for n in loaded.notes],
+        "node_configs": configs,
         "inputs": inputs,
         "data_version": data_version,
     }
@@ -103,13 +136,23 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
     loaded = load(raw)
     if loaded.nothing and loaded.problems:
         raise NothingReadable(loaded.problems)
-    inv = read_objects(loaded.docs, loaded.extras)
-    facts = build_facts(inv, data, env, engine=engine, rules=rules)
-    conclusions = evaluate_all(facts.facts, engine=engine, data=data, rules=rules)  # EngineFailure: exit 4
+    builds = loaded.builds or [(None, loaded.docs)]
+    conclusions, inv, facts = [], None, FactSet()
+    for root, docs in builds:  # one check per `kustomize build` (one in all, without Kustomizations)
+        b_inv = read_objects(docs, loaded.extras)
+        b_facts = build_facts(b_inv, data, env, engine=engine, rules=rules, generated=loaded.generated)
+        found = evaluate_all(b_facts.facts, engine=engine, data=data, rules=rules)  # EngineFailure: exit 4
+        if root is not None and len(builds) > 1:
+            for c in found:
+                c["build"] = root
+        conclusions.append((found, b_facts))
+        inv = b_inv if inv is None else inv.merged(b_inv)
+        facts = b_facts if len(builds) == 1 else facts
     files = raw.names
-    everything = shown_findings(conclusions, facts, lang, files)
+    everything = shown_findings(conclusions, lang, files)
     shown = [f for f in everything if f["severity"] != "info"] if quiet else everything
-    cluster = next((f for f in facts.facts if f["kind"] == "cluster"), {})
+    cluster = next((f for _, fs in conclusions for f in fs.facts if f["kind"] == "cluster"), {})
     inputs = {"operator": env.operator, "k8s": cluster.get("k8s"), "driver": cluster.get("driver")}
     return Report(shown, summary(shown, inv, loaded, files, inputs, data.get("data_version", ""), lang,
-                                 len(everything) - len(shown), raw.skipped), inv, facts, loaded.problems)
+                                 len(everything) - len(shown), raw.skipped, node_configs(conclusions)),
+                  inv, facts, loaded.problems)

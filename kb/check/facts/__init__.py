@@ -21,10 +21,11 @@ from kb.check.readers import Inventory
 
 
 def build_facts(inv: Inventory, data: dict, env: Environment | None = None, *, engine: str = "durable",
-                rules=None) -> FactSet:
+                rules=None, generated: dict | None = None) -> FactSet:
     """The facts of everything read, for `kb.engine.evaluate("check", facts)`. `engine` and `rules` also
     answer the `mig` question for each node's card (kb.check.facts.nodes)."""
     ctx = Context(inv, data, env or Environment(), engine=engine, rules=rules)
+    ctx.generated = generated or {}
     out = FactSet()
     cluster.cluster(ctx, out)
     cluster.policies(ctx, out)

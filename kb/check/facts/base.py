@@ -181,10 +181,36 @@ class Context:
         written = self.setting(key, missing)
         if written is not missing:
             return written
+        if all(p.partial for p in self.inv.policies):  # patches only: what they leave out is not known
+            return None
         return self.operator_default(key)
 
     def dp_configmap(self) -> str:
-        return text(self.policy.value("devicePlugin.config.name")) if self.policy else ""
+        """The ConfigMap the device plugin reads: the ClusterPolicy's devicePlugin.config.name, else the one the
+        standalone chart's values name or create."""
+        name = text(self.setting("devicePlugin.config.name")) if self.policy else ""
+        if not name and self.inv.charts:
+            name = self.inv.charts[0].configmap
+        return name
+
+    def dp_default(self) -> str:
+        """The configuration a node without the nvidia.com/device-plugin.config label gets."""
+        if self.policy is not None:
+            return text(self.setting("devicePlugin.config.default"))
+        return self.inv.charts[0].default if self.inv.charts else ""
+
+    def dp_keys(self) -> list | None:
+        """The keys of the device plugin's ConfigMap where the input shows them (None: not known)."""
+        name = self.dp_configmap()
+        if not name:
+            return None
+        if name in self.inv.configmaps:
+            return self.inv.configmaps[name]
+        chart = next((c for c in self.inv.charts if c.created and c.configmap == name), None)
+        if chart is not None:
+            return chart.keys
+        keys = [c.key for c in self.inv.dp_configs if c.configmap == name]
+        return keys or None
 
     def dp_config_for(self, key: str) -> DevicePluginConfig | None:
         """The configuration a node selecting `key` gets (from the ClusterPolicy's ConfigMap where named)."""

@@ -43,7 +43,10 @@ def policies(ctx: Context, out: FactSet) -> None:
             ("sandbox_enabled", "sandboxWorkloads.enabled")) if key in p.settings}
         strategy = p.value("mig.strategy", MISSING)
         sandbox = ctx.policy_value("sandboxWorkloads.enabled") if p is ctx.policy else p.value("sandboxWorkloads.enabled")
+        generated = getattr(ctx, "generated", {}).get(name) if name else None
         out.add("policy", p.where(), at, obj=f"policy:{p.name}", ident=("name",), name=p.name, **origin(p.origin),
+                namespace=ctx.namespace_of(p), partial=p.partial,
+                dp_configmap_generated=generated if generated and keys is None else None,
                 mig_strategy=text(strategy) if strategy is not MISSING else None, **typed("mig_strategy", strategy),
                 dp_config_name=name, dp_config_default=default,
                 dp_configmap_read=(keys is not None) if name else None,

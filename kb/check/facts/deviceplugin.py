@@ -18,8 +18,29 @@ def obj(cfg) -> str:
     return f"dp:{cfg.label}"
 
 
+def _named(ctx: Context) -> set | None:
+    """The ConfigMaps the input's ClusterPolicies and chart values name for the device plugin (None: the input
+    holds neither, so whether a ConfigMap is used is not known)."""
+    if not ctx.inv.policies and not ctx.inv.charts:
+        return None
+    names = {p.value("devicePlugin.config.name") for p in ctx.inv.policies}
+    names |= {c.configmap for c in ctx.inv.charts}
+    return {n for n in names if isinstance(n, str) and n}
+
+
+def _sources_words(ctx: Context) -> str:
+    kinds = [p.name for p in ctx.inv.policies][:3] + [c.source.en for c in ctx.inv.charts][:2]
+    return ", ".join(kinds)
+
+
 def facts(ctx: Context, out: FactSet, uses: dict) -> None:
-    policy_strategy = ctx.policy.value("mig.strategy") if ctx.policy is not None else None
+    policy_strategy = ctx.setting("mig.strategy") if ctx.policy is not None else None
+    if policy_strategy is None and ctx.inv.charts:  # the standalone chart passes migStrategy as MIG_STRATEGY too
+        policy_strategy = ctx.inv.charts[0].mig_strategy
+    for chart in ctx.inv.charts:
+        for text_, where in chart.problems:
+            out.add("dp_chart_problem", where, obj=f"chart:{chart.source.en}", source_en=chart.source.en,
+                    source_de=chart.source.de, text_en=text_.en, text_de=text_.de)
     for cfg in ctx.inv.dp_configs:
         me = obj(cfg)
         cm = f"cm:{cfg.configmap}" if cfg.configmap else None
@@ -36,7 +57,8 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                          else None,
                          fatal_problems=sum(1 for p in cfg.problems if p.fatal))
             at = {"mig_strategy": cfg.mig_strategy.where}
-        out.add("dp_config", cfg.where, at, obj=me, deps=(cm,), ident=("config", "key"), **props)
+        chart = f"chart:{cfg.chart.source.en}" if cfg.chart is not None else None
+        out.add("dp_config", cfg.where, at, obj=me, deps=(cm, chart), ident=("config", "key"), **props)
         for p in cfg.problems:
             out.add("dp_problem", p.where, obj=me, ident=("config",), config=cfg.label, problem=p.kind,
                     key=p.key, suggestion=p.suggestion, text_en=p.text.en, text_de=p.text.de, fatal=p.fatal)
@@ -45,7 +67,7 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
             out.add("sharing", sh.where, {"rename_by_default": sh.rename_by_default.where,
                                           "fail_gt_one": sh.fail_requests_greater_than_one.where,
                                           "resources_type": sh.resources.where},
-                    obj=me, ident=("config",),
+                    obj=me, deps=(chart,), ident=("config",),
                     config=cfg.label, sharing=sh.kind, method=METHOD[sh.kind],
                     rename_by_default=text(sh.rename_by_default.value) or "false",
                     **typed("rename", sh.rename_by_default.value),
@@ -56,14 +78,18 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                 name, replicas = item.name.value, item.replicas.value
                 full = normalise_resource(name) if isinstance(name, str) else None
                 out.add("shared_resource", item.where, {"name": item.name.where, "replicas": item.replicas.where},
-                        obj=me, ident=("config", "index"),
+                        obj=me, ident=("config", "index"), effective_mig_strategy=props.get("effective_mig_strategy"),
                         config=cfg.label, sharing=sh.kind, method=METHOD[sh.kind], index=item.index,
                         name=full or text(name), written=text(name),
                         replicas=replicas if type_name(replicas) == "integer" else text(replicas),
                         **typed("replicas", replicas),
                         mig_resource=bool(full and full.startswith("nvidia.com/mig-")),
                         full_gpu=full == "nvidia.com/gpu")
+    named = _named(ctx)
     for name in dict.fromkeys(c.configmap for c in ctx.inv.dp_configs if c.configmap):
         cfgs = [c for c in ctx.inv.dp_configs if c.configmap == name]
+        base = next((b for b, g in getattr(ctx, "generated", {}).items() if g == name), None)
         out.add("dp_configmap", cfgs[0].configmap_where or cfgs[0].where, obj=f"cm:{name}", ident=("name",),
-                name=name, origin=cfgs[0].origin, keys=len(cfgs), namespace=ctx.namespace_of(cfgs[0]))
+                name=name, origin=cfgs[0].origin, keys=len(cfgs), namespace=ctx.namespace_of(cfgs[0]),
+                named=None if named is None else (name in named or base in named),
+                sources=_sources_words(ctx))

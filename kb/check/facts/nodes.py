@@ -151,8 +151,8 @@ def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
     names = NameIndex(ctx.data.get("cards", {}))
     uses: dict = {}
     configmap = ctx.dp_configmap()
-    keys = ctx.inv.configmaps.get(configmap) if configmap else None
-    default = text(ctx.policy.value("devicePlugin.config.default")) if ctx.policy else ""
+    keys = ctx.dp_keys()
+    default = ctx.dp_default()
     rows = []
     for node in ctx.inv.nodes:
         props: dict = {"name": node.name, **{k: node.label(label) for k, label in LABELS.items()}}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from kb.check.facts.cluster import runtime
 from kb.check.facts.base import Context, FactSet, text, type_name
 from kb.check.readers.deviceplugin import MISSING
@@ -48,6 +50,38 @@ def advertised(ctx: Context) -> tuple[set | None, list]:
     return (names if known else None), shared
 
 
+def _shared_default(ctx: Context) -> bool:
+    """Does every node without its own label get a time-slicing configuration that keeps the resource name
+    (so GPU Feature Discovery appends -SHARED to its product label)?"""
+    default = ctx.dp_default()
+    cfg = ctx.dp_config_for(default) if default else None
+    if cfg is None or cfg.error is not None or "timeSlicing" not in cfg.sharing:
+        return False
+    return cfg.sharing["timeSlicing"].rename_by_default.value is not True
+
+
+def product_facts(ctx: Context, out: FactSet, w, me: str, ident: str) -> None:
+    """What a pod requires of nvidia.com/gpu.product, against the values GPU Feature Discovery writes."""
+    if not w.products:
+        return
+    carried = sorted({n.label("nvidia.com/gpu.product") for n in ctx.inv.nodes if n.label("nvidia.com/gpu.product")})
+    values = [v for v, _ in w.products]
+    where = w.products[0][1]
+    props = {"workload": ident, "namespace": w.namespace or "", "values": ", ".join(values)}
+    if carried:
+        props["match"] = any(v in carried for v in values)
+        props["carried"] = ", ".join(carried[:8]) + (f", … (+{len(carried) - 8})" if len(carried) > 8 else "")
+        close = difflib.get_close_matches(values[0], carried, n=1, cutoff=0.5)
+        props["closest_en"] = f" Closest value on a node: {close[0]}." if close else ""
+        props["closest_de"] = f" Ähnlichster Wert auf einem Node: {close[0]}." if close else ""
+    else:
+        if any(" " in v for v in values):
+            props["never_written"] = "spaces"
+        elif _shared_default(ctx) and not any(v.endswith("-SHARED") for v in values):
+            props["never_written"] = "shared"
+    out.add("product_selector", where, obj=me, ident=("workload", "namespace"), **props)
+
+
 def facts(ctx: Context, out: FactSet) -> None:
     names, shared = advertised(ctx)
     how = runtime(ctx)
@@ -65,6 +99,7 @@ def facts(ctx: Context, out: FactSet) -> None:
                 gpu_hint=hint, runtime_class=w.runtime_class or "", nvidia=bool(w.nvidia_component),
                 nvidia_component=w.nvidia_component,
                 visible_devices=w.sets_visible_devices, resource_claims=w.uses_resource_claims, **how)
+        product_facts(ctx, out, w, me, ident)
         for r in w.requests:
             if names is None or not r.resource.startswith("nvidia.com/"):
                 offered = "unknown"

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from kb.check.documents import Doc, Where, parse_text
-from kb.check.readers import clusterpolicy, deviceplugin, gpucluster, helmvalues, migparted, node, workload
+from kb.check.readers import (clusterpolicy, deviceplugin, dpchart, gitops, gpucluster, helmvalues, migparted, node,
+                              workload)
 from kb.check.readers.clusterpolicy import ClusterPolicy
 from kb.check.readers.deviceplugin import DevicePluginConfig
+from kb.check.readers.dpchart import DevicePluginChart
 from kb.check.readers.gpucluster import GPUCluster
 from kb.check.readers.migparted import MigPartedConfig
 from kb.check.readers.node import Node
@@ -29,6 +31,8 @@ REASONS = {
     "configmap": Text("holds no device-plugin or MIG configuration", "enthält keine Device-Plugin- oder MIG-Konfiguration"),
     "no-kind": Text("not a Kubernetes object, device-plugin or MIG configuration, or GPU Operator Helm values",
                     "weder Kubernetes-Objekt noch Device-Plugin- oder MIG-Konfiguration noch Helm-Werte des GPU Operators"),
+    "other-chart": Text("installs a chart other than NVIDIA's GPU Operator or device plugin",
+                        "installiert ein anderes Chart als NVIDIAs GPU Operator oder Device-Plugin"),
 }
 
 
@@ -50,6 +54,7 @@ class Inventory:
     mig_configs: list[MigPartedConfig] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
     workloads: list[Workload] = field(default_factory=list)
+    charts: list[DevicePluginChart] = field(default_factory=list)
     configmaps: dict = field(default_factory=dict)  # name → list of data keys (every ConfigMap read)
     ignored: list[Ignored] = field(default_factory=list)
     operator_namespace: str | None = None  # where the input shows the GPU Operator's namespace
@@ -57,13 +62,29 @@ class Inventory:
     def add(self, obj) -> None:
         store = {ClusterPolicy: self.policies, GPUCluster: self.gpu_clusters, DevicePluginConfig: self.dp_configs,
                  MigPartedConfig: self.mig_configs, Node: self.nodes, Workload: self.workloads,
-                 Ignored: self.ignored}
+                 DevicePluginChart: self.charts, Ignored: self.ignored}
         store[type(obj)].append(obj)
+
+    def merged(self, other: "Inventory") -> "Inventory":
+        """What several builds read, for the summary: per kind the larger count, what was ignored once."""
+        out = Inventory()
+        for name in ("policies", "gpu_clusters", "dp_configs", "mig_configs", "nodes", "workloads", "charts"):
+            a, b = getattr(self, name), getattr(other, name)
+            setattr(out, name, a if len(a) >= len(b) else b)
+        seen = set()
+        for i in self.ignored + other.ignored:
+            key = (i.kind, i.name, i.where["file"], i.where["document"])
+            if key not in seen:
+                seen.add(key)
+                out.ignored.append(i)
+        out.configmaps = {**other.configmaps, **self.configmaps}
+        out.operator_namespace = self.operator_namespace or other.operator_namespace
+        return out
 
     @property
     def checked(self) -> int:
         return (len(self.policies) + len(self.gpu_clusters) + len(self.dp_configs) + len(self.mig_configs)
-                + len(self.nodes) + len(self.workloads))
+                + len(self.nodes) + len(self.workloads) + len(self.charts))
 
 
 def _group(api_version) -> str:
@@ -131,17 +152,41 @@ def _read_configmap(doc: Doc, inv: Inventory, dp_names: set, mig_names: set) -> 
         inv.add(Ignored("ConfigMap", name, doc.where(("kind",)), "configmap"))
 
 
+def _values(values: gitops.Values, inv: Inventory) -> None:
+    """Chart values found in a GitOps object or nested in an umbrella chart's values."""
+    if values.chart == "operator":
+        objs = helmvalues.read(values.doc, values.source, values.namespace)
+        if values.namespace and not inv.operator_namespace:
+            inv.operator_namespace = values.namespace
+    else:
+        objs = dpchart.read(values.doc, values.source, values.namespace, values.release)
+    for obj in objs:
+        inv.add(obj)
+
+
 def _read_plain(doc: Doc, inv: Inventory) -> None:
-    """A document without kind: a device-plugin config, a MIG Manager config or the chart's values."""
+    """A document without kind: a device-plugin config, a MIG Manager config, the values of NVIDIA's GPU
+    Operator chart, of the standalone device-plugin chart or of an umbrella chart that nests them, or a node's
+    labels (`kubectl get node … -o jsonpath='{.metadata.labels}'`)."""
     data = doc.data
     stem = PurePath(doc.file).name
     if deviceplugin.looks_like_config(data):
         inv.add(deviceplugin.from_doc(doc, "file", None, stem, doc.where()))
     elif migparted.looks_like_config(data):
         inv.add(migparted.from_doc(doc, "file", None, stem, doc.where()))
+    elif dpchart.looks_like_values(data):
+        for obj in dpchart.read(doc):
+            inv.add(obj)
     elif helmvalues.looks_like_values(data):
         for obj in helmvalues.read(doc):
             inv.add(obj)
+    elif isinstance(data, dict) and set(gitops.SUBCHART_KEYS) & set(data):
+        for key, chart in gitops.SUBCHART_KEYS.items():
+            if isinstance(data.get(key), dict):
+                _values(gitops.Values(doc.sub((key,)), chart, Text("values under {k}:", "Werte unter {k}:")
+                                      .format(k=key), None), inv)
+    elif node.looks_like_labels(data):
+        inv.add(node.from_labels(doc))
     else:
         inv.add(Ignored("(no kind)", "", doc.where(), "no-kind"))
 
@@ -152,6 +197,10 @@ def read_objects(docs: list[Doc], extras: list | None = None) -> Inventory:
         inv.add(obj)
     objects = [o for d in docs for o in _objects(d)]
     configmaps = []
+    by_name = {}
+    for doc in objects:
+        if isinstance(doc.data, dict) and doc.data.get("kind") == "ConfigMap" and _name(doc):
+            by_name.setdefault(_name(doc), doc)
     for doc in objects:
         data = doc.data
         kind = data.get("kind") if isinstance(data, dict) else None
@@ -162,6 +211,12 @@ def read_objects(docs: list[Doc], extras: list | None = None) -> Inventory:
             inv.add(Ignored(str(kind), _name(doc), doc.where(("kind",)), "kind"))
         elif kind is None and "apiVersion" not in data:
             _read_plain(doc, inv)
+        elif gitops.is_gitops(doc):
+            found = gitops.read(doc, by_name)
+            for values in found:
+                _values(values, inv)
+            if not found:
+                inv.add(Ignored(str(kind), _name(doc), doc.where(("kind",)), "other-chart"))
         elif kind == "ClusterPolicy" and group in ("nvidia.com", ""):
             inv.add(clusterpolicy.read(doc))
         elif kind == "GPUCluster" and group in ("nvidia.com", ""):

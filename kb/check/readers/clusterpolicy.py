@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kb.check.documents import Doc
+from kb.check.documents import Doc, Where
+from kb.text import Text
 
 #: Spec fields the checks read (dotted path inside `spec`, which is also the Helm values path).
 FIELDS = (
@@ -40,6 +41,9 @@ class ClusterPolicy:
     spec_path: tuple
     origin: str  # "ClusterPolicy" or "Helm values"
     settings: dict = field(default_factory=dict)  # dotted field → Setting (only fields that are present)
+    source: Text | None = None  # what carried the values, in words (a HelmRelease, an Argo CD Application)
+    namespace: str | None = None
+    partial: bool = False  # a patch: what it leaves out is unknown, not the default
 
     def value(self, key: str, default=None):
         s = self.settings.get(key)
@@ -66,5 +70,7 @@ def read_settings(doc: Doc, spec_path: tuple) -> dict:
 
 def read(doc: Doc) -> ClusterPolicy:
     name = doc.get("metadata", "name")
+    ns = doc.get("metadata", "namespace")
     return ClusterPolicy(name=str(name) if name is not None else "", doc=doc, spec_path=("spec",),
-                         origin="ClusterPolicy", settings=read_settings(doc, ("spec",)))
+                         origin="ClusterPolicy", settings=read_settings(doc, ("spec",)),
+                         namespace=ns if isinstance(ns, str) else None, partial=doc.partial)

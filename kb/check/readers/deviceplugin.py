@@ -61,6 +61,7 @@ class DevicePluginConfig:
     configmap_where: Where | None = None  # where the ConfigMap (or the Helm value creating it) is named
     problems: list = field(default_factory=list)  # dpschema.SchemaProblem, each with `where`
     namespace: str | None = None  # the ConfigMap's namespace where written
+    chart: object = None  # the standalone chart whose config.map holds it (kb.check.readers.dpchart)
 
     @property
     def label(self) -> str:

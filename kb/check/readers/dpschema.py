@@ -168,6 +168,8 @@ class _Validator:
 
     # --- specs -------------------------------------------------------------------------------------------
     def check(self, spec, value, path: tuple) -> None:
+        if yaml_type(value) == "unresolved":  # ${VAR} nobody resolved: its value is not known
+            return
         if value is None:  # JSON null: Go leaves the field as it is (the replicated decoders see it below)
             if spec[0] == "replicated" and path[-1] == "timeSlicing":
                 self.replicated(value, path)

@@ -15,6 +15,7 @@ is unknown to the checks, not the chart's default.
 from __future__ import annotations
 
 from kb.check.documents import Doc
+from kb.text import Text
 from kb.check.readers import clusterpolicy, deviceplugin, gpucluster, migparted
 
 CHART_KEYS = {"devicePlugin", "mig", "migManager", "toolkit", "cdi", "driver", "operator", "sandboxWorkloads",
@@ -26,12 +27,14 @@ def looks_like_values(data) -> bool:
     return isinstance(data, dict) and bool(CHART_KEYS & set(map(str, data)))
 
 
-def read(doc: Doc):
-    """The objects the chart would create from these values (see the module docstring)."""
+def read(doc: Doc, source: Text | None = None, namespace: str | None = None):
+    """The objects the chart would create from these values (see the module docstring); `source` names what
+    carried the values (a HelmRelease …), `namespace` where the chart is installed."""
     out: list = []
     if doc.get("clusterPolicy", "deployCR") is not False:
         out.append(clusterpolicy.ClusterPolicy(name="cluster-policy", doc=doc, spec_path=(), origin="Helm values",
-                                               settings=clusterpolicy.read_settings(doc, ())))
+                                               settings=clusterpolicy.read_settings(doc, ()), source=source,
+                                               namespace=namespace))
     if doc.get("gpuCluster", "deployCR") is True:
         out.append(gpucluster.GPUCluster(name="gpu-cluster", doc=doc, origin="Helm values",
                                          where=doc.where(("gpuCluster", "deployCR")),
@@ -43,6 +46,7 @@ def read(doc: Doc):
             for key in data:
                 cfg = module.from_configmap_value(doc, (section, "config", "data", key), data[key],
                                                   "Helm values", str(name) if name else None)
+                cfg.namespace = namespace
                 if module is deviceplugin:
                     cfg.configmap_where = doc.where((section, "config", "name"))
                 out.append(cfg)

@@ -45,6 +45,30 @@ class Node:
         return lab.value if lab else None
 
 
+_LABEL_PREFIXES = ("nvidia.com/", "feature.node.kubernetes.io/")
+
+
+def looks_like_labels(data) -> bool:
+    """A node's labels on their own: a flat mapping of label keys to texts, some of them NVIDIA's or NFD's."""
+    if not isinstance(data, dict) or not data:
+        return False
+    keys = [k for k in data if isinstance(k, str)]
+    return (len(keys) == len(data) and all(isinstance(v, (str, int, bool)) or v is None for v in data.values())
+            and any(k.startswith(_LABEL_PREFIXES) for k in keys)
+            and sum(1 for k in keys if "/" in k or "." in k) >= len(keys) / 2)
+
+
+def from_labels(doc: Doc) -> Node:
+    """A Node known only by its labels (its name from kubernetes.io/hostname, where present)."""
+    data = doc.data
+    name = data.get("kubernetes.io/hostname")
+    node = Node(name=str(name) if name else "", doc=doc, where=doc.where())
+    for key in LABELS:
+        if key in data and data[key] is not None:
+            node.labels[key] = Label(str(data[key]), doc.where((key,)))
+    return node
+
+
 def read(doc: Doc) -> Node:
     name = doc.get("metadata", "name")
     node = Node(name=str(name) if name is not None else "", doc=doc, where=doc.where(("metadata", "name")))

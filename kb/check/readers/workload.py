@@ -53,6 +53,7 @@ class Workload:
     sets_visible_devices: bool = False
     uses_resource_claims: bool = False
     namespace: str | None = None
+    products: list = field(default_factory=list)  # (value, Where) the pod requires of nvidia.com/gpu.product
     owner: str = ""  # "ReplicaSet/web-5d8f" of the first controller owner, if any
     nvidia_component: str = ""  # the NVIDIA image it runs, for NVIDIA's own pods and DaemonSets
 
@@ -97,6 +98,9 @@ def read(doc: Doc, kind: str) -> Workload:
     if isinstance(selector, dict):
         w.node_selector = {str(k): str(v) for k, v in selector.items()}
         w.gpu_hints += [f"nodeSelector {k}" for k in w.node_selector if k.startswith("nvidia.com/")]
+        if "nvidia.com/gpu.product" in w.node_selector:
+            w.products.append((w.node_selector["nvidia.com/gpu.product"],
+                               doc.where(spec + ("nodeSelector", "nvidia.com/gpu.product"))))
     tolerations = doc.get(*spec, "tolerations")
     if isinstance(tolerations, list):
         w.gpu_hints += [f"toleration {t['key']}" for t in tolerations
@@ -104,11 +108,15 @@ def read(doc: Doc, kind: str) -> Workload:
     terms = doc.get(*spec, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
                     "nodeSelectorTerms")
     if isinstance(terms, list):
-        for term in terms:
+        for t, term in enumerate(terms):
             exprs = term.get("matchExpressions") if isinstance(term, dict) else None
-            for e in exprs if isinstance(exprs, list) else []:
+            for i, e in enumerate(exprs if isinstance(exprs, list) else []):
                 if isinstance(e, dict) and isinstance(e.get("key"), str) and e["key"].startswith("nvidia.com/"):
                     w.gpu_hints.append(f"node affinity {e['key']}")
+                    if e["key"] == "nvidia.com/gpu.product" and e.get("operator") == "In" and isinstance(e.get("values"), list):
+                        path = spec + ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+                                       "nodeSelectorTerms", t, "matchExpressions", i, "values")
+                        w.products += [(str(v), doc.where(path + (j,))) for j, v in enumerate(e["values"])]
     rc = doc.get(*spec, "runtimeClassName")
     w.runtime_class = str(rc) if isinstance(rc, str) else None
     w.uses_resource_claims = bool(doc.get(*spec, "resourceClaims"))

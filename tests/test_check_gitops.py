@@ -1,0 +1,168 @@
+"""Helm values where GitOps keeps them (Flux HelmRelease, Argo CD Application, k3s HelmChart, umbrella charts),
+Flux substitutions, Kustomize builds, the standalone device-plugin chart and a bare labels map."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from kb.catalog.compiled import load_data
+from kb.check.facts import Environment
+from kb.check.run import check
+from conftest import FIXTURES, SHARED
+
+GITOPS = FIXTURES / "check" / "gitops"
+
+
+def run(*names, stdin: str | None = None, **kw):
+    return check([str(n) for n in names], load_data(), Environment(),
+                 stdin=io.BytesIO(stdin.encode()) if stdin is not None else None, **kw)
+
+
+def rules(report) -> list[str]:
+    return [f["rule"] for f in report.findings]
+
+
+def test_flux_helmrelease_kustomize_patches_and_substitutions():
+    """jesse-gonzalez/nai-llm-fleet-infra@c183e6d platform/gpu-operator: a HelmRelease of the gpu-operator chart,
+    a Kustomize component patching its values (devicePlugin.config) and adding the time-slicing ConfigMap, Flux
+    ${var:=default} substitutions in the namespace and in `replicas`."""
+    report = run(GITOPS / "nai-llm-fleet-infra")
+    policies = report.inventory.policies
+    values = next(p for p in policies if p.origin == "Helm values")
+    assert (values.value("devicePlugin.config.name"), values.value("devicePlugin.config.default")) == (
+        "time-slicing-config", "any")
+    assert values.source.en == "HelmRelease flux-system/gpu-operator"
+    assert report.inventory.operator_namespace == "gpu-operator"  # ${namespace_name:=gpu-operator}
+    (cfg,) = report.inventory.dp_configs
+    assert cfg.sharing["timeSlicing"].items[0].replicas.value == 4  # ${gpu_time_slicing_replica_count:=4}, a number
+    assert rules(report) == ["CHK-063", "CHK-060"]
+    assert {(s["variable"], s["value"], s["default"]) for s in report.summary["substituted"]} == {
+        ("namespace_name", "gpu-operator", True), ("gpu_cuda_toolkit_version", "v1.14.3-centos7", True),
+        ("gpu_time_slicing_replica_count", "4", True)}
+    # the ClusterPolicy patch targets a ClusterPolicy the input does not hold (the chart creates it): partial
+    partial = next(p for p in policies if p.partial)
+    assert partial.value("devicePlugin.config.name") == "time-slicing-config"
+    assert any("read as a partial ClusterPolicy" in n["message"] for n in report.summary["kustomize"])
+    assert [i["kind"] for i in report.summary["ignored"]] == ["Namespace", "HelmRepository", "ConfigMap"]
+
+
+def test_a_flux_variable_takes_precedence_over_the_default(tmp_path):
+    (tmp_path / "flux.yaml").write_text(
+        "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: gpu\nspec:\n"
+        "  postBuild:\n    substitute:\n      replicas: \"8\"\n", encoding="utf-8")
+    (tmp_path / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ts\ndata:\n  any: |-\n    version: v1\n    sharing:\n"
+        "      timeSlicing:\n        resources:\n        - name: nvidia.com/gpu\n          replicas: ${replicas:=4}\n"
+        "  other: |-\n    version: v1\n    sharing:\n      timeSlicing:\n        resources:\n"
+        "        - name: nvidia.com/gpu\n          replicas: ${unknown}\n", encoding="utf-8")
+    report = run(tmp_path)
+    replicas = {c.key: c.sharing["timeSlicing"].items[0].replicas.value for c in report.inventory.dp_configs}
+    assert replicas == {"any": 8, "other": "${unknown}"}
+    assert "CHK-005" not in rules(report)  # an open substitution is unknown, not a wrong type
+
+
+def test_kustomize_overlays_are_separate_builds():
+    """redhat-na-ssa/demo-ai-gitops-catalog@6545b581 (excerpt): a base with a ClusterPolicy that names no
+    device-plugin ConfigMap and a time-slicing ConfigMap; overlay time-sliced-2 patches the policy to name it."""
+    report = run(GITOPS / "demo-ai-gitops-catalog")
+    (unused,) = [f for f in report.findings if f["rule"] == "CHK-026"]
+    assert unused["builds"] == ["demo-ai-gitops-catalog/overlays/default", "demo-ai-gitops-catalog/overlays/mig-single"]
+    assert unused["message"].startswith("ConfigMap device-plugin-config holds device-plugin configurations, but neither")
+    assert "kubectl rollout restart -n nvidia-gpu-operator " in next(
+        f["message"] for f in report.findings if f["rule"] == "CHK-063")
+
+
+def test_argo_cd_application_values_and_parameters():
+    """The shape of an Argo CD Application for the gpu-operator chart (helm.values text, helm.parameters on top)."""
+    app = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: nvidia-gpu-operator\n"
+           "  namespace: argocd\nspec:\n  source:\n    repoURL: https://helm.ngc.nvidia.com/nvidia\n"
+           "    chart: gpu-operator\n    targetRevision: v25.3.1\n    helm:\n      values: |\n"
+           "        driver:\n          enabled: false\n        mig:\n          strategy: mixed\n"
+           "      parameters:\n      - name: devicePlugin.config.name\n        value: time-slicing-config\n"
+           "  destination:\n    server: https://kubernetes.default.svc\n    namespace: gpu-ops\n")
+    report = run("-", stdin=app)
+    (policy,) = report.inventory.policies
+    assert (policy.value("mig.strategy"), policy.value("devicePlugin.config.name")) == ("mixed", "time-slicing-config")
+    assert policy.where("mig.strategy")["line"] == 16  # inside the values text of the Application
+    assert report.inventory.operator_namespace == "gpu-ops"
+    (f,) = [f for f in report.findings if f["rule"] == "CHK-023"]
+    assert "kubectl get cm time-slicing-config -n gpu-ops -o yaml" in f["message"]
+
+
+def test_k3s_helmchart_and_umbrella_values():
+    helmchart = ("apiVersion: helm.cattle.io/v1\nkind: HelmChart\nmetadata:\n  name: gpu-operator\n  namespace: kube-system\n"
+                 "spec:\n  chart: gpu-operator\n  repo: https://helm.ngc.nvidia.com/nvidia\n  targetNamespace: gpu-operator\n"
+                 "  valuesContent: |-\n    mig:\n      strategy: single\n    migManager:\n      enabled: false\n")
+    (policy,) = run("-", stdin=helmchart).inventory.policies
+    assert (policy.value("mig.strategy"), policy.value("migManager.enabled")) == ("single", False)
+    umbrella = "gpu-operator:\n  mig:\n    strategy: mixed\nother-chart:\n  replicas: 3\n"
+    (policy,) = run("-", stdin=umbrella).inventory.policies
+    assert policy.value("mig.strategy") == "mixed" and policy.where("mig.strategy")["path"] == "gpu-operator → mig.strategy"
+
+
+def test_a_helmrelease_of_another_chart_is_named_not_misread():
+    other = ("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: intel-gpu\nspec:\n"
+             "  chart:\n    spec:\n      chart: intel-device-plugins-gpu\n  values:\n    driver:\n      enabled: true\n")
+    report = run("-", stdin=other)
+    assert report.inventory.policies == []
+    assert [(i["kind"], i["reason"]) for i in report.summary["ignored"]] == [
+        ("HelmRelease", "installs a chart other than NVIDIA's GPU Operator or device plugin")]
+
+
+def test_standalone_device_plugin_chart_values_are_not_operator_values():
+    """A Flux HelmRelease of the nvidia-device-plugin chart with config.map (two configurations, no default)."""
+    release = ("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: nvidia\n  namespace: nvidia\n"
+               "spec:\n  chart:\n    spec:\n      chart: nvidia-device-plugin\n      version: 0.17.1\n  values:\n"
+               "    runtimeClassName: nvidia\n    config:\n      map:\n        ts: |-\n          version: v1\n"
+               "          sharing:\n            timeSlicing:\n              resources:\n              - name: gpu\n"
+               "                replicas: 2\n        plain: |-\n          version: v1\n")
+    report = run("-", stdin=release)
+    assert report.inventory.policies == []
+    (chart,) = report.inventory.charts
+    assert (chart.configmap, chart.keys, chart.default) == ("nvidia-nvidia-device-plugin-configs", ["ts", "plain"], "")
+    (f,) = [f for f in report.findings if f["rule"] == "CHK-018"]
+    assert "config.map holds 2 configurations (ts, plain) but no default" in f["message"]
+    # `name: gpu` is nvidia.com/gpu for the plugin (NewResourceName adds the domain): no CHK-010
+    assert "CHK-010" not in rules(report)
+    # the chart is refused as a whole: what its configurations would do follows from that
+    (refused,) = [f for f in report.findings if f["rule"] == "CHK-018"]
+    assert [g["rule"] for g in refused["folded"]] == ["CHK-060"]
+    assert report.summary["checked"] == {"device-plugin config": 2}
+
+
+def test_a_bare_labels_map_is_read_as_a_node():
+    """`kubectl get node … -o jsonpath='{.metadata.labels}'` of the node in
+    ../shared/corpus/manifests/runai-node-mig-7g-40gb.yaml, with a MIG layout label an L4 cannot serve."""
+    import yaml
+
+    node = yaml.safe_load((SHARED / "corpus/manifests/runai-node-mig-7g-40gb.yaml").read_text(encoding="utf-8"))
+    labels = dict(node["metadata"]["labels"], **{"nvidia.com/gpu.product": "NVIDIA-L4",
+                                                  "nvidia.com/mig.config": "all-1g.6gb"})
+    report = run("-", stdin=json.dumps(labels))
+    (n,) = report.inventory.nodes
+    assert n.name == "qa-mig-worker-gpu-a100"
+    assert rules(report)[0] == "CHK-033"
+
+
+def test_a_json6902_patch_without_its_target_is_a_partial_object(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text(
+        "resources: []\npatches:\n- target:\n    kind: ClusterPolicy\n    name: cluster-policy\n  patch: |-\n"
+        "    - op: replace\n      path: /spec/mig/strategy\n      value: none\n", encoding="utf-8")
+    report = run(tmp_path)
+    (policy,) = report.inventory.policies
+    assert policy.partial and policy.value("mig.strategy") == "none"
+    assert rules(report) == ["CHK-024"]  # the operator takes single or mixed
+
+
+def test_a_patch_file_that_does_not_exist_is_named(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- policy.yaml\n"
+        "patches:\n- path: missing-patch.yaml\n", encoding="utf-8")
+    (tmp_path / "policy.yaml").write_text("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: cp\n"
+                                          "spec:\n  mig:\n    strategy: single\n", encoding="utf-8")
+    report = run(tmp_path)
+    (p,) = report.summary["not_read"]
+    assert (p["line"], p["path"]) == (6, "patches[0].path")
+    assert p["message"].endswith("missing-patch.yaml, which does not exist: `kustomize build` fails here")
+    assert report.has_errors
