@@ -139,7 +139,7 @@ def test_size_cap(server, tmp_path, path, message):
 
 @pytest.mark.parametrize("path,reason,message", [
     ("/html", "format", "{url} answered with an HTML page (text/html; charset=utf-8), not the raw document"),
-    ("/latin1", "format", "{url} is not UTF-8 text"),
+    ("/latin1", "format", "{url} is not UTF-8 text (byte 0xfc at offset 2)"),
     ("/nothing", "http-error", "HTTP 404 from {url}"),
 ])
 def test_unexpected_answers(server, tmp_path, path, reason, message):

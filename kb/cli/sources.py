@@ -188,10 +188,13 @@ def _code(results) -> int:
               help="Write the Markdown report to FILE.md.\fDen Markdown-Bericht in FILE.md schreiben.")
 @click.option("--source", "only", multiple=True, metavar="ID", help="Check only this source (repeatable).\fNur diese Quelle prüfen (wiederholbar).")
 @click.option("--timeout", type=float, default=None, help="Seconds per request (20).\fSekunden pro Abruf (20).")
+@click.option("--deadline", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds for one document in all, retries included (90).\fSekunden für ein Dokument "
+                   "insgesamt, Wiederholungen eingeschlossen (90).")
 @click.option("--retries", type=click.IntRange(0, 10), default=None, help="Retries after 5xx or timeout (2).\fWiederholungen nach 5xx oder Zeitüberschreitung (2).")
 @click.option("--max-bytes", type=click.IntRange(1), default=None, help="Size cap per document in bytes (5000000).\fHöchstgröße je Dokument in Bytes (5000000).")
 @output_options
-def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang):
+def check(offline, report_path, only, timeout, deadline, retries, max_bytes, as_json, lang):
     """Fetch every watched source (or read it from --offline DIR), extract, compare with the catalog.
     Exit 0: no drift; 1: drift; 3: a source could not be fetched or parsed (never counted as drift or
     as no drift).
@@ -222,7 +225,8 @@ def check(offline, report_path, only, timeout, retries, max_bytes, as_json, lang
         _existing(offline, folder=True, option="--offline")
     if report_path:
         _writable(report_path)
-    options = {k: v for k, v in (("timeout", timeout), ("retries", retries), ("max_bytes", max_bytes)) if v is not None}
+    options = {k: v for k, v in (("timeout", timeout), ("deadline", deadline), ("retries", retries),
+                                 ("max_bytes", max_bytes)) if v is not None}
     results = run(data, offline=offline, cache=cache_dir(), only=list(only) or None, **options)
     answers_error = _impact(data, results)
     code = _code(results)

@@ -16,6 +16,7 @@ import kb.drift.fetch as fetching
 from kb.drift import extractors
 from kb.drift.compare import Change, compare
 from kb.drift.fetch import FetchError, fetch
+from kb.fsutil import atomic_write
 from kb.lint.snapshots import pick, snapshot_files
 
 
@@ -159,10 +160,10 @@ def check_source(source: dict, data: dict, *, offline: Path | None, cache: Path,
         try:
             got = fetch(url, cache, **fetch_options)
         except FetchError as exc:
-            result = SourceResult(source["id"], source["watch"]["extractor"], url, "unreachable",
+            result = SourceResult(source["id"], source["watch"]["extractor"], exc.url or url, "unreachable",
                                   error=f"{exc.reason}: {exc}")
         else:
-            result = check_text(source, got.text, data, url, got.status)
+            result = check_text(source, got.text, data, got.url, got.status)
     result.seconds = round(time.perf_counter() - start, 3)
     return result
 
@@ -192,13 +193,15 @@ def remember(cache: Path, results: list[SourceResult]) -> None:
         state[r.source] = {"checked": now, "status": r.status, "origin": r.origin}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(state, indent=1, sort_keys=True), encoding="utf-8")
+        atomic_write(path, json.dumps(state, indent=1, sort_keys=True))
     except OSError:
         pass
 
 
 def last_checked(cache: Path) -> dict:
+    """The state of the last runs; a damaged or foreign file counts as none."""
     try:
-        return json.loads(state_path(cache).read_text(encoding="utf-8"))
+        state = json.loads(state_path(cache).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+    return {k: v for k, v in state.items() if isinstance(v, dict)} if isinstance(state, dict) else {}
