@@ -328,3 +328,62 @@ def test_readme_before_mps_reads_the_time_slicing_heading_of_2023(tmp_path):
            "## Deployment via `helm`\n\nThen verify that the latest release (`v0.14.0-rc.3`) of the plugin is available:\n"
     assert get("device-plugin-readme").extract(text) == {
         "sharing": ["With CUDA Time-Slicing"], "latest_release": "0.14.0-rc.3", "prerelease": True}
+
+
+# --- DRA feature gates ---------------------------------------------------------------------------------------
+GATES = "dra-driver-nvidia-gpu/feature-gates@2026-07-29.md"
+MPS_ROW = ("| `MPSSupport` | Alpha | `false` | Enables Multi-Process Service (MPS) sharing strategy in `GpuConfig` and "
+           "`MigDeviceConfig`. |")
+
+
+def test_feature_gates_page_reads_every_gate():
+    from kb.drift.extractors import get
+
+    gates = get("dra-feature-gates").extract(shared(GATES))["gates"]
+    assert [(g["gate"], g["stage"], g["default"]) for g in gates[:3]] == [
+        ("TimeSlicingSettings", "alpha", False), ("MPSSupport", "alpha", False), ("IMEXDaemonsWithDNSNames", "beta", True)]
+    assert len(gates) == 10
+
+
+def test_feature_gate_mutation_alpha_to_beta_is_a_changed_maturity(tmp_path):
+    text = edit(shared(GATES), MPS_ROW, MPS_ROW.replace("| Alpha | `false` |", "| Beta | `true` |"))
+    code, item = diff_text("dra-driver-feature-gates", text, tmp_path, "feature-gates.md")
+    assert code == 1
+    (change,) = item["changes"]
+    assert (change["kind"], change["rank"]) == ("gate-maturity", "fact")
+    assert change["text"]["en"] == "feature gate MPSSupport is Beta now (catalog, capability mps: Alpha)"
+    assert change["text"]["de"] == "Feature-Gate MPSSupport ist jetzt Beta (Katalog, Fähigkeit mps: Alpha)"
+    assert change["touches"] == ["methods/dra capabilities[3].maturity"]
+    assert change["patch"] == [{"entity": "methods/dra", "path": ["capabilities", 3, "maturity", "value"],
+                                "value": "beta"}]
+
+
+def test_feature_gate_mutation_on_by_default_while_alpha(tmp_path):
+    text = edit(shared(GATES), MPS_ROW, MPS_ROW.replace("| Alpha | `false` |", "| Alpha | `true` |"))
+    code, item = diff_text("dra-driver-feature-gates", text, tmp_path, "feature-gates.md")
+    assert code == 1
+    assert [c["kind"] for c in item["changes"]] == ["gate-default"]
+
+
+def test_feature_gate_mutation_row_removed(tmp_path):
+    code, item = diff_text("dra-driver-feature-gates", edit(shared(GATES), MPS_ROW + "\n", ""), tmp_path, "fg.md")
+    assert code == 1
+    # the capability resting on the gate, and the feature text quoting the same row elsewhere
+    assert [(c["kind"], c["touches"]) for c in item["changes"]] == [
+        ("gate-removed", ["methods/dra capabilities[3].maturity"]),
+        ("quote-gone", ["releases/dra-driver features[1]"])]
+
+
+def test_feature_gate_table_with_its_columns_reordered_reads_the_same(tmp_path):
+    lines = shared(GATES).splitlines(keepends=True)
+    out = []
+    for line in lines:
+        cells = line.strip().strip("|").split("|")
+        if line.startswith("| ") and len(cells) == 4:  # the gates table: Default before Stage
+            cells = [cells[0], cells[2], cells[1], cells[3]]
+            line = "|" + "|".join(cells) + "|\n"
+        elif line.startswith("|---|---|---|---|"):
+            pass
+        out.append(line)
+    code, item = diff_text("dra-driver-feature-gates", "".join(out), tmp_path, "fg.md")
+    assert (code, item["changes"]) == (0, [])

@@ -26,6 +26,7 @@ COMPARISONS = {
     "device-plugin-readme": "readme",
     "mig-parted-config": "mig_config",
     "dra-prerequisites": "dra",
+    "dra-feature-gates": "dra_gates",
 }
 
 
@@ -81,6 +82,18 @@ def citations(node, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
     """(path of the cited item, citation) for every citation below node, disputed claims included."""
     for at, _k, cit in _citations_at(node, path):
         yield at, cit
+
+
+def cited_items(data: dict, source_id: str) -> Iterator[tuple[str, tuple, dict, dict]]:
+    """(entity, path of the cited item, the item, citation) for every citation of a source (quotes pinned to an
+    older snapshot left out)."""
+    for entity, node in entities(data):
+        for path, _k, cit in _citations_at(node):
+            if cit.get("source") == source_id and not cit.get("snapshot"):
+                item = node
+                for p in path:
+                    item = item[p]
+                yield entity, path, item, cit
 
 
 class Sections(dict):

@@ -16,6 +16,7 @@ EXTRACTORS = {
     "device-plugin-changelog": "changelog",
     "mig-parted-config": "mig_parted_config",
     "dra-prerequisites": "dra_prerequisites",
+    "dra-feature-gates": "dra_feature_gates",
     "quotes-only": "quotes_only",
 }
 
