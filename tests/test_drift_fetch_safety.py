@@ -44,6 +44,12 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if self.path == "/repos/NVIDIA/gpu-operator/releases/latest":
+            return self._send(json.dumps({"tag_name": "v26.7.0", "prerelease": False}).encode())
+        if self.path == "/raw/v26.7.0/values.yaml":
+            return self._send(b"driver:\n  version: 595.91.07\n")
+        if self.path == "/raw/main/values.yaml":
+            return self._send(b"driver:\n  version: 610.0.0\n")
         if self.path == "/trickle":
             self.send_response(200)
             self.send_header("Content-Length", "100")
@@ -59,6 +65,13 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(404)
         self.send_header("Content-Length", "0")
         self.end_headers()
+
+
+    def _send(self, body: bytes):
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
 
 @pytest.fixture
@@ -188,3 +201,34 @@ def test_drift_state_is_written_atomically_and_a_damaged_one_counts_as_none(tmp_
     for damaged in ('{"a": ', "[1, 2]", '{"a": 3}'):
         state_path(tmp_path).write_text(damaged, encoding="utf-8")
         assert last_checked(tmp_path) == {}
+
+
+# --- documents cited at a release tag ------------------------------------------------------------------------
+def test_a_document_cited_at_a_tag_is_watched_at_the_newest_release_tag(server, tmp_path, monkeypatch):
+    # values.yaml is cited at v26.7.0: main may already carry the next release's dependency bumps
+    from kb.drift.check import check_source
+
+    monkeypatch.setattr(fetch_module, "RELEASES_API", server.base + "/repos/{repo}/releases/latest")
+    source = {"id": "values", "watch": {"url": server.base + "/raw/{tag}/values.yaml", "tag": "NVIDIA/gpu-operator",
+                                        "extractor": "quotes-only"}}
+    result = check_source(source, {"cards": {}, "releases": {}, "methods": {}}, offline=None, cache=tmp_path)
+    assert (result.status, result.origin) == ("ok", server.base + "/raw/v26.7.0/values.yaml")
+    assert [p for p, _ in server.requests] == ["/repos/NVIDIA/gpu-operator/releases/latest", "/raw/v26.7.0/values.yaml"]
+
+
+def test_an_unusable_release_answer_is_unreachable_not_drift(server, tmp_path, monkeypatch):
+    from kb.drift.check import check_source
+
+    monkeypatch.setattr(fetch_module, "RELEASES_API", server.base + "/to?/nothing-{repo}")
+    source = {"id": "values", "watch": {"url": server.base + "/raw/{tag}/values.yaml", "tag": "NVIDIA/gpu-operator",
+                                        "extractor": "quotes-only"}}
+    result = check_source(source, {"cards": {}, "releases": {}, "methods": {}}, offline=None, cache=tmp_path,
+                          retries=0)
+    assert result.status == "unreachable" and "redirects to" in result.error
+
+
+def test_the_catalog_watches_values_yaml_at_the_newest_tag():
+    from kb.catalog.compiled import load_data
+
+    watch = load_data()["sources"]["gpu-operator-values"]["watch"]
+    assert watch["tag"] == "NVIDIA/gpu-operator" and "/{tag}/" in watch["url"]

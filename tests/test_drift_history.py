@@ -387,3 +387,52 @@ def test_feature_gate_table_with_its_columns_reordered_reads_the_same(tmp_path):
         out.append(line)
     code, item = diff_text("dra-driver-feature-gates", "".join(out), tmp_path, "fg.md")
     assert (code, item["changes"]) == (0, [])
+
+
+# --- mig-parted layouts per device --------------------------------------------------------------------------------
+RTX_6000 = ["rtx-pro-6000-blackwell-max-q", "rtx-pro-6000-blackwell-server", "rtx-pro-6000-blackwell-workstation"]
+
+
+def test_mig_parted_of_2025_08_05_has_the_rtx_pro_6000_in_a_shared_device_filter(tmp_path):
+    # NVIDIA/mig-parted deployments/systemd/config-default.yaml at 9e0382f569 (2025-08-05): all-1g.24gb has a
+    # GB200 HGX entry (7 ×) and an "H100 NVL 94GB, RTX PRO 6000 Blackwell" entry (4 ×): the card's entry is found
+    code, item = diff_file("mig-parted-config-default", need_sources() / "mig-parted/config-default@2025-08-05.yaml")
+    assert (code, item["changes"]) == (0, [])
+
+
+def test_mig_parted_mutation_layout_restricted_to_another_device_id(tmp_path):
+    # the 2025-08-05 layout with the RTX PRO 6000's id dropped from its entry: the counts of the layout as a whole
+    # ({7, 4}) still hold 4, which used to hide that the card lost the layout
+    text = edit(shared("mig-parted/config-default@2025-08-05.yaml"),
+                '    # H100 NVL 94GB, RTX PRO 6000 Blackwell\n    - device-filter: ["0x232110DE", "0x2BB510DE"]\n',
+                '    # H100 NVL 94GB\n    - device-filter: ["0x232110DE"]\n')
+    code, item = diff_text("mig-parted-config-default", text, tmp_path, "config-default.yaml")
+    assert code == 1
+    lost = [c for c in item["changes"] if c["kind"] == "layout-other-devices"]
+    assert sorted(c["touches"][0].split(" ")[0] for c in lost) == [f"cards/{c}" for c in RTX_6000]
+    assert lost[0]["text"]["en"] == ("mig-parted's layout all-1g.24gb now applies only to other GPUs (0x294110DE "
+                                     "(GB200 HGX); 0x232110DE (H100 NVL 94GB)); card RTX PRO 6000 Max-Q lost it")
+    assert all(c["rank"] == "fact" for c in lost)
+
+
+def test_mig_parted_mutation_newest_layout_for_all_gpus_limited_to_one(tmp_path):
+    # the newest all-1g.24gb applies to every GPU ("devices: all", no filter); limited to the H100 NVL's id
+    text = edit(shared("mig-parted/config-default@2026-02-18.yaml"),
+                '  all-1g.24gb:\n    - devices: all\n',
+                '  all-1g.24gb:\n    # H100 NVL 94GB\n    - device-filter: ["0x232110DE"]\n      devices: all\n')
+    code, item = diff_text("mig-parted-config-default", text, tmp_path, "config-default.yaml")
+    assert code == 1
+    assert {c["kind"] for c in item["changes"]} == {"layout-other-devices"}
+    assert len(item["changes"]) == 3
+
+
+def test_mig_parted_mutation_another_count_for_the_card_only(tmp_path):
+    text = edit(shared("mig-parted/config-default@2025-08-05.yaml"),
+                '    # H100 NVL 94GB, RTX PRO 6000 Blackwell\n    - device-filter: ["0x232110DE", "0x2BB510DE"]\n'
+                '      devices: all\n      mig-enabled: true\n      mig-devices:\n        "1g.24gb": 4\n',
+                '    # H100 NVL 94GB, RTX PRO 6000 Blackwell\n    - device-filter: ["0x232110DE", "0x2BB510DE"]\n'
+                '      devices: all\n      mig-enabled: true\n      mig-devices:\n        "1g.24gb": 7\n')
+    code, item = diff_text("mig-parted-config-default", text, tmp_path, "config-default.yaml")
+    assert code == 1
+    counts = [c for c in item["changes"] if c["kind"] == "profile-count"]
+    assert len(counts) == 3 and counts[0]["patch"][0]["value"] == 7

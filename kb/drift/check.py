@@ -15,7 +15,7 @@ from pathlib import Path
 import kb.drift.fetch as fetching
 from kb.drift import extractors
 from kb.drift.compare import Change, compare
-from kb.drift.fetch import FetchError, fetch
+from kb.drift.fetch import FetchError, fetch, newest_tag
 from kb.fsutil import atomic_write
 from kb.lint.snapshots import pick, snapshot_files
 
@@ -158,6 +158,8 @@ def check_source(source: dict, data: dict, *, offline: Path | None, cache: Path,
     else:
         url = source["watch"]["url"]
         try:
+            if source["watch"].get("tag"):  # cited at a release tag: watched at the newest one, not on main
+                url = url.replace("{tag}", newest_tag(source["watch"]["tag"], cache, **fetch_options))
             got = fetch(url, cache, **fetch_options)
         except FetchError as exc:
             result = SourceResult(source["id"], source["watch"]["extractor"], exc.url or url, "unreachable",

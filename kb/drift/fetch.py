@@ -63,6 +63,24 @@ class Fetched:
     last_modified: str | None = None
 
 
+#: where the newest release of a GitHub repository is asked for (a watch with `tag`); tests point it elsewhere
+RELEASES_API = "https://api.github.com/repos/{repo}/releases/latest"
+
+
+def newest_tag(repo: str, cache: Path, **options) -> str:
+    """The tag of a GitHub repository's newest release (not a pre-release, not a draft: GitHub's "latest").
+    Raises FetchError (reason "format" where the answer names no tag)."""
+    url = RELEASES_API.format(repo=repo)
+    got = fetch(url, cache, **options)
+    try:
+        tag = json.loads(got.text)["tag_name"]
+    except (ValueError, KeyError, TypeError):
+        raise FetchError("format", f"{got.url} names no release tag (tag_name)", got.url) from None
+    if not isinstance(tag, str) or not tag or "/" in tag or ".." in tag:
+        raise FetchError("format", f"{got.url} names an unusable release tag: {tag!r}", got.url)
+    return tag
+
+
 def fetch(url: str, cache: Path, *, timeout: float = TIMEOUT, retries: int = RETRIES,
           max_bytes: int = MAX_BYTES, backoff: float | None = None, deadline: float | None = None,
           resolve=None) -> Fetched:

@@ -15,6 +15,14 @@ class Watch(Model):
 
     url: str = Field(description="Raw upstream file to fetch (prefer the source file over rendered HTML).")
     extractor: Slug = Field(description="Extractor module of kb.drift.extractors that reads this document kind.")
+    tag: Optional[str] = Field(
+        None,
+        pattern=r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$",
+        description=(
+            "For a document cited at a release tag: the GitHub repository ('owner/name') whose newest release "
+            "tag replaces `{tag}` in `url`, so the document is watched as released, not on the main branch."
+        ),
+    )
 
 
 class Source(Model):
