@@ -32,6 +32,7 @@ class Loaded:
     substituted: list[dict] = field(default_factory=list)  # Flux substitutions made: {file, line, variable, value, default}
     notes: list[dict] = field(default_factory=list)  # what Kustomize did: {file, text}
     builds: list = field(default_factory=list)  # (root folder or None, docs) per `kustomize build`; [] = one, all docs
+    operator_version: str | None = None  # the GPU Operator's version where the input states it (must-gather)
     generated: dict = field(default_factory=dict)  # ConfigMaps kustomize generates with a name hash: name → generated
 
     @property
@@ -45,6 +46,29 @@ def load_text(item: Input, out: Loaded, variables: dict | None = None) -> None:
         if done:
             item = Input(item.name, text, item.path, item.folder, item.must_gather)
             out.substituted += [{"file": item.name, **d} for d in done]
+    from kb.check.inputs import looks_like_smi
+    from kb.check.readers import mustgather
+
+    if item.must_gather and item.name.endswith("/version") or item.name == "version":
+        version = mustgather.operator_version(item.text)
+        if version:
+            out.operator_version = version
+            out.read.append(item.name)
+            return
+    if mustgather.looks_like_labels_file(item.text, item.name) and not item.text.lstrip().startswith(("{", "[", "apiVersion")):
+        nodes = mustgather.read_labels(item.text, item.name)
+        if nodes:
+            out.extras += nodes
+            out.read.append(item.name)
+            return
+    if looks_like_smi(item.text):
+        from kb.check.readers import smi
+
+        nodes = smi.to_nodes(smi.parse(item.text, item.name))
+        if nodes:
+            out.extras += nodes
+            out.read.append(item.name)
+            return
     line = helm_template(item.text)
     if line is not None:
         out.problems.append(InputProblem(item.name, line, "", Text(

@@ -126,6 +126,33 @@ def evaluate_all(facts: list[dict], *, engine: str, data: dict, rules=None) -> l
                                          rules={"check": compiled}) for c in found]
 
 
+def _operator_from_input(env: Environment, loaded: Loaded, data: dict) -> Environment:
+    """--operator, else the GPU Operator release the input shows (must-gather's version file, the operator pod's
+    image tag), where it is one the catalog knows."""
+    if env.operator is not None:
+        return env
+    from kb import versions
+    from kb.check.readers import workload
+
+    found = loaded.operator_version
+    if found is None:
+        for doc in loaded.docs:
+            data_ = doc.data
+            if isinstance(data_, dict) and data_.get("kind") in workload.POD_SPEC:
+                w = workload.read(doc, data_["kind"])
+                if w.nvidia_component == "gpu-operator" and w.nvidia_version:
+                    found = w.nvidia_version
+                    break
+    if found is None:
+        return env
+    known = sorted((r["version"] for r in data.get("releases", {}).get("gpu-operator", {}).get("releases", [])),
+                   key=versions.key, reverse=True)
+    try:
+        return Environment(operator=versions.operator(found, known), k8s=env.k8s, driver=env.driver)
+    except ValueError:
+        return env
+
+
 def check(names: list[str], data: dict, env: Environment | None = None, *, lang: str = "en",
           engine: str = "durable", rules=None, stdin=None, quiet: bool = False) -> Report:
     """Check the named files ('-' = stdin; a folder: the files below it gpukb reads). A file that cannot be
@@ -136,6 +163,7 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
     loaded = load(raw)
     if loaded.nothing and loaded.problems:
         raise NothingReadable(loaded.problems)
+    env = _operator_from_input(env, loaded, data)
     builds = loaded.builds or [(None, loaded.docs)]
     conclusions, inv, facts = [], None, FactSet()
     for root, docs in builds:  # one check per `kustomize build` (one in all, without Kustomizations)

@@ -146,6 +146,62 @@ def card_props(ctx: Context, names: NameIndex, product: str) -> tuple[dict, dict
     }, card
 
 
+def _base(profile: str) -> str:
+    return re.split(r"[+-]", profile, maxsplit=1)[0]
+
+
+def cards_by_profiles(data: dict, offered) -> list[str]:
+    """The cards whose MIG profiles cover the sizes `offered` (e.g. from `nvidia-smi mig -lgip`), where they all
+    list the same profiles (the editions of one GPU); [] where the sizes fit no card or cards that differ."""
+    sizes = {_base(p) for p in offered}
+    found = [cid for cid, c in data.get("cards", {}).items()
+             if sizes and sizes <= {_base(p["name"]) for p in c.get("mig", {}).get("profiles", [])}]
+    lists = {tuple(sorted(p["name"] for p in data["cards"][c]["mig"]["profiles"])) for c in found}
+    return sorted(found) if len(lists) == 1 else []
+
+
+def smi_props(report, card: dict) -> dict:
+    """What only nvidia-smi shows: GPUs whose MIG mode changes at the next reset, profiles the hardware offers
+    that our data does not list for the card."""
+    pending = [g for g in report.gpus.values() if g.mig_pending and g.mig_current and g.mig_pending != g.mig_current]
+    out = {"source": "nvidia-smi"}
+    if pending:
+        out["mig_pending"] = ", ".join(f"GPU {g.index}: {g.mig_current} → {g.mig_pending}" for g in pending)
+    known = {p["name"] for p in card.get("mig", {}).get("profiles", [])}
+    if card and report.profiles:
+        missing = [p for p in report.profiles if p not in known]
+        out["profiles_offered"] = ", ".join(report.profiles)
+        out["profiles_unknown"] = ", ".join(missing)
+    return out
+
+
+def _count(value) -> int:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return 0
+
+
+def mixes_mig_and_full(node, layout: dict) -> bool:
+    """Does the node have MIG instances and whole GPUs at once? Its layout keeps a GPU out of MIG, or it
+    advertises both nvidia.com/gpu and nvidia.com/mig-* resources."""
+    if layout.get("layout_gpus_out"):
+        return True
+    whole = _count(node.resources.get("nvidia.com/gpu", 0)) > 0
+    return whole and any(k.startswith("nvidia.com/mig-") and _count(v) > 0 for k, v in node.resources.items())
+
+
+def issues(ctx: Context, out: FactSet, node, props: dict, at: dict) -> None:
+    """Known issues of the node's driver that strike nodes mixing MIG instances and whole GPUs (catalog
+    `known_issues`, kb.questions.known_issues): one `known_issue` fact per issue, with the node named."""
+    from kb.questions import known_issues
+
+    for f in known_issues.facts(ctx.data, operator=ctx.operator(), driver=props["driver"], card=props.get("card"),
+                                trigger="node-mixes-mig-and-full-gpus"):
+        out.add(f["kind"], at.get("product") or node.where, obj=f"node:{node.name}", ident=("node",),
+                node=node.name, **{k: v for k, v in f.items() if k != "kind"})
+
+
 def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
     """One fact per node; returns how many nodes select each device-plugin configuration (label → count)."""
     names = NameIndex(ctx.data.get("cards", {}))
@@ -206,6 +262,18 @@ def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
         else:
             props["sharing"] = _APPLIED.get(node.label("nvidia.com/gpu.sharing-strategy") or "")
         at = {prop: node.labels[label].where for prop, label in LABELS.items() if label in node.labels}
+        props["mixes_mig_and_full"] = mixes_mig_and_full(node, layout)
+        report = getattr(node, "report", None)
+        if report is not None:
+            if not card and report.profiles:  # only `mig -lgip`: the cards whose profiles these are
+                family = cards_by_profiles(ctx.data, report.profiles)
+                if family:
+                    card = ctx.data["cards"][family[0]]
+                    props.update(card=family[0], card_name=" / ".join(ctx.data["cards"][c].get("short_name", c)
+                                                                     for c in family))
+            props.update(smi_props(report, card))
         out.add("node", node.where, at, obj=f"node:{node.name}", deps=deps, ident=("name",),
                 extra={"citations": cites} if cites else None, **props)
+        if props["mixes_mig_and_full"] and props["driver"]:
+            issues(ctx, out, node, props, at)
     return uses

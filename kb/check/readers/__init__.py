@@ -63,7 +63,8 @@ class Inventory:
         store = {ClusterPolicy: self.policies, GPUCluster: self.gpu_clusters, DevicePluginConfig: self.dp_configs,
                  MigPartedConfig: self.mig_configs, Node: self.nodes, Workload: self.workloads,
                  DevicePluginChart: self.charts, Ignored: self.ignored}
-        store[type(obj)].append(obj)
+        kind = next(k for k in store if isinstance(obj, k))  # subclasses too (a Node read from nvidia-smi)
+        store[kind].append(obj)
 
     def merged(self, other: "Inventory") -> "Inventory":
         """What several builds read, for the summary: per kind the larger count, what was ignored once."""

@@ -56,6 +56,7 @@ class Workload:
     products: list = field(default_factory=list)  # (value, Where) the pod requires of nvidia.com/gpu.product
     owner: str = ""  # "ReplicaSet/web-5d8f" of the first controller owner, if any
     nvidia_component: str = ""  # the NVIDIA image it runs, for NVIDIA's own pods and DaemonSets
+    nvidia_version: str = ""  # that image's tag (v25.3.0)
 
 
 def _containers(doc: Doc, spec: tuple):
@@ -89,6 +90,8 @@ def read(doc: Doc, kind: str) -> Workload:
             m = _NVIDIA_IMAGE.search(image)
             if m:
                 w.nvidia_component = m.group(4)
+                tag = image[m.end(4):]
+                w.nvidia_version = tag[1:] if tag.startswith(":") else ""
         env = c.get("env")
         if isinstance(env, list) and any(isinstance(e, dict) and e.get("name") == "NVIDIA_VISIBLE_DEVICES" for e in env):
             w.sets_visible_devices = True
