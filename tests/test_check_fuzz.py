@@ -11,8 +11,11 @@ from hypothesis import strategies as st
 
 from kb.cli.main import cli
 
-KINDS = ["ClusterPolicy", "GPUCluster", "ConfigMap", "Node", "Pod", "Deployment", "CronJob", "List", "Service", "", None]
-API = ["nvidia.com/v1", "nvidia.com/v1alpha1", "v1", "apps/v1", "batch/v1", "other.io/v1", None]
+KINDS = ["ClusterPolicy", "GPUCluster", "ConfigMap", "Node", "Pod", "Deployment", "CronJob", "List", "Service", "", None,
+         "HelmRelease", "Application", "HelmChart", "Kustomization", "Component"]
+API = ["nvidia.com/v1", "nvidia.com/v1alpha1", "v1", "apps/v1", "batch/v1", "other.io/v1", None,
+       "helm.toolkit.fluxcd.io/v2", "argoproj.io/v1alpha1", "helm.cattle.io/v1", "kustomize.config.k8s.io/v1beta1",
+       "kustomize.toolkit.fluxcd.io/v1"]
 KEYS = ["kind", "apiVersion", "metadata", "name", "labels", "spec", "data", "items", "status", "capacity",
         "mig", "strategy", "migManager", "enabled", "config", "default", "create", "devicePlugin", "toolkit", "cdi",
         "sandboxWorkloads", "driver", "version", "clusterPolicy", "gpuCluster", "deployCR", "draDriver",
@@ -20,8 +23,12 @@ KEYS = ["kind", "apiVersion", "metadata", "name", "labels", "spec", "data", "ite
         "resources", "replicas", "renameByDefault", "failRequestsGreaterThanOne", "mig-configs", "devices",
         "mig-enabled", "mig-devices", "template", "containers", "limits", "requests", "nodeSelector", "tolerations",
         "key", "nvidia.com/gpu", "nvidia.com/gpu.product", "nvidia.com/mig.config", "nvidia.com/device-plugin.config",
-        "nvidia.com/gpu.workload.config", "nvidia.com/mig.strategy", "nvidia.com/gpu.mode", "config.yaml"]
-WORDS = ["v1", "none", "single", "mixed", "all", "all-disabled", "all-balanced", "all-1g.18gb", "NVIDIA-H200-NVL",
+        "nvidia.com/gpu.workload.config", "nvidia.com/mig.strategy", "nvidia.com/gpu.mode", "config.yaml",
+        "values", "valuesObject", "valuesContent", "helm", "source", "sources", "chart", "patches", "patch", "target",
+        "patchesStrategicMerge", "configMapGenerator", "literals", "postBuild", "substitute", "gpu-operator", "map",
+        "fallbackStrategies", "migStrategy", "nodeSelector", "affinity", "allocatable"]
+WORDS = ["v1", "none", "single", "mixed", "gpu-operator", "nvidia-device-plugin", "${X:=4}", "${X}", "{{ .Values.x }}",
+         "../x", "missing.yaml", "all", "all-disabled", "all-balanced", "all-1g.18gb", "NVIDIA-H200-NVL",
          "NVIDIA-L4", "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition", "nvidia.com/gpu", "nvidia.com/mig-1g.18gb",
          "nvidia.com/gpu.shared", "vm-passthrough", "failed", "true", "26.7.0", "1.34.2", "575.57.08"]
 

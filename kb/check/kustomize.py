@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from kb.check.documents import Doc, InputProblem, parse_text
+from kb.check.inputs import STDIN_NAME
 from kb.text import Text
 
 KEYS = {"resources", "bases", "components", "patches", "patchesStrategicMerge", "patchesJson6902",
@@ -230,6 +231,11 @@ class _Builder:
         self.consumed: set = set()  # (file, document) of every document it used (objects and patches)
 
     def docs_of(self, path: str, owner: Doc | None = None, at: tuple = ()) -> list[Doc]:
+        if owner is not None and owner.file == STDIN_NAME:  # no folder to read relative to
+            self.note(owner.file, Text("a Kustomization read from stdin: the files it names ({p}) are not read",
+                                       "eine Kustomization von stdin: Die Dateien, die sie nennt ({p}), werden nicht "
+                                       "gelesen").format(p=os.path.basename(path)))
+            return []
         key = os.path.normpath(path)
         self.files.add(key)
         if not os.path.isfile(path):
@@ -334,6 +340,8 @@ class _Builder:
     def read_text(self, path: str, owner: Doc, at: tuple) -> str | None:
         from kb.check.inputs import _read_file, decode
 
+        if owner.file == STDIN_NAME:
+            return None
         self.files.add(os.path.normpath(path))
         if not os.path.isfile(path):
             self.problems.append(InputProblem(owner.file, owner.line(at), owner.shown(at), Text(
@@ -347,7 +355,9 @@ class _Builder:
             return None
         return text
 
-    def kustomization_in(self, folder: Path) -> tuple[Path | None, list[Doc]]:
+    def kustomization_in(self, folder: Path, owner: Doc | None = None) -> tuple[Path | None, list[Doc]]:
+        if owner is not None and owner.file == STDIN_NAME:
+            return None, []
         found = next((folder / n for n in FILENAMES if (folder / n).is_file()), None)
         if found is None:
             return None, []
@@ -368,6 +378,9 @@ class _Builder:
                           .format(r=entry))
                 continue
             path = base / entry
+            if k.file == STDIN_NAME:
+                self.docs_of(str(path), k, (entry_key, i))
+                continue
             if path.is_dir():
                 found, subs = self.kustomization_in(path)
                 if found is None:
@@ -382,6 +395,8 @@ class _Builder:
         objs += self.generate(k, base)
         components = []
         for _, i, entry in _entries(k.data, "components"):
+            if k.file == STDIN_NAME:
+                continue
             found, subs = self.kustomization_in(base / entry)
             if found is None:
                 self.problems.append(InputProblem(k.file, k.line(("components", i)), k.shown(("components", i)), Text(

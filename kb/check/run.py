@@ -138,7 +138,7 @@ def _operator_from_input(env: Environment, loaded: Loaded, data: dict) -> Enviro
     if found is None:
         for doc in loaded.docs:
             data_ = doc.data
-            if isinstance(data_, dict) and data_.get("kind") in workload.POD_SPEC:
+            if isinstance(data_, dict) and isinstance(data_.get("kind"), str) and data_["kind"] in workload.POD_SPEC:
                 w = workload.read(doc, data_["kind"])
                 if w.nvidia_component == "gpu-operator" and w.nvidia_version:
                     found = w.nvidia_version
