@@ -154,14 +154,20 @@ def strategy(gpus, operator, driver, explain, as_json, lang):
                                          "\fKubernetes-Version des Clusters, z. B. 1.34.2.")
 @click.option("--feature", type=click.Choice(["whole-gpu", "static-mig", "dynamic-mig", "mps", "time-slicing", "vfio"]),
               help="DRA capability (default: whole-gpu).\fDRA-Funktion (Standard: whole-gpu).")
+@click.option("--install", type=click.Choice(["operator", "standalone"]),
+              help="The DRA driver managed by the GPU Operator (GPUCluster) or installed on its own with its Helm chart "
+                   "(default: operator where the release manages it)."
+                   "\fDer DRA-Treiber, vom GPU Operator verwaltet (GPUCluster) oder eigenständig mit seinem Helm-Chart "
+                   "installiert (Standard: operator, wo das Release ihn verwaltet).")
 @EXPLAIN
 @output_options
-def dra(operator, k8s, feature, explain, as_json, lang):
+def dra(operator, k8s, feature, install, explain, as_json, lang):
     """Can NVIDIA's DRA driver be used here, and how mature is the feature?
 
     \b
     Example:
       gpukb ask dra --operator 26.7.0 --k8s 1.34.2 --feature dynamic-mig
+      gpukb ask dra --install standalone --k8s 1.33.4
     \f
     Lässt sich NVIDIAs DRA-Treiber hier nutzen, und wie reif ist die Funktion?
 
@@ -169,7 +175,7 @@ def dra(operator, k8s, feature, explain, as_json, lang):
     Beispiel:
       gpukb ask dra --operator 26.7.0 --k8s 1.34.2 --feature dynamic-mig --lang de
     """
-    run("dra", lang, as_json, explain, operator=operator, k8s=k8s, feature=feature)
+    run("dra", lang, as_json, explain, operator=operator, k8s=k8s, feature=feature, install=install)
 
 
 @ask.command()

@@ -9,7 +9,9 @@ from pydantic import Field
 from kb.models.card import MethodId
 from kb.models.common import Citation, Fact, Model, Statement, Text, Version
 
-Isolation = Literal["full", "partial", "none"]
+#: full / partial / none; `device`: that of the device allocated (DRA: a full GPU or MIG device is isolated in
+#: full, a device shared with time-slicing or MPS has that method's isolation)
+Isolation = Literal["full", "partial", "none", "device"]
 Workload = Literal["training", "large-model", "small-inference", "dev", "multi-tenant"]
 Maturity = Literal["ga", "alpha", "beta", "experimental"]
 
@@ -62,6 +64,9 @@ class Requirements(Model):
     min_driver: Optional[Fact[Version]] = Field(None, description="Lowest NVIDIA driver branch/version.")
     min_operator: Optional[Fact[Version]] = Field(None, description="Lowest GPU Operator release that manages it.")
     driver_version: Optional[Fact[Version]] = Field(None, description="Version of the method's own driver the newest operator manages.")
+    prerequisites: list[Statement] = Field(
+        default_factory=list, description="Further prerequisites (container runtime, resources that must not exist), each cited."
+    )
 
 
 class Method(Model):
@@ -80,4 +85,9 @@ class Method(Model):
     requires_mig: bool = Field(False, description="True where the method needs a MIG-capable card.")
     excludes_mig: bool = Field(False, description="True where the method cannot run on a MIG-enabled GPU.")
     capabilities: list[Capability] = Field(default_factory=list, description="Capabilities with maturity (DRA).")
-    requirements: Optional[Requirements] = Field(None, description="Version requirements.")
+    requirements: Optional[Requirements] = Field(
+        None, description="Requirements under the GPU Operator (DRA: the operator-managed DRA driver, GPUCluster)."
+    )
+    standalone_requirements: Optional[Requirements] = Field(
+        None, description="Requirements of the method's own driver installed without the operator (DRA: its Helm chart)."
+    )

@@ -34,6 +34,7 @@ def make_index(data: dict) -> dict:
         "operator_releases": sorted((r["version"] for r in operator), key=versions.key, reverse=True),
         "dra_features": [c["id"] for c in dra.get("capabilities", [])],
         "dra_min_kubernetes": ((dra.get("requirements") or {}).get("min_kubernetes") or {}).get("value"),
+        "dra_min_operator": ((dra.get("requirements") or {}).get("min_operator") or {}).get("value"),
         "workloads": sorted({s["workload"] for m in data["methods"].values() for s in m.get("suited_for", [])}),
     }
 

@@ -49,6 +49,7 @@ ISOLATION_LEVEL = {
     "full": {"en": "full", "de": "vollständig"},
     "partial": {"en": "partial", "de": "teilweise"},
     "none": {"en": "none", "de": "keine"},
+    "device": {"en": "that of the allocated device", "de": "die des zugeteilten Geräts"},
 }
 
 MATURITY = {
