@@ -25,6 +25,8 @@ LABELS = {
     "details": Text("Details", "Details"), "sources": Text("Sources", "Quellen"),
     "rules": Text("Rules fired", "Ausgelöste Regeln"), "read": Text("read", "liest"),
     "data": Text("Data version", "Datenstand"), "none": Text("none", "keine"),
+    "disputes": Text("Sources disagree", "Quellen widersprechen sich"),
+    "followed": Text("this answer follows it", "dieser Antwort zugrunde gelegt"),
 }
 INPUT_LABELS = {
     "card": Text("card", "Karte"), "operator": Text("GPU Operator", "GPU Operator"),
@@ -34,7 +36,7 @@ INPUT_LABELS = {
     "rename_by_default": Text("renameByDefault", "renameByDefault"),
     "profile": Text("profile", "Profil"), "mode": Text("sharing", "Teilen per"),
     "replicas": Text("replicas", "Replikate"), "feature": Text("feature", "Funktion"),
-    "isolation": Text("isolation", "Isolierung"),
+    "isolation": Text("isolation", "Isolierung"), "install": Text("DRA driver", "DRA-Treiber"),
 }
 
 
@@ -54,11 +56,12 @@ DETAIL_LABELS = {
     "driver_version": Text("DRA driver", "DRA-Treiber"), "operator_manages_dra": Text("operator manages the DRA driver", "Operator verwaltet den DRA-Treiber"),
     "ranking": Text("ranking", "Rangfolge"), "excluded": Text("ruled out", "Ausgeschlossen"),
     "why": Text("why", "Warum"), "risk": Text("risk for neighbours", "Risiko für Nachbarn"), "conditions": Text("conditions", "Bedingungen"),
+    "install": Text("DRA driver", "DRA-Treiber"),
 }
 #: detail keys whose values are catalog ids, shown in words
 VALUE_WORDS = {"mig_status": words.MIG_STATUS, "maturity": words.MATURITY, "mode": words.MODE,
                "feature": words.DRA_FEATURE, "excluded": words.METHOD, "workload": words.WORKLOAD,
-               "isolation": words.ISOLATION}
+               "isolation": words.ISOLATION, "install": words.DRA_INSTALL}
 #: detail keys whose values are maps with catalog ids as keys
 KEY_WORDS = {"methods": words.METHOD}
 
@@ -74,17 +77,36 @@ def _footnotes(answer: dict):
     """Number each distinct citation once, in order of appearance."""
     numbers: dict[str, int] = {}
     notes: list[dict] = []
-    for reason in answer["reasons"]:
-        for cite in reason["citations"]:
-            key = json.dumps(cite, sort_keys=True)
-            if key not in numbers:
-                numbers[key] = len(notes) + 1
-                notes.append(cite)
+    cited = [c for reason in answer["reasons"] for c in reason["citations"]]
+    cited += [c for d in answer.get("disputes", ()) for v in d["values"] for c in v["citations"]]
+    for cite in cited:
+        key = json.dumps(cite, sort_keys=True)
+        if key not in numbers:
+            numbers[key] = len(notes) + 1
+            notes.append(cite)
     return numbers, notes
 
 
-def _marks(reason: dict, numbers: dict) -> str:
-    return "".join(f"[{numbers[json.dumps(c, sort_keys=True)]}]" for c in reason["citations"])
+def _dispute_lines(answer: dict, numbers: dict, lang: str) -> list[str]:
+    """One line per disputed fact: each value with its sources, the one the answer follows marked, the notes."""
+    out = []
+    for dispute in answer.get("disputes", ()):
+        field = dispute["fact"].rsplit(".", 1)[-1].rsplit("#", 1)[-1]
+        label = words.word(words.FACT_LABEL, field, lang) if field in words.FACT_LABEL else field.replace("_", " ")
+        parts = []
+        for v in dispute["values"]:
+            part = f"{_show(v['value'], lang)} {_marks(v, numbers)}"
+            if v["followed"]:
+                part += f" ({LABELS['followed'](lang)})"
+            parts.append(part)
+        notes = " ".join(v["note"][lang] for v in dispute["values"] if v.get("note"))
+        out.append(f"  - {label}: {' — '.join(parts)}" + (f". {notes}" if notes else ""))
+    return out
+
+
+def _marks(item: dict, numbers: dict) -> str:
+    """The footnote marks of a reason's (or a disputed value's) citations."""
+    return "".join(f"[{numbers[json.dumps(c, sort_keys=True)]}]" for c in item["citations"])
 
 
 def _label(key: str, lang: str) -> str:
@@ -169,6 +191,8 @@ def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
     if answer["conditions"]:
         lines.append(f"{t('conditions')}:")
         lines += [f"  - {c['text'][lang]}" for c in answer["conditions"]]
+    if answer.get("disputes"):
+        lines += [f"{t('disputes')}:", *_dispute_lines(answer, numbers, lang)]
     details = _detail_lines(answer["details"], lang, "  ")
     if details:
         lines += [f"{t('details')}:", *details]

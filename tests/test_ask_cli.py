@@ -102,7 +102,7 @@ def test_json_answer_contract():
     result = run("ask", "mig", "RTX PRO 6000 Workstation", "--operator", "v26.7", "--json")
     assert result.exit_code == 0
     answer = json.loads(result.output)
-    assert list(answer) == ["question", "inputs", "verdict", "summary", "conditions", "reasons", "details",
+    assert list(answer) == ["question", "inputs", "verdict", "summary", "conditions", "reasons", "disputes", "details",
                             "data_version", "lang"]
     assert answer["inputs"] == {"card": "rtx-pro-6000-blackwell-workstation", "operator": "26.7.0", "driver": None}
     assert answer["verdict"] == "conditional" and answer["lang"] == "en"
@@ -130,7 +130,12 @@ def test_every_question_keeps_the_answer_contract(args, lang):
     result = run("ask", *args, "--json", "--lang", lang)
     assert result.exit_code == 0
     a = json.loads(result.output)
-    assert list(a) == ["question", "inputs", "verdict", "summary", "conditions", "reasons", "details", "data_version", "lang"]
+    assert list(a) == ["question", "inputs", "verdict", "summary", "conditions", "reasons", "disputes", "details",
+                       "data_version", "lang"]
+    for d in a["disputes"]:
+        assert set(d) == {"fact", "values"} and len(d["values"]) >= 2 and d["values"][0]["followed"] is True
+        assert all({"value", "followed", "citations"} <= set(v) and v["citations"] for v in d["values"])
+        assert all(isinstance(v["note"], str) for v in d["values"][1:])
     assert a["question"] == args[0] and a["lang"] == lang and a["data_version"] == "2026.11.1-fixture"
     assert a["verdict"] in ("yes", "conditional", "unconfirmed", "no")
     assert isinstance(a["summary"], str) and a["summary"]
@@ -157,8 +162,10 @@ def test_json_in_german_and_the_other_questions():
     dra = json.loads(run("ask", "dra", "--operator", "26.7.0", "--k8s", "v1.34.1", "--json").output)
     assert dra["verdict"] == "no" and dra["inputs"]["k8s"] == "1.34.1"
     rec = json.loads(run("ask", "recommend", "--workload", "multi-tenant", "--isolation", "required", "--json").output)
-    assert [r["method"] for r in rec["details"]["ranking"]] == ["mig", "whole", "vm-passthrough"]
+    # DRA isolates as its allocated device does (issue 10): kept, with the condition to allocate whole GPUs or MIG devices
+    assert [r["method"] for r in rec["details"]["ranking"]] == ["mig", "whole", "vm-passthrough", "dra"]
     assert rec["details"]["excluded"] == ["vgpu"]
+    assert any(c["rule"] == "REC-007" for c in rec["conditions"])
 
 
 def test_vgpu_follows_the_kubevirt_vgpu_list_of_the_fixture_cards():

@@ -124,10 +124,16 @@ def test_rtx_pro_5500_is_announced_only(ask):
     assert "MIG-003" in {r["rule"] for r in ask("mig", card="RTX PRO 5500")["reasons"]}
 
 
-@pytest.mark.parametrize("k8s, verdict", [("1.34.1", "no"), ("v1.33.0", "no"), ("1.34.2", "yes"), ("v1.35.0", "yes")])
+# From 1.34.2 on the operator-managed DRA driver is conditional, not yes: dra-intro-install.rst "Prerequisites"
+# also asks for "NVIDIA GPU driver version 580 or later", a CDI runtime and "No ClusterPolicy resource exists".
+@pytest.mark.parametrize("k8s, verdict", [("1.34.1", "no"), ("v1.33.0", "no"), ("1.34.2", "conditional"),
+                                          ("v1.35.0", "conditional")])
 def test_dra_needs_kubernetes_1_34_2(ask, k8s, verdict):
     a = ask("dra", operator="26.7.0", k8s=k8s)
     assert a["verdict"] == verdict and a["details"]["maturity"] == "ga"
+    assert a["inputs"]["install"] == "operator"
+    if verdict != "no":
+        assert "DRA-007" in {r["rule"] for r in a["reasons"]}
 
 
 def test_dra_alpha_features_are_conditional(ask):

@@ -81,9 +81,34 @@ def resolve_cite(data: dict, ref: str) -> list[dict] | FactError:
     return found
 
 
+_DISPUTES: dict = {}
+
+
+def resolve_disputes(data: dict, ref: str) -> list[dict]:
+    """Where the fact `ref` names has values from sources that disagree (`disputed_by` in the catalog): one
+    dispute {fact, values: [{value, followed, citations, note?}, …]}, the value the catalog follows first.
+    [] for an undisputed fact or a reference that names none. Memoised per catalog data."""
+    key = (data.get("hash") or id(data), ref)
+    found = _DISPUTES.get(key)
+    if found is None:
+        try:
+            node = resolve_ref(data, ref)
+        except FactError:
+            node = None
+        found = []
+        for item in node if isinstance(node, list) else [node]:
+            if isinstance(item, dict) and item.get("disputed_by"):
+                values = [{"value": item["value"], "followed": True, "citations": citations(data, item)}]
+                values += [{"value": claim["value"], "followed": False, "citations": citations(data, claim),
+                            "note": Text.of(claim["note"])} for claim in item["disputed_by"]]
+                found.append({"fact": ref, "values": values})
+        _DISPUTES[key] = found
+    return found
+
+
 def conclude(rule: dict, facts: tuple, data: dict) -> dict:
     then = rule["then"]
-    cites = []
+    cites, disputes = [], []
     for ref in rule["cites"]:
         optional = ref.endswith("?")
         filled = fill(rule, facts, ref.rstrip("?"))
@@ -94,6 +119,7 @@ def conclude(rule: dict, facts: tuple, data: dict) -> dict:
             raise EngineFailure(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog "
                                 f"({found.reason})")
         cites += [dict(c) for c in found if c not in cites]
+        disputes += [d for d in resolve_disputes(data, filled) if d not in disputes]
     out = {"rule": rule["id"], "title": Text.of(rule["title"])}
     if "verdict" in then:
         out["verdict"] = then["verdict"]
@@ -104,5 +130,6 @@ def conclude(rule: dict, facts: tuple, data: dict) -> dict:
                         if "condition" in then else None)
     out["details"] = _fill_value(rule, facts, then.get("details", {}))
     out["cites"] = cites
+    out["disputes"] = disputes
     out["facts"] = [dict(f) for f in facts]
     return out

@@ -136,6 +136,17 @@ def conditions(conclusions: list[dict], verdict: str) -> list[dict]:
     return out
 
 
+def disputes(conclusions: list[dict]) -> list[dict]:
+    """Every disputed fact a fired rule rests on, once, in the order of the reasons (most restrictive first)."""
+    out, seen = [], set()
+    for c in sorted(conclusions, key=lambda c: (-RANK.get(c.get("verdict"), 0), c["rule"])):
+        for d in c.get("disputes", ()):
+            if d["fact"] not in seen:
+                seen.add(d["fact"])
+                out.append(d)
+    return out
+
+
 def build(question: str, inputs: dict, conclusions: list[dict], *, verdict: str, summary: dict,
           details: dict, data: dict) -> dict:
     """The answer contract (see CONTRIBUTING.md, 'Engine API')."""
@@ -146,6 +157,7 @@ def build(question: str, inputs: dict, conclusions: list[dict], *, verdict: str,
         "summary": summary,
         "conditions": conditions(conclusions, verdict),
         "reasons": reasons(conclusions),
+        "disputes": disputes(conclusions),
         "details": details,
         "data_version": data["data_version"],
     }

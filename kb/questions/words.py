@@ -121,3 +121,20 @@ def word(table: dict, value, lang: str) -> str:
 def capital(text: str) -> str:
     """The text with a capital first letter (a verdict or capability at the start of a cell or sentence)."""
     return text[:1].upper() + text[1:]
+
+#: what a disputed fact is, by the last field of its path (answers name the fact a dispute is about)
+FACT_LABEL = {
+    "min_kubernetes": {"en": "minimum Kubernetes version", "de": "Mindestversion von Kubernetes"},
+    "min_driver": {"en": "minimum driver", "de": "Mindesttreiber"},
+    "prerequisites_published": {"en": "prerequisites published", "de": "Voraussetzungen veröffentlicht"},
+    "max_instances": {"en": "maximum MIG instances", "de": "Höchstzahl der MIG-Instanzen"},
+    "status": {"en": "MIG status", "de": "MIG-Status"},
+    "date": {"en": "release date", "de": "Release-Datum"},
+    "listed": {"en": "on the support list", "de": "auf der Supportliste"},
+}
+
+#: `ask dra --install`
+DRA_INSTALL = {
+    "operator": {"en": "managed by the GPU Operator", "de": "vom GPU Operator verwaltet"},
+    "standalone": {"en": "on its own (Helm chart)", "de": "eigenständig (Helm-Chart)"},
+}
