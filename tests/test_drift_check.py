@@ -42,7 +42,7 @@ def test_check_offline_newest_snapshots_no_drift(drift_catalog):
     data = json.loads(result.stdout)
     assert result.exit_code == 0, result.output
     assert data["summary"] == {"sources": 9, "ok": 9, "reworded": 0, "drift": 0, "unreachable": 0, "unparseable": 0,
-                               "could_not_check": 0, "facts_changed": 0, "quotes_reworded": 0}
+                               "could_not_check": 0, "facts_changed": 0, "quotes_reworded": 0, "notes": 0}
     assert data["exit_code"] == 0
     assert [s["origin"].split("sources/", 1)[1] for s in data["sources"]][:3] == [
         "cloud-native-docs/release-notes@2026-08-21.rst", "cloud-native-docs/platform-support@2026-08-21.rst",
@@ -113,7 +113,7 @@ def test_mig_doc_before_v26_3_0_lacks_the_generated_config(drift_catalog):
         "touches": ["releases/gpu-operator releases[2].changes[0]"], "patch": [],
         "details": {"quote": "MIG Manager generates the MIG configuration for a node at runtime from the available "
                              "hardware."},
-        "answers": [], "rank": "fact"}]
+        "answers": [], "rank": "fact", "read_by": []}]
 
 
 def test_device_plugin_readme_2024_10_31_quote_gone(drift_catalog):
@@ -308,7 +308,7 @@ def test_check_offline_with_a_missing_snapshot_exits_3_and_still_reports_drift(d
     data = json.loads(result.stdout)
     assert result.exit_code == 3
     assert data["summary"] == {"sources": 2, "ok": 0, "reworded": 0, "drift": 1, "unreachable": 1, "unparseable": 0,
-                               "could_not_check": 1, "facts_changed": 4, "quotes_reworded": 0}
+                               "could_not_check": 1, "facts_changed": 4, "quotes_reworded": 0, "notes": 0}
     assert [(s["source"], s["status"], s["error"]) for s in data["sources"]] == [
         ("gpu-operator-release-notes", "unreachable",
          f"no snapshot of sources/cloud-native-docs/release-notes in {old_platform}"),

@@ -436,3 +436,97 @@ def test_mig_parted_mutation_another_count_for_the_card_only(tmp_path):
     assert code == 1
     counts = [c for c in item["changes"] if c["kind"] == "profile-count"]
     assert len(counts) == 3 and counts[0]["patch"][0]["value"] == 7
+
+
+# --- impact: every question that reads a fact ---------------------------------------------------------------------
+L4_ROW = ("     | NVIDIA L4               | NVIDIA Ada                |       |\n"
+          "     +-------------------------+---------------------------+-------+\n")
+
+
+def test_platform_mutation_card_unlisted_names_the_answers_of_every_question_reading_it(tmp_path):
+    code, item = diff_text("gpu-operator-platform-support", edit(shared(NEWEST_PLATFORM), L4_ROW, ""), tmp_path)
+    assert code == 1
+    (removed,) = [c for c in item["changes"] if c["kind"] == "product-removed"]
+    assert removed["touches"] == ["platform-support products[14]", "cards/l4 operator_support.listed"]
+    # every rule that reads the listing, whatever its question
+    assert {r["rule"] for r in removed["read_by"]} >= {"METHODS-060", "MIG-007", "RES-025"}
+    # and every answer that would change, for every question (not only the one rule of the old impact analysis)
+    questions = {a["question"] for a in removed["answers"]}
+    assert questions >= {"methods", "resource", "recommend"}
+    methods = [a for a in removed["answers"] if a["question"] == "methods"]
+    assert {(a["before"], a["after"], tuple(a["rules_added"])) for a in methods} == {("yes", "conditional", ("METHODS-060",))}
+
+
+# --- the report ---------------------------------------------------------------------------------------------------
+def test_fingerprint_is_the_set_of_findings():
+    from kb.drift.check import SourceResult
+    from kb.drift.compare import Change
+    from kb.drift.report import fingerprint
+    from kb.text import Text
+
+    a = Change("s", "product-removed", Text("platform support no longer lists X", "…"), touches=["p[1]"])
+    b = Change("s", "quote-gone", Text("quote “q” is gone", "…"), touches=["cards/x y"])
+    one = [SourceResult("s", "platform-support", "https://a", "drift", changes=[a, b], seconds=1.0)]
+    same = [SourceResult("s", "platform-support", "/tmp/b", "drift", changes=[b, a], seconds=9.0)]
+    other = [SourceResult("s", "platform-support", "https://a", "drift", changes=[a])]
+    part = [SourceResult("s", "platform-support", "https://a", "drift", changes=[a, b],
+                         unchecked=[{"part": Text("KubeVirt vGPU device list", "…"), "error": "gone"}])]
+    assert fingerprint(one) == fingerprint(same)
+    assert len({fingerprint(one), fingerprint(other), fingerprint(part)}) == 3
+
+
+def test_report_neutralises_terminal_escapes_and_mentions_from_upstream(tmp_path):
+    # a product name as an attacker (or a careless edit) could write it upstream
+    name = " L4 \x1b]0;x\x07@nvidia/gpu".ljust(25)
+    assert len(name) == 25
+    hostile = f"     |{name}| NVIDIA Ada                |       |\n"
+    text = edit(shared(NEWEST_PLATFORM), L4_ROW, hostile +
+                "     +-------------------------+---------------------------+-------+\n")
+    folder = tmp_path / "cloud-native-docs"
+    folder.mkdir()
+    (folder / "platform-support@2026-08-21.rst").write_text(text, encoding="utf-8")
+    report = tmp_path / "drift.md"
+    result = CliRunner().invoke(cli, ["sources", "check", "--offline", str(tmp_path), "--source",
+                                      "gpu-operator-platform-support", "--report", str(report)])
+    body = report.read_text(encoding="utf-8")
+    assert result.exit_code in (1, 3)
+    assert "\x1b" not in body and "\x07" not in body and "\x1b" not in result.output and "\x07" not in result.output
+    assert result.exit_code == 1, result.output  # the page is read: the product is new and L4 is gone
+    assert "@nvidia/gpu" not in body and "@\u200dnvidia/gpu" in body
+    assert r"\\x1b\]0;x\\x07" in body  # visible escapes (Markdown-escaped: they render as \x1b]0;x\x07)
+
+
+def test_report_limit_cuts_on_a_line_and_says_so(tmp_path):
+    from kb.drift.report import cut
+
+    text = "# Bericht\n" + "".join(f"- Zeile {i} mit „Umlauten“ äöü €\n" for i in range(400))
+    out = cut(text, 1000, "de")
+    assert len(out) <= 1000 and out.endswith("_\n")
+    body, note = out.rsplit("\n_", 1)
+    assert text.startswith(body) and body.endswith("€\n")  # whole lines, whole characters
+    assert note.startswith("… hier gekürzt: Der Bericht hat ")
+
+
+def test_report_limit_option_of_check(tmp_path):
+    folder = tmp_path / "cloud-native-docs"
+    folder.mkdir()
+    (folder / "platform-support@2026-08-21.rst").write_text(edit(shared(NEWEST_PLATFORM), L4_ROW, ""), encoding="utf-8")
+    report = tmp_path / "drift.md"
+    result = CliRunner().invoke(cli, ["sources", "check", "--offline", str(tmp_path), "--source",
+                                      "gpu-operator-platform-support", "--report", str(report), "--report-limit", "1500"])
+    assert result.exit_code == 1
+    body = report.read_text(encoding="utf-8")
+    assert len(body) <= 1500 and "… cut here: the report has " in body
+
+
+def test_new_product_carries_a_card_draft(tmp_path):
+    new_row = ("     | NVIDIA L4X              | NVIDIA Ada                |       |\n"
+               "     +-------------------------+---------------------------+-------+\n")
+    code, item = diff_text("gpu-operator-platform-support", edit(shared(NEWEST_PLATFORM), L4_ROW, L4_ROW + new_row),
+                           tmp_path)
+    assert code == 1
+    (added,) = [c for c in item["changes"] if c["kind"] == "product-added"]
+    draft = added["details"]["card_draft"]
+    assert draft["name"] == "NVIDIA L4X" and draft["architecture"]["value"] == "NVIDIA Ada"
+    assert draft["operator_support"]["listed"]["value"] is True
+    assert draft["operator_support"]["listed"]["cite"][0]["quote"] == "NVIDIA L4X NVIDIA Ada"

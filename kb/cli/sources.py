@@ -186,6 +186,10 @@ def _code(results) -> int:
                    "statt abzurufen (z. B. ../shared/sources).")
 @click.option("--report", "report_path", type=click.Path(path_type=Path), default=None,
               help="Write the Markdown report to FILE.md.\fDen Markdown-Bericht in FILE.md schreiben.")
+@click.option("--report-limit", type=click.IntRange(1000), default=None, metavar="CHARS",
+              help="Cut the Markdown report on a line boundary to at most CHARS characters (an issue body holds "
+                   "65536).\fDen Markdown-Bericht an einer Zeilengrenze auf höchstens CHARS Zeichen kürzen (ein "
+                   "Issue fasst 65536).")
 @click.option("--source", "only", multiple=True, metavar="ID", help="Check only this source (repeatable).\fNur diese Quelle prüfen (wiederholbar).")
 @click.option("--timeout", type=float, default=None, help="Seconds per request (20).\fSekunden pro Abruf (20).")
 @click.option("--deadline", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -194,7 +198,7 @@ def _code(results) -> int:
 @click.option("--retries", type=click.IntRange(0, 10), default=None, help="Retries after 5xx or timeout (2).\fWiederholungen nach 5xx oder Zeitüberschreitung (2).")
 @click.option("--max-bytes", type=click.IntRange(1), default=None, help="Size cap per document in bytes (5000000).\fHöchstgröße je Dokument in Bytes (5000000).")
 @output_options
-def check(offline, report_path, only, timeout, deadline, retries, max_bytes, as_json, lang):
+def check(offline, report_path, report_limit, only, timeout, deadline, retries, max_bytes, as_json, lang):
     """Fetch every watched source (or read it from --offline DIR), extract, compare with the catalog.
     Exit 0: no drift; 1: drift; 3: a source could not be fetched or parsed (never counted as drift or
     as no drift).
@@ -234,7 +238,8 @@ def check(offline, report_path, only, timeout, deadline, retries, max_bytes, as_
         from kb.fsutil import atomic_write
 
         try:
-            atomic_write(report_path, markdown(results, data, lang, dt.date.today().isoformat(), answers_error))
+            atomic_write(report_path, markdown(results, data, lang, dt.date.today().isoformat(), answers_error,
+                                                 limit=report_limit))
         except OSError as exc:
             raise UnusableInput(Text("cannot write the report {path}: {why}", "kann den Bericht {path} nicht schreiben: {why}")
                                 .format(path=str(report_path), why=exc.strerror or str(exc)),

@@ -47,6 +47,7 @@ class Change:
     details: dict = field(default_factory=dict)  # e.g. {"quote": the catalog's quote as written}
     answers: list[dict] = field(default_factory=list)  # set by kb.drift.impact: answers it changes / relies on
     rank: str = "fact"  # one of RANKS
+    read_by: list[dict] = field(default_factory=list)  # set by kb.drift.impact: rules that read a touched fact
 
     def as_dict(self) -> dict:
         """Plain JSON-able data (dataclasses.asdict cannot rebuild a Text)."""

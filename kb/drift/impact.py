@@ -28,12 +28,73 @@ def attach(data: dict, changes: list[Change], *, engine: str = "durable") -> lis
             current[q] = before.answer_many(q, questions.module(q).defaults(before.index))
         except Exception as exc:  # noqa: BLE001 — one broken question must not hide the others or the drift
             errors.append(f"{q}: {type(exc).__name__}: {exc}")
+    try:
+        readers = _readers()
+    except Exception as exc:  # noqa: BLE001 — a broken rule base must not hide the drift
+        readers, _ = [], errors.append(f"rules: {type(exc).__name__}: {exc}")
     for change in changes:
+        change.read_by = _read_by(data, change.touches, readers)
         if change.patch:
             change.answers = _diff(data, change, current, engine)
         elif change.details.get("quote") or change.details.get("quotes"):
             change.answers = _relying(change, current)
     return errors
+
+
+def _readers() -> list[tuple[str, str, str, str]]:
+    """(rule id, question, entity, path) of every catalog fact a rule cites ("cards/{card}", "operator_support.listed")."""
+    from kb.catalog.facts import split_ref
+    from kb.engine.rules import load_rules
+
+    out = []
+    for question, rules in load_rules().items():
+        for rule in rules:
+            for cite in rule.get("cites", []):
+                entity, path = split_ref(cite.rstrip("?"))
+                out.append((rule["id"], question, entity, path))
+    return out
+
+
+def _read_by(data: dict, touches: list[str], readers: list) -> list[dict]:
+    """The rules that read a touched fact: the fact a rule cites (its placeholder filled with the touched
+    entity) is the touched one, lies inside it, or holds it."""
+    from kb.catalog.facts import FactError, resolve_ref, split_ref
+
+    found = []
+    for ref in touches:
+        entity, path = split_ref(ref.replace(" ", "#", 1)) if "#" not in ref else split_ref(ref)
+        try:
+            node = resolve_ref(data, f"{entity}#{path}")
+        except (FactError, KeyError, ValueError):
+            continue
+        kind, _, ident = entity.partition("/")
+        for rid, question, cited_entity, cited_path in readers:
+            ckind, _, cident = cited_entity.partition("/")
+            if ckind != kind or (cident != ident and not (cident.startswith("{") and cident.endswith("}"))):
+                continue
+            try:
+                cited = resolve_ref(data, f"{kind}/{ident}#{cited_path}")
+            except (FactError, KeyError, ValueError):
+                continue
+            if _inside(cited, node) or _inside(node, cited):
+                item = {"rule": rid, "question": question}
+                if item not in found:
+                    found.append(item)
+    return sorted(found, key=lambda r: r["rule"])
+
+
+def _inside(part, whole) -> bool:
+    """Whether `part` is `whole` or an object somewhere inside it (dicts and lists only: equal small values are
+    the same object in Python)."""
+    if not isinstance(part, (dict, list)):
+        return False
+    if part is whole:
+        return True
+    if isinstance(whole, dict):
+        return any(_inside(part, v) for v in whole.values())
+    if isinstance(whole, list):
+        return any(_inside(part, v) for v in whole)
+    return False
 
 
 def _affected(change: Change, inputs: dict) -> bool:
@@ -53,7 +114,8 @@ def _diff(data: dict, change: Change, current: dict, engine: str) -> list[dict]:
         for old, new in zip(todo, after.answer_many(question, [a["inputs"] for a in todo])):
             rules_old, rules_new = _rules(old), _rules(new)
             methods = _methods_changed(old, new)
-            if old["verdict"] != new["verdict"] or rules_old != rules_new or methods:
+            if (old["verdict"] != new["verdict"] or rules_old != rules_new or methods
+                    or _said(old) != _said(new)):
                 item = {"question": question, "inputs": old["inputs"], "before": old["verdict"],
                         "after": new["verdict"], "rules_added": sorted(rules_new - rules_old),
                         "rules_removed": sorted(rules_old - rules_new), "summary": new["summary"]}
@@ -68,6 +130,13 @@ def _methods_changed(old: dict, new: dict) -> dict[str, list[str]]:
     before = (old.get("details") or {}).get("methods") or {}
     after = (new.get("details") or {}).get("methods") or {}
     return {m: [before.get(m), after.get(m)] for m in sorted(set(before) | set(after)) if before.get(m) != after.get(m)}
+
+
+def _said(answer: dict) -> tuple:
+    """What an answer tells its reader besides the verdict: summary, conditions, reasons and their citations."""
+    return (answer.get("summary"), [c.get("text") for c in answer.get("conditions", [])],
+            [(r.get("rule"), r.get("text"), [(c.get("source"), c.get("quote")) for c in r.get("citations", [])])
+             for r in answer.get("reasons", [])])
 
 
 def _rules(answer: dict) -> set[str]:

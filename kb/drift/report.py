@@ -9,6 +9,8 @@ Markdown markup shows as written.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 
 from kb.drift.check import STATUSES, SourceResult, could_not_check
@@ -36,6 +38,8 @@ LABELS = {
     "unchanged": Text("Unchanged", "Unverändert"),
     "read": Text("read", "gelesen"),
     "touches": Text("touches", "betrifft"),
+    "read_by": Text("read by the rules", "gelesen von den Regeln"),
+    "no_answer": Text("no answer changes", "keine Antwort ändert sich"),
     "would_change": Text("answers that would change", "Antworten, die sich ändern würden"),
     "relying": Text("answers citing this quote (review)", "Antworten, die dieses Zitat belegen (prüfen)"),
     "answers_error": Text("The answers these changes touch could not be computed",
@@ -70,7 +74,22 @@ def summary(results: list[SourceResult]) -> dict:
     return {"sources": len(results), **counts,
             "could_not_check": sum(could_not_check(r) for r in results),
             "facts_changed": sum(c.rank == "fact" for c in changes),
-            "quotes_reworded": sum(c.rank == "reworded" for c in changes)}
+            "quotes_reworded": sum(c.rank == "reworded" for c in changes),
+            "notes": sum(c.rank == "note" for c in changes)}
+
+
+def fingerprint(results: list[SourceResult]) -> str:
+    """A hash of the SET of findings (each: source, kind, rank, facts touched, its English sentence) and of what
+    could not be checked — not their order, timings, origins or the answers. Equal fingerprints on two days
+    mean nothing new happened (a new wording of gpukb's own sentences counts as new, once)."""
+    items = []
+    for r in results:
+        if r.status in ("unreachable", "unparseable"):
+            items.append([r.source, r.status])
+        items += [[r.source, "unchecked", Text.of(p["part"]).en] for p in r.unchecked]
+        items += [[r.source, c.kind, c.rank, sorted(c.touches), Text.of(c.text).en] for c in r.changes]
+    blob = json.dumps(sorted(items, key=json.dumps), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
 def as_json(results: list[SourceResult], data: dict, *, extracted: bool = False) -> dict:
@@ -81,11 +100,12 @@ def as_json(results: list[SourceResult], data: dict, *, extracted: bool = False)
         if not extracted:
             item.pop("extracted")
         sources.append(item)
-    return {"data_version": data["data_version"], "summary": summary(results), "sources": sources}
+    return {"data_version": data["data_version"], "summary": summary(results), "fingerprint": fingerprint(results),
+            "sources": sources}
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_MENTION = re.compile(r"(?<![\w`])@(?=[A-Za-z0-9])")
+_MENTION = re.compile(r"@(?=[A-Za-z0-9])")  # any @name: a mention after any character is still risky
 
 
 def neutral(text: str) -> str:
@@ -157,6 +177,10 @@ def _change_lines(change, lang: str) -> list[str]:
     lines = [f"- {escape(Text.of(change.text)(lang))}"]
     if change.touches and change.kind not in ("quote-gone", "quote-reworded"):  # those name their fact already
         lines.append(f"  - {LABELS['touches'](lang)}: " + ", ".join(code(x) for x in change.touches))
+    if change.read_by:
+        rules = ", ".join(f"{r['rule']} ({r['question']})" for r in change.read_by)
+        lines.append(f"  - {LABELS['read_by'](lang)}: {escape(rules)}"
+                     + ("" if change.answers or not change.patch else f" — {LABELS['no_answer'](lang)}"))
     if change.answers:
         key = "would_change" if change.patch and change.rank == "fact" else "relying"
         lines.append(f"  - {LABELS[key](lang)}:")

@@ -28,7 +28,7 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     out = []
     for cid, card in sorted(data.get("cards", {}).items()):
         names = card_names(card, sid)
-        ids = device_ids(extracted["configs"], names)
+        ids = device_ids(extracted["configs"], names) | own_ids(card)
         for i, prof in enumerate(card.get("mig", {}).get("profiles", [])):
             if not cites(prof, sid):
                 continue
@@ -95,6 +95,19 @@ def device_ids(configs: list[dict], names: list[str]) -> set[str]:
             if e["device_filter"] and e["comment"] and "," not in e["comment"] and _names_in(e["comment"], names):
                 ids.update(x.upper() for x in e["device_filter"])
     return ids
+
+
+def own_ids(card: dict) -> set[str]:
+    """The card's PCI device ids where the catalog records them (`pci_device_ids`: "0x2335" or "10de:2335"), written
+    as mig-parted's device filters write them ("0x233510DE")."""
+    fact = card.get("pci_device_ids")
+    values = fact.get("value") if isinstance(fact, dict) else fact
+    out = set()
+    for v in values or []:
+        device = str(v).lower().replace("10de:", "").replace("0x", "")
+        if device.isalnum() and len(device) == 4:
+            out.add(f"0X{device.upper()}10DE")
+    return out
 
 
 def applies(entry: dict, names: list[str], ids: set[str]) -> bool:

@@ -72,7 +72,7 @@ def _products(sid: str, products: list[dict], now: dict, gone: dict) -> list[Cha
             out.append(Change(sid, "product-added", Text(
                 f"platform support now lists {p['name']} ({p['tab']})",
                 f"Die Plattform-Unterstützung nennt jetzt {p['name']} ({p['tab']})"),
-                touches=["platform-support products"]))
+                touches=["platform-support products"], details={"card_draft": card_draft(sid, p)}))
     return out
 
 
@@ -171,3 +171,22 @@ def _kubevirt_vgpu(sid: str, cards: dict, entries: list[dict]) -> list[Change]:
                           patch=[{"entity": entity, "path": ["operator_support", "kubevirt_vgpu", "value"],
                                   "value": not fact["value"]}]))
     return out
+
+
+def card_draft(sid: str, product: dict) -> dict:
+    """A draft of the catalog entries for a product NVIDIA newly lists, for a maintainer to review: the
+    catalog helper's importer (`kb.importer.card_draft`, where it exists) writes it, else the facts this
+    page itself states (name, architecture, listed, driver minimum), each citing the row."""
+    try:
+        from kb.importer import card_draft as importer_draft  # the importer of `gpukb sources import`
+    except ImportError:
+        importer_draft = None
+    if importer_draft is not None:
+        return importer_draft(sid, product)
+    cite = [{"source": sid, "section": f"Supported NVIDIA Data Center GPUs and Systems, tab '{product['tab']}'",
+             "quote": product["quote"]}]
+    draft = {"name": product["name"], "architecture": {"value": product["architecture"], "cite": cite},
+             "operator_support": {"listed": {"value": True, "cite": cite}}}
+    if product.get("min_driver"):
+        draft["operator_support"]["min_driver"] = {"value": product["min_driver"], "cite": cite}
+    return draft
