@@ -38,9 +38,9 @@ def _data() -> dict:
 def _generation_key(repo_url: str) -> str:
     """What the generated pages depend on: catalog/, rules/, the code of kb/ (CLI help, generators) and the
     repository URL the pages link to."""
-    from kb.catalog.compiled import catalog_dir, input_hash, rules_dir
+    from kb.catalog.compiled import input_key
 
-    return f"{input_hash(catalog_dir(), rules_dir())}|{repo_url}"
+    return f"{input_key()}|{repo_url}"
 
 
 def generate(repo_url: str) -> dict[str, str | bytes]:

@@ -13,7 +13,7 @@ def schemas() -> dict[str, dict]:
     names = {"SourcesFile": "sources", "Card": "card", "ReleasesFile": "releases", "Method": "method",
              "PlatformSupportFile": "platform-support"}
     out = {}
-    for _pattern, model, _key in LAYOUT:
+    for model in LAYOUT.values():
         schema = model.model_json_schema()
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         out[f"{names.get(model.__name__, model.__name__.lower())}.schema.json"] = schema

@@ -13,14 +13,18 @@ UnusableInput whose message is in both languages and whose `suggestions` are the
 
 from __future__ import annotations
 
-import re
-
 from kb.errors import UnusableInput
 from kb.text import Text
 
-_VERSION = re.compile(r"^\s*[vV]?(\d+(?:\.\d+){0,3})\s*$")
-#: a version as manifests write it: a leading v, a vendor suffix ('v1.34.2-eks-1', '580.82.07+abc')
-_MANIFEST = re.compile(r"^\s*(v?\d+(?:\.\d+){0,3})(?:[-+][0-9A-Za-z.\-+]*)?\s*$")
+def _numbers(text) -> str | None:
+    """'v26.7.0' / ' 26.7 ' → '26.7.0' / '26.7' (one to four groups of ASCII digits); None otherwise."""
+    s = str(text).strip()
+    if s[:1] in ("v", "V"):
+        s = s[1:]
+    parts = s.split(".")
+    if 1 <= len(parts) <= 4 and all(p.isascii() and p.isdigit() for p in parts):
+        return s
+    return None
 
 
 class VersionError(UnusableInput, ValueError):
@@ -59,10 +63,10 @@ def _not_a(text, what: str, en_extra: str | None = None) -> VersionError:
 
 def parse(text: str, what: str = "version") -> tuple[int, ...]:
     """'v26.7.0' / '26.7.0' / '26.7' → (26, 7, 0) / (26, 7); VersionError otherwise."""
-    m = _VERSION.match(str(text))
-    if not m:
+    numbers = _numbers(text)
+    if numbers is None:
         raise _not_a(text, what)
-    parts = tuple(int(p) for p in m.group(1).split("."))
+    parts = tuple(int(p) for p in numbers.split("."))
     if any(p > 999 for p in parts):
         raise _not_a(text, what, "each part must be below 1000")
     return parts
@@ -74,16 +78,21 @@ def key(text: str) -> tuple[int, ...]:
 
 
 def from_manifest(text) -> str | None:
-    """A version as a manifest writes it, without 'v' and vendor suffix ('v1.34.2-eks-1' → '1.34.2');
-    None where the value is not a version."""
-    m = _MANIFEST.match(text) if isinstance(text, str) else None
-    if not m:
+    """A version as a manifest writes it, without 'v' and vendor suffix ('v1.34.2-eks-1' → '1.34.2',
+    '580.82.07+abc' → '580.82.07'); None where the value is not a version."""
+    if not isinstance(text, str):
         return None
-    try:
-        parse(m.group(1))
-    except VersionError:
+    s = text.strip()
+    if s.startswith("v"):
+        s = s[1:]
+    cut = min((i for i in (s.find("-"), s.find("+")) if i >= 0), default=len(s))
+    head, suffix = s[:cut], s[cut:]
+    if suffix and not all(c.isascii() and (c.isalnum() or c in ".-+") for c in suffix):
         return None
-    return m.group(1).lstrip("vV")
+    parts = head.split(".")
+    if not (1 <= len(parts) <= 4 and all(p.isascii() and p.isdigit() for p in parts)):
+        return None
+    return head if all(int(p) <= 999 for p in parts) else None
 
 
 def loose_key(text) -> tuple[int, ...] | None:
@@ -109,11 +118,11 @@ def in_range(version: str, since: str | None = None, until: str | None = None) -
 
 def driver(text: str) -> str:
     """A driver version as NVIDIA writes it: '575.57.08' (the parts' leading zeros kept)."""
-    m = _VERSION.match(str(text))
-    if not m or len(m.group(1).split(".")) < 2:
+    numbers = _numbers(text)
+    if numbers is None or "." not in numbers:
         raise _not_a(text, "driver version", "e.g. 575.57.08 or 580.82")
     parse(text, "driver version")
-    return m.group(1)
+    return numbers
 
 
 def kubernetes(text: str) -> str:

@@ -1,8 +1,18 @@
-"""Shared test setup: every test gets its own cache folder; paths to fixtures and ../shared."""
+"""Shared test setup: paths to fixtures and ../shared; a home of its own; a cache folder per test.
+
+The suite keeps to itself: before anything runs, HOME and the XDG folders point into a temporary folder
+(nothing is written to the user's ~/.cache or ~/.config — Chromium's profile included), the locale is
+neutral (C.UTF-8: English by default), and every test gets its own GPUKB_CACHE_DIR. That folder starts
+with hard links to the compiled data earlier tests built (the cache is keyed by content: sharing it is
+safe), and what a test compiles is linked back for the next ones — so a catalog is compiled once per
+session, not once per test. It works with `pytest` from the repository root and from anywhere else.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,10 +22,56 @@ FIXTURES = REPO / "tests" / "fixtures"
 SHARED = REPO.parent / "shared"
 SOURCES = SHARED / "sources"
 
+_SANDBOX = Path(tempfile.mkdtemp(prefix="gpukb-tests-"))
+_REAL_HOME = os.environ.get("HOME", "")
+for _var, _sub in (("HOME", "home"), ("XDG_CACHE_HOME", "home/.cache"), ("XDG_CONFIG_HOME", "home/.config"),
+                   ("XDG_DATA_HOME", "home/.local/share"), ("XDG_STATE_HOME", "home/.local/state")):
+    (_SANDBOX / _sub).mkdir(parents=True, exist_ok=True)
+    os.environ[_var] = str(_SANDBOX / _sub)
+for _var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "GPUKB_CATALOG", "GPUKB_RULES", "GPUKB_DEBUG"):
+    os.environ.pop(_var, None)
+os.environ["LANG"] = "C.UTF-8"
+_WARM = _SANDBOX / "compiled"  # compiled data shared by the tests (hard links)
+_WARM.mkdir()
+os.environ["GPUKB_CACHE_DIR"] = str(_SANDBOX / "cache-outside-tests")  # collection time, session fixtures
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(_SANDBOX, ignore_errors=True)
+
+
+def _shared(name: str) -> bool:
+    """Compiled data and index entries (keyed by content and path): what tests may share."""
+    return name.endswith(".json") and name.startswith(("catalog-", "rules-", "index-"))
+
+
+def _link_all(source: Path, target: Path) -> None:
+    for entry in os.scandir(source):
+        if _shared(entry.name) and entry.is_file(follow_symlinks=False) and not (target / entry.name).exists():
+            try:
+                os.link(entry.path, target / entry.name)
+            except OSError:
+                shutil.copy2(entry.path, target / entry.name)
+
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path_factory.mktemp("gpukb-cache")))
+    """A cache folder of the test's own, warmed with the compiled data of earlier tests."""
+    cache = tmp_path_factory.mktemp("gpukb-cache")
+    _link_all(_WARM, cache)
+    monkeypatch.setenv("GPUKB_CACHE_DIR", str(cache))
+    from kb.catalog import compiled
+
+    compiled.forget()
+    yield cache
+    compiled.forget()
+    if cache.is_dir():
+        for entry in os.scandir(cache):
+            if _shared(entry.name) and not (_WARM / entry.name).exists():
+                try:
+                    os.link(entry.path, _WARM / entry.name)
+                except OSError:
+                    pass
 
 
 @pytest.fixture

@@ -99,8 +99,8 @@ def test_yaml_errors_and_duplicate_ids_are_reported_per_question(tmp_path):
     write_rule(tmp_path, "id: [unclosed\n", name="X-001-bad.yaml", question="other")
     rules, problems = compile_rules(tmp_path)
     assert [r["id"] for r in rules["demo"]] == ["T-001"]
-    assert "already used by rules/demo/T-001-again.yaml" in problems["demo"][0].message or \
-           "already used by rules/demo/T-001-demo.yaml" in problems["demo"][0].message
+    assert "already used by rules/demo/T-001-again.yaml" in str(problems["demo"][0]) or \
+           "already used by rules/demo/T-001-demo.yaml" in str(problems["demo"][0])
     assert problems["other"][0].file == "rules/other/X-001-bad.yaml" and "not valid YAML" in str(problems["other"][0])
 
 

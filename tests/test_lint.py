@@ -43,6 +43,12 @@ EXPECTED = {
     "pinned-snapshot-missing": (1, [
         "lt/cards/beta-10.yaml:27: operator_support.listed.cite[0].snapshot: no snapshot of 2024-06-01 for source "
         "'demo-support' (sources/demo/support; have: 2025-06-01, 2026-01-01) [quotes]"]),
+    "unread-file": (1, ["lt/cards/beta-10.json: not read: catalog data are sources.yaml, platform-support.yaml and "
+                        "cards/, releases/, methods/<id>.yaml (or .yml) [files]",
+                        "rules/mig/LT-001-mig-documented.yaml.orig: not read: a rule is <question>/<ID>-<slug>.yaml "
+                        "(or .yml) [files]"]),
+    "script-url": (1, ["lt/sources.yaml:17: sources[1].url: 'javascript:alert(document.domain)' is not an https: or "
+                       "http: address [links]"]),
     "rule-invalid": (1, [
         "rules/mig/LT-002-maybe.yaml:10: then.verdict: verdict 'maybe' is not one of yes, conditional, unconfirmed, no [rules]"]),
     "rule-cite-unresolved": (1, [
@@ -95,7 +101,7 @@ def test_clean_catalog_json():
     assert data["problems"] == []
     assert data["checks"] == {"schema": "passed", "sources": "passed", "aliases": "passed",
                               "versions": "passed", "quotes": "passed", "rules": "passed",
-                              "known_issues": "passed"}
+                              "known_issues": "passed", "files": "passed", "links": "passed"}
 
 
 def test_quotes_skipped_not_passed_without_snapshots(tmp_path):

@@ -1,18 +1,42 @@
-"""The catalog compiled into plain JSON data, cached by a hash of `catalog/` and `rules/`.
+"""The catalog and the rule base compiled into plain JSON data, cached by the content of their files.
 
-The CLI reads this instead of re-validating the YAML on every call. A missing or stale cache is
-rebuilt (validating the YAML once); a cache is never served for other inputs than it was built from.
+    load_data(root=None)       -> the compiled catalog (CONTRIBUTING.md, "Plain data")
+    load_rule_base(root=None)  -> ({question: [rule, …]}, {question: [Problem, …]})
+
+Looked up like git's index (`index.json` in the cache folder):
+
+- the files behind the data are found one way (kb.catalog.inputs: symlinked folders followed, .yaml and
+  .yml) and their stats (size, mtime, ctime, inode) compared with the stats the index recorded — equal
+  stats mean the recorded content hash still holds, so nothing is read or hashed;
+- a file modified within RACY_NS of the index's writing is "racily clean" (a second edit in the same
+  timestamp tick would not show in its stats): it is re-checked by content;
+- on a miss every file is read ONCE, and the bytes read are hashed and parsed — the data is keyed by
+  the hash of exactly the bytes it was built from, so an edit between hashing and parsing cannot poison
+  the cache; the code that built it is part of the key (the kb modules, identified by content);
+- a process hashes at most once: later lookups with unchanged stats come from memory;
+- a cold start builds under a file lock (other processes wait and reuse what it wrote); writes are atomic
+  (kb.fsutil); temp files of a killed build are removed by the next build; a cache file that is not
+  readable JSON of the expected shape is a miss (rebuilt), never an error.
+
+Nothing here imports yaml, pydantic or durable unless something has to be built.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 from kb import ROOT
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
+#: a file modified this close to (or after) the index's writing is re-checked by content
+RACY_NS = 2_000_000_000
+#: compiled files kept per kind (several catalogs in use: the repository's, test fixtures)
+KEEP = 4
+#: keys the compiled catalog must have (a cache file without them is a miss)
+DATA_KEYS = ("data_version", "verified", "sources", "cards", "releases", "methods", "files", "hash")
 
 
 def catalog_dir() -> Path:
@@ -26,47 +50,341 @@ def rules_dir() -> Path:
 
 
 def cache_dir() -> Path:
-    """Where compiled data and precomputed answers are kept: $GPUKB_CACHE_DIR or ~/.cache/gpukb."""
-    base = os.environ.get("GPUKB_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "gpukb")
-    return Path(base)
+    """Where compiled data is kept: $GPUKB_CACHE_DIR; else $XDG_CACHE_HOME/gpukb where that is an absolute
+    path (the XDG spec says to ignore a relative one); else ~/.cache/gpukb where the home folder is known
+    (an empty or relative $HOME is not used: the account's home from the password database is); else a
+    folder of this user in the system's temp folder."""
+    explicit = os.environ.get("GPUKB_CACHE_DIR")
+    if explicit:
+        return Path(os.path.abspath(explicit))
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(xdg):
+        return Path(xdg) / "gpukb"
+    home = os.environ.get("HOME", "")
+    if not os.path.isabs(home):
+        home = _account_home()
+    if home:
+        return Path(home) / ".cache" / "gpukb"
+    import tempfile
+
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    return Path(tempfile.gettempdir()) / f"gpukb-{uid}"
 
 
-def code_stamp() -> list:
-    """Name, size and mtime of every module of the kb package: cached data made by other code is not reused."""
-    package = Path(__file__).resolve().parent.parent
-    out = []
-    for folder, _dirs, files in sorted(os.walk(package)):
-        for name in sorted(files):
-            if name.endswith(".py"):
-                st = os.stat(os.path.join(folder, name))
-                out.append([os.path.relpath(os.path.join(folder, name), package), st.st_size, st.st_mtime_ns])
-    return out
+def _account_home() -> str:
+    try:
+        import pwd
+
+        home = pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError, OSError):
+        return ""
+    return home if os.path.isabs(home) and home != "/" else ""
 
 
-def input_hash(*dirs: Path) -> str:
-    """sha256 over the relative paths and bytes of every file below `dirs`, the code version and `code_stamp()`."""
-    import hashlib  # here, not at the top: a CLI call served from the answer cache never hashes
+# ---------------------------------------------------------------- the index
 
-    from kb import __version__
-
-    h = hashlib.sha256(f"{CACHE_FORMAT}:{__version__}:{json.dumps(code_stamp())}".encode())
-    for d in dirs:
-        h.update(str(d).encode())
-        if not d.is_dir():
-            continue
-        for path in sorted(d.rglob("*")):
-            if path.is_file() and path.suffix in {".yaml", ".yml", ".json"}:
-                h.update(path.relative_to(d).as_posix().encode() + b"\0")
-                h.update(path.read_bytes() + b"\0")
-    return h.hexdigest()[:20]
+def _stat(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
-def compile_catalog(root: Path) -> dict:
+def _sha(data: bytes) -> str:
+    """A content hash (sha256, first 32 hex digits: enough to tell contents apart, not a signature)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def _read_json(path: Path):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, ValueError):
+        return None
+
+
+# The index: one small file per folder in use (the catalog, the rule base, the kb package), named by a
+# checksum of the folder's path, holding {name, entry}. An entry records the folders walked (mtime,
+# inode: a file added, removed or renamed changes its folder's), every file's stats and content hash,
+# the combined content hash, and when it was written.
+
+
+def _entry_path(name: str) -> Path:
+    import zlib
+
+    return cache_dir() / f"index-{zlib.crc32(name.encode()):08x}.json"
+
+
+def _valid_entry(entry) -> bool:
+    return (isinstance(entry, dict) and isinstance(entry.get("stats"), dict) and isinstance(entry.get("hashes"), dict)
+            and isinstance(entry.get("dirs"), dict) and isinstance(entry.get("content"), str)
+            and isinstance(entry.get("written_ns"), int))
+
+
+_ENTRIES: dict = {}
+
+
+def _read_entry(name: str) -> dict | None:
+    """The index entry of `name` (read again only when its file changed)."""
+    path = _entry_path(name)
+    st = _stat(path)
+    known = _ENTRIES.get(path)
+    if known is not None and known[0] == st:
+        return known[1]
+    stored = _read_json(path)
+    entry = None
+    if isinstance(stored, dict) and stored.get("format") == CACHE_FORMAT and stored.get("name") == name \
+            and _valid_entry(stored.get("entry")):
+        entry = stored["entry"]
+    _ENTRIES[path] = (st, entry)
+    return entry
+
+
+def _write_entry(name: str, entry: dict) -> None:
+    from kb.fsutil import atomic_write
+
+    try:
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        atomic_write(_entry_path(name), json.dumps({"format": CACHE_FORMAT, "name": name, "entry": entry},
+                                                   separators=(",", ":")))
+    except OSError:
+        pass  # an index that cannot be written only costs a re-hash next time
+
+
+def _content_hash(hashes: dict[str, str]) -> str:
+    return _sha(json.dumps(sorted(hashes.items())).encode())[:20]
+
+
+def _key(kind: str, code: str, content: str) -> str:
+    """The key of compiled data: the code that built it and the content it was built from (both already
+    hashes: joined, not hashed again — the fast path needs no hashlib)."""
+    return f"{code[:10]}{content[:10]}"
+
+
+def _dir_stat(root: str, rel: str) -> list[int] | None:
+    st = _stat(os.path.join(root, rel) if rel else root)
+    return None if st is None else [st[1], st[3]]
+
+
+def _listing(root, lister, entry):
+    """(files, folder stats, racy folders) below `root`: the entry's file list where no folder it recorded
+    changed (git's untracked cache), else a new walk. A folder changed too recently to tell is walked."""
+    root = os.fspath(root)
+    if entry is not None:
+        dirs = {rel: _dir_stat(root, rel) for rel in entry["dirs"]}
+        if dirs == entry["dirs"] and all(st[0] < entry["written_ns"] - RACY_NS for st in dirs.values()):
+            from kb.catalog.inputs import InputFile
+
+            return [InputFile(rel, os.path.join(root, rel)) for rel in entry["stats"]], dirs
+    visited: list = []
+    files = lister(root, visited)
+    return files, {rel: _dir_stat(root, rel) for rel in visited}
+
+
+class _Lookup:
+    """What the index says about one folder now: the files, their stats, and the content hash where the
+    recorded one still holds (None: the content must be read)."""
+
+    def __init__(self, name: str, root, lister):
+        self.name, self.root, self.lister = name, root, lister
+        self.entry = _read_entry(name)
+        self.files, self.dirs = _listing(root, lister, self.entry)
+        self.stats = {f.rel: _stat(f.path) for f in self.files}
+        self.content = self._check()
+
+    def _check(self) -> str | None:
+        """Racily clean files (modified within RACY_NS of the entry's writing) are compared by content;
+        once they are older than that, the entry's time moves past them (written back)."""
+        entry = self.entry
+        if entry is None or entry["stats"] != self.stats or entry["dirs"] != self.dirs:
+            return None
+        racy = [f for f in self.files if self.stats[f.rel][1] >= entry["written_ns"] - RACY_NS]
+        for f in racy:
+            try:
+                if _sha(f.read()) != entry["hashes"].get(f.rel):
+                    return None
+            except OSError:
+                return None
+        now = time.time_ns()
+        if racy and all(self.stats[f.rel][1] < now - RACY_NS for f in racy):
+            _write_entry(self.name, {**entry, "written_ns": now})
+        return entry["content"]
+
+    def rebuild(self) -> tuple[dict[str, bytes], str]:
+        """Walk again, read every file once (stats before reading), hash those bytes, record the entry:
+        (the bytes by relative path, the content hash)."""
+        visited: list = []
+        before = {}
+        self.files = self.lister(os.fspath(self.root), visited)
+        self.dirs = {rel: _dir_stat(os.fspath(self.root), rel) for rel in visited}
+        contents, hashes = {}, {}
+        for f in self.files:
+            before[f.rel] = _stat(f.path)
+            contents[f.rel] = f.read()
+            hashes[f.rel] = _sha(contents[f.rel])
+        self.stats, self.content = before, _content_hash(hashes)
+        _write_entry(self.name, {"dirs": self.dirs, "stats": before, "hashes": hashes, "content": self.content,
+                                 "written_ns": time.time_ns()})
+        return contents, self.content
+
+
+# ---------------------------------------------------------------- code identity
+
+_CODE: dict = {}
+
+
+def code_key() -> str:
+    """The content hash of the kb package's modules (what built the cached data; CACHE_FORMAT and the
+    version live in them), looked up like the inputs: stats first, content where they changed. Once per
+    process."""
+    if "key" not in _CODE:
+        from kb.catalog.inputs import code_files, package_dir
+
+        lookup = _Lookup(f"code:{package_dir()}", package_dir(), lambda root, dirs: code_files(dirs))
+        _CODE["key"] = lookup.content or lookup.rebuild()[1]
+    return _CODE["key"]
+
+
+# ---------------------------------------------------------------- compiled data
+#
+# Stored as one small file per build (`<kind>-<key>.json`: the whole data without its parts, and the names
+# of the parts) plus one file per part (`<kind>-<key>.<part>.json`), so that one answer reads the parts
+# it needs, not the whole catalog. A part that is missing or not of the expected shape makes the whole
+# build a miss.
+
+_MEMO: dict = {}
+
+
+def _path(kind: str, key: str, part: str | None = None) -> Path:
+    return cache_dir() / (f"{kind}-{key}.json" if part is None else f"{kind}-{key}.{part}.json")
+
+
+def _read_stored(kind: str, key: str, part: str | None = None):
+    stored = _read_json(_path(kind, key, part))
+    if isinstance(stored, dict) and stored.get("format") == CACHE_FORMAT and stored.get("key") == key \
+            and stored.get("part") == part and "data" in stored:
+        return stored
+    return None
+
+
+class _Build:
+    """One compiled build in memory: its head (the data without parts, the part names) and parts loaded."""
+
+    def __init__(self, kind: str, key: str, head: dict, parts: list[str], loaded: dict | None = None):
+        self.kind, self.key, self.head, self.parts = kind, key, head, parts
+        self.loaded: dict = dict(loaded or {})
+
+    def get(self, wanted, valid_part) -> dict | None:
+        """The head with the `wanted` parts (all where None); None where a part's file is gone or damaged."""
+        names = self.parts if wanted is None else [p for p in self.parts if p in wanted]
+        for name in names:
+            if name not in self.loaded:
+                stored = _read_stored(self.kind, self.key, name)
+                if stored is None or not valid_part(name, stored["data"]):
+                    return None
+                self.loaded[name] = stored["data"]
+        return {**self.head, **{n: self.loaded[n] for n in names}}
+
+
+def _load(kind: str, root: Path, builder, wanted=None) -> dict:
+    """The compiled data of `kind` for the files below `root` with the `wanted` parts (None: all) — from
+    memory, the cache, or built."""
+    name = f"{kind}:{os.path.abspath(root)}"
+    lookup = _Lookup(name, root, builder.files)
+    memo_key = (name, json.dumps(sorted(lookup.stats.items())))
+    build = _MEMO.get(memo_key)
+    if build is None and lookup.content:
+        build = _head(kind, _key(kind, code_key(), lookup.content), builder)
+    found = build.get(wanted, builder.valid_part) if build is not None else None
+    if found is None:
+        build = _build_locked(kind, name, root, builder)
+        found = build.get(wanted, builder.valid_part)
+        memo_key = (name, json.dumps(sorted(_Lookup(name, root, builder.files).stats.items())))
+    _MEMO[memo_key] = build
+    return found
+
+
+def _head(kind: str, key: str, builder) -> _Build | None:
+    stored = _read_stored(kind, key)
+    if stored is None or not isinstance(stored.get("parts"), list) or not builder.valid_head(stored["data"]):
+        return None
+    return _Build(kind, key, stored["data"], stored["parts"])
+
+
+def _build_locked(kind: str, name: str, root: Path, builder) -> _Build:
+    """Build under the cache's lock: a process that waited finds what the first one wrote."""
+    from kb.fsutil import file_lock, remove_stale_temps
+
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
+    with file_lock(folder / ".lock"):
+        code = code_key()
+        lookup = _Lookup(name, root, builder.files)  # built meanwhile by another process?
+        build = _head(kind, _key(kind, code, lookup.content), builder) if lookup.content else None
+        if build is not None and build.get(None, builder.valid_part) is not None:
+            return build
+        remove_stale_temps(folder, older_than=0)  # we hold the lock: a temp file here is a killed build's
+        contents, content = lookup.rebuild()
+        key = _key(kind, code, content)
+        build = _head(kind, key, builder)  # the same content compiled before (another folder, or restored)
+        if build is not None and build.get(None, builder.valid_part) is not None:
+            return build
+        data = builder.build(root, contents, key)
+        parts = builder.part_names(data)
+        head = {k: v for k, v in data.items() if k not in parts}
+        _store(kind, key, head, {p: data[p] for p in parts})
+        return _Build(kind, key, head, parts, {p: data[p] for p in parts})
+
+
+def _store(kind: str, key: str, head: dict, parts: dict) -> None:
+    """Write the parts, then the head (a head on disk means its parts were written); keep the KEEP most
+    recent builds of this kind. Atomic writes; a cache that cannot be written is simply not used."""
+    from kb.fsutil import atomic_write
+
+    def write(path: Path, obj: dict) -> None:
+        atomic_write(path, json.dumps({"format": CACHE_FORMAT, "key": key, **obj}, ensure_ascii=False,
+                                      separators=(",", ":")))
+
+    try:
+        for part, data in parts.items():
+            write(_path(kind, key, part), {"part": part, "data": data})
+        write(_path(kind, key), {"part": None, "parts": list(parts), "data": head})
+        heads = sorted((p for p in cache_dir().glob(f"{kind}-*.json") if p.name.count(".") == 1),
+                       key=lambda p: p.stat().st_mtime_ns)
+        for old in heads[:-KEEP]:
+            old_key = old.name[len(kind) + 1:-len(".json")]
+            for f in cache_dir().glob(f"{kind}-{old_key}.*"):
+                f.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def forget() -> None:
+    """Forget what this process looked up (as a new process would): the next lookup stats, reads the index
+    and the compiled files again."""
+    _MEMO.clear()
+    _ENTRIES.clear()
+    _CODE.clear()
+
+
+# ---------------------------------------------------------------- the catalog
+
+#: the parts of the compiled catalog, each stored (and loaded) on its own; `index` is the names and versions
+#: that resolve a question's inputs (kb.questions.base.make_index)
+CATALOG_PARTS = ("sources", "cards", "releases", "methods", "platform", "index")
+
+
+def compile_catalog(root: Path, contents: dict[str, bytes] | None = None) -> dict:
     """Validate the catalog (raises CatalogInvalid) and turn it into plain data."""
     from kb.catalog.loader import load_catalog
 
-    return catalog_data(load_catalog(root))
+    return catalog_data(load_catalog(root, contents))
 
 
 def catalog_data(cat) -> dict:
@@ -84,42 +402,102 @@ def catalog_data(cat) -> dict:
     }
 
 
-def read_cache(name: str, key: str) -> dict | None:
-    path = cache_dir() / f"{name}-{key}.json"
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return json.load(fh)
-    except (OSError, ValueError):
-        return None
+class _CatalogBuilder:
+    @staticmethod
+    def part_names(data: dict) -> list[str]:
+        return [p for p in CATALOG_PARTS if p in data]
 
+    @staticmethod
+    def files(root, dirs: list | None = None):
+        from kb.catalog.inputs import catalog_files
 
-def write_cache(name: str, key: str, data: dict) -> None:
-    """Write atomically; a cache that cannot be written is simply not used next time."""
-    folder = cache_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for old in folder.glob(f"{name}-*.json"):
-            old.unlink(missing_ok=True)
-        tmp = folder / f".{name}-{key}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(folder / f"{name}-{key}.json")
-    except OSError:
-        pass
+        return [f for fs in catalog_files(root, dirs).values() for f in fs]
 
+    @staticmethod
+    def build(root: Path, contents: dict[str, bytes], key: str) -> dict:
+        from kb.questions.base import make_index
 
-_MEMO: dict = {}
-
-
-def load_data(root: Path | None = None) -> dict:
-    """The compiled catalog as plain data (from the cache when it matches the catalog's hash)."""
-    root = root or catalog_dir()
-    key = input_hash(root)
-    if key in _MEMO:
-        return _MEMO[key]
-    data = read_cache("catalog", key)
-    if data is None:
-        data = compile_catalog(root)
+        data = compile_catalog(root, contents)
         data["hash"] = key
-        write_cache("catalog", key, data)
-    _MEMO[key] = data
-    return data
+        data["index"] = make_index(data)
+        return data
+
+    @staticmethod
+    def valid_head(head) -> bool:
+        return isinstance(head, dict) and all(k in head for k in ("data_version", "verified", "hash", "files"))
+
+    @staticmethod
+    def valid_part(name: str, data) -> bool:
+        return isinstance(data, dict) or (name == "platform" and data is None)
+
+
+def load_data(root: Path | None = None, parts=None) -> dict:
+    """The compiled catalog as plain data (cached: see the module docstring); with `parts` (names of
+    CATALOG_PARTS) only those parts besides data_version, verified, hash and files. Raises
+    kb.errors.CatalogInvalid where the catalog does not load."""
+    root = Path(root or catalog_dir())
+    if not root.is_dir():
+        return compile_catalog(root)  # raises CatalogInvalid naming the folder
+    return _load("catalog", root, _CatalogBuilder, parts)
+
+
+# ---------------------------------------------------------------- the rule base
+
+
+class _RulesBuilder:
+    @staticmethod
+    def part_names(data: dict) -> list[str]:
+        """One part per question: `q-<question>`."""
+        return [k for k in data if k.startswith("q-")]
+
+    @staticmethod
+    def files(root, dirs: list | None = None):
+        from kb.catalog.inputs import rule_files
+
+        return [f for fs in rule_files(root, dirs).values() for f in fs]
+
+    @staticmethod
+    def build(root: Path, contents: dict[str, bytes], key: str) -> dict:
+        from kb.engine.rules import compile_rules
+
+        rules, problems = compile_rules(root, contents)
+        questions = sorted(set(rules) | set(problems))
+        return {"key": key, "questions": questions,
+                "problems": {q: [p.as_dict() for p in ps] for q, ps in problems.items()},
+                **{f"q-{q}": rules.get(q, []) for q in questions}}
+
+    @staticmethod
+    def valid_head(head) -> bool:
+        return (isinstance(head, dict) and isinstance(head.get("key"), str) and isinstance(head.get("questions"), list)
+                and isinstance(head.get("problems"), dict) and all(isinstance(v, list) for v in head["problems"].values()))
+
+    @staticmethod
+    def valid_part(name: str, data) -> bool:
+        return isinstance(data, list) and all(isinstance(r, dict) and "id" in r and "when" in r for r in data)
+
+
+def load_rule_base(root: Path | None = None, questions=None) -> tuple[dict[str, list[dict]], dict[str, list]]:
+    """(rules by question, problems by question) of the rule base at `root` (default: rules_dir()) — of
+    the `questions` named, or all. Raises kb.errors.RuleBaseInvalid where the folder does not exist."""
+    root = Path(root or rules_dir())
+    if not root.is_dir():
+        from kb.engine.rules import compile_rules
+
+        compile_rules(root)  # raises RuleBaseInvalid naming the folder
+    wanted = None if questions is None else {f"q-{q}" for q in questions}
+    stored = _load("rules", root, _RulesBuilder, wanted)
+    rules = {k[2:]: v for k, v in stored.items() if k.startswith("q-")}
+    problems = {}
+    if stored["problems"]:  # the YAML reader (and PyYAML) only where there is something to report
+        from kb.catalog.yamlsafe import Problem
+
+        problems = {q: [Problem(**p) for p in ps] for q, ps in stored["problems"].items()}
+    return rules, problems
+
+
+def input_key() -> str:
+    """One key for the catalog and the rule base in use and the code (each identified by content): what an
+    export or a generated page depends on."""
+    catalog = load_data(parts=())["hash"]
+    rules = _load("rules", rules_dir(), _RulesBuilder, set())["key"]
+    return f"{catalog}{rules}"

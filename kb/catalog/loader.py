@@ -29,14 +29,14 @@ class Catalog:
     documents: dict[str, Document] = field(default_factory=dict)
 
 
-#: (glob relative to the catalog root, model, key under which entities are stored)
-LAYOUT: list[tuple[str, type[BaseModel], str]] = [
-    ("sources.yaml", SourcesFile, "sources"),
-    ("cards/*.yaml", Card, "cards"),
-    ("releases/*.yaml", ReleasesFile, "releases"),
-    ("methods/*.yaml", Method, "methods"),
-    ("platform-support.yaml", PlatformSupportFile, "platform"),
-]
+#: catalog file kind (kb.catalog.inputs.CATALOG: where its files are) → its model
+LAYOUT: dict[str, type[BaseModel]] = {
+    "sources": SourcesFile,
+    "cards": Card,
+    "releases": ReleasesFile,
+    "methods": Method,
+    "platform": PlatformSupportFile,
+}
 
 
 def _validation_problems(doc: Document, exc: ValidationError) -> list[Problem]:
@@ -90,33 +90,42 @@ def _inner_model(annotation):
     return None
 
 
-_MODEL_BY_TITLE = {m.__name__: m for _, m, _ in LAYOUT}
+_MODEL_BY_TITLE = {m.__name__: m for m in LAYOUT.values()}
 
 
-def load_catalog(root: Path) -> Catalog:
-    """Read and validate every catalog file. Raises CatalogInvalid listing every problem."""
+def load_catalog(root: Path, contents: dict[str, bytes] | None = None) -> Catalog:
+    """Read and validate every catalog file (kb.catalog.inputs.catalog_files: the files the hash covers).
+    `contents` maps a file's relative path to the bytes already read (and hashed); files not in it are read
+    here. Raises CatalogInvalid listing every problem."""
+    from kb.catalog.inputs import catalog_files
+
     problems: list[Problem] = []
-    parsed: dict[str, list] = {key: [] for _, _, key in LAYOUT}
+    parsed: dict[str, list] = {key: [] for key in LAYOUT}
     documents: dict[str, Document] = {}
     if not root.is_dir():
         raise CatalogInvalid([Problem(str(root), None, "", Text("catalog folder not found", "Katalogordner nicht gefunden"),
                                       kind="io")])
-    for pattern, model, key in LAYOUT:
-        paths = sorted(root.glob(pattern))
-        if pattern == "sources.yaml" and not paths:
-            problems.append(Problem(f"{root.name}/{pattern}", None, "", Text(
-                "missing: every catalog needs sources.yaml", "fehlt: jeder Katalog braucht sources.yaml"), kind="io"))
-        for path in paths:
-            rel = path.relative_to(root).as_posix()
-            doc, errs = read_yaml(path, display=f"{root.name}/{rel}")
+    files = catalog_files(root)
+    if not files["sources"]:
+        problems.append(Problem(f"{root.name}/sources.yaml", None, "", Text(
+            "missing: every catalog needs sources.yaml", "fehlt: jeder Katalog braucht sources.yaml"), kind="io"))
+    for key, model in LAYOUT.items():
+        for f in files[key]:
+            data = (contents or {}).get(f.rel)
+            doc, errs = read_yaml(Path(f.path), display=f"{root.name}/{f.rel}", data=data)
             problems += errs
             if doc is None:
                 continue
-            documents[rel] = doc
+            documents[f.rel] = doc
             try:
-                parsed[key].append((rel, model.model_validate(doc.data)))
+                parsed[key].append((f.rel, model.model_validate(doc.data)))
             except ValidationError as exc:
                 problems += _validation_problems(doc, exc)
+    for key in ("sources", "platform"):
+        if len(files[key]) > 1:
+            problems.append(Problem(f"{root.name}/{files[key][1].rel}", None, "", Text(
+                f"a second {key} file ({', '.join(f.rel for f in files[key])}): keep one",
+                f"eine zweite Datei für {key} ({', '.join(f.rel for f in files[key])}): behalten Sie eine"), kind="io"))
     if problems:
         raise CatalogInvalid(problems)
     sources = parsed["sources"][0][1]
@@ -132,6 +141,12 @@ def load_catalog(root: Path) -> Catalog:
                 problems.append(Problem(f"{root.name}/{rel}", documents[rel].line_of((attr,)), attr,
                                         Text(f"{attr} {ident!r} must equal the file name {stem!r}",
                                              f"{attr} {ident!r} muss dem Dateinamen {stem!r} gleichen")))
+            if ident in store:
+                first = catalog.files[f"{key}/{ident}"]
+                problems.append(Problem(f"{root.name}/{rel}", documents[rel].line_of((attr,)), attr,
+                                        Text(f"{attr} {ident!r} is already defined in {first}",
+                                             f"{attr} {ident!r} ist schon in {first} definiert")))
+                continue
             store[ident] = entity
             catalog.files[f"{key}/{ident}"] = rel
     if problems:

@@ -114,11 +114,12 @@ class _Builder:
 NOT_YAML = Text("not valid YAML", "kein gültiges YAML")
 
 
-def read_yaml(path: Path, display: str | None = None) -> tuple[Document | None, list[Problem]]:
-    """Parse one YAML file (one document). Returns the document, or None with the problems."""
+def read_yaml(path: Path, display: str | None = None, data: bytes | None = None) -> tuple[Document | None, list[Problem]]:
+    """Parse one YAML file (one document) — from `data`, the bytes already read, where given (so what is
+    hashed is what is parsed). Returns the document, or None with the problems."""
     name = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = (Path(path).read_bytes() if data is None else data).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return None, [Problem(name, None, "", parser_said(Text("cannot read file", "Datei nicht lesbar"), why), kind="io")]

@@ -72,3 +72,7 @@ def cli():
     Beispiel:
       gpukb card "H200 NVL" --lang de
     """
+
+
+if __name__ == "__main__":  # python -m kb.cli.main …
+    cli()

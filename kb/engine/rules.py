@@ -234,63 +234,53 @@ def check_rule(doc, display: str, question_dir: str | None = None) -> tuple[dict
     }, []
 
 
-def validate_rule_file(path: Path, display: str | None = None) -> tuple[dict | None, list]:
-    """Read and validate one rule file. Returns (compiled rule or None, problems with file and line)."""
+def validate_rule_file(path: Path, display: str | None = None, data: bytes | None = None) -> tuple[dict | None, list]:
+    """Read (or take `data`, the bytes already read) and validate one rule file. Returns (compiled rule or
+    None, problems with file and line)."""
     from kb.catalog.yamlsafe import read_yaml
 
     path = Path(path)
     display = display or str(path)
-    doc, problems = read_yaml(path, display=display)
+    doc, problems = read_yaml(path, display=display, data=data)
     if doc is None or problems:
         return None, problems
     return check_rule(doc, display, question_dir=path.parent.name)
 
 
-def compile_rules(root: Path) -> tuple[dict[str, list[dict]], dict[str, list]]:
-    """Validate every rule file below `root`: ({question: [rule, …]}, {question: [Problem, …]})."""
+def compile_rules(root: Path, contents: dict[str, bytes] | None = None) -> tuple[dict[str, list[dict]], dict[str, list]]:
+    """Validate every rule file below `root` (kb.catalog.inputs.rule_files, the files the hash covers;
+    `contents`: bytes already read, by relative path): ({question: [rule, …]}, {question: [Problem, …]})."""
+    from kb.catalog.inputs import rule_files
     from kb.catalog.yamlsafe import Problem
+    from kb.text import Text
 
-    if not root.is_dir():
-        raise RuleBaseInvalid([Problem(str(root), None, "", "rules folder not found", kind="io")])
+    if not Path(root).is_dir():
+        raise RuleBaseInvalid([Problem(str(root), None, "", Text("rules folder not found", "Regelordner nicht gefunden"),
+                                       kind="io")])
     rules: dict[str, list[dict]] = {}
     problems: dict[str, list] = {}
     seen: dict[str, str] = {}
-    for path in sorted(root.glob("*/*.yaml")):
-        question = path.parent.name
-        display = f"rules/{path.relative_to(root).as_posix()}"
-        rule, errs = validate_rule_file(path, display)
-        if rule is not None and rule["id"] in seen:
-            errs = [Problem(display, 1, "id", f"id {rule['id']} is already used by {seen[rule['id']]}")]
-        if errs:
-            problems.setdefault(question, []).extend(errs)
-            continue
-        seen[rule["id"]] = display
-        rules.setdefault(question, []).append(rule)
+    for question, files in sorted(rule_files(root).items()):
+        for f in files:
+            display = f"rules/{f.rel}"
+            rule, errs = validate_rule_file(Path(root) / f.rel, display, (contents or {}).get(f.rel))
+            if rule is not None and rule["id"] in seen:
+                errs = [Problem(display, 1, "id", Text(f"id {rule['id']} is already used by {seen[rule['id']]}",
+                                                       f"die id {rule['id']} hat schon {seen[rule['id']]}"))]
+            if errs:
+                problems.setdefault(question, []).extend(errs)
+                continue
+            seen[rule["id"]] = display
+            rules.setdefault(question, []).append(rule)
     return rules, problems
 
 
-_MEMO: dict = {}
-
-
 def rule_base(rules_dir: Path | None = None) -> tuple[dict[str, list[dict]], dict[str, list]]:
-    """(rules by question, problems by question), cached as JSON by the hash of the rules folder."""
-    from kb.catalog.compiled import input_hash, read_cache, rules_dir as default_dir, write_cache
+    """(rules by question, problems by question) of the rule base in use, compiled once and cached by the
+    content of its files (kb.catalog.compiled.load_rule_base)."""
+    from kb.catalog.compiled import load_rule_base
 
-    root = Path(rules_dir) if rules_dir else default_dir()
-    key = input_hash(root)
-    if key not in _MEMO:
-        cached = read_cache("rules", key)
-        if cached is None:
-            rules, problems = compile_rules(root)
-            cached = {"rules": rules, "problems": {q: [p.as_dict() for p in ps] for q, ps in problems.items()}}
-            write_cache("rules", key, cached)
-        problems = {}
-        if cached["problems"]:  # the YAML reader (and PyYAML) only where there is something to report
-            from kb.catalog.yamlsafe import Problem
-
-            problems = {q: [Problem(**p) for p in ps] for q, ps in cached["problems"].items()}
-        _MEMO[key] = (cached["rules"], problems)
-    return _MEMO[key]
+    return load_rule_base(Path(rules_dir) if rules_dir else None)
 
 
 def load_rules(rules_dir: Path | None = None) -> dict[str, list[dict]]:

@@ -4,9 +4,9 @@
     export_all()               -> {"data_version", "verified", "hash", "answers": [...]}
 
 Each question module has resolve(index, **raw) -> inputs, defaults(index) -> [inputs, …] (the
-precomputed matrix), facts(asker, inputs) -> [fact, …] and fold(asker, inputs, conclusions) -> answer.
-Answers of the matrix are cached on disk by the hash of catalog/ and rules/ (kb.questions.cache);
-other inputs go to the live engine.
+matrix: every card × known operator release), facts(asker, inputs) -> [fact, …] and
+fold(asker, inputs, conclusions) -> answer. Every answer comes from the engine; only the compiled catalog
+and rule base are cached (kb.catalog.compiled).
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ def module(question: str):
 class Asker:
     """Answers questions on one compiled catalog with one engine; remembers answers it gave."""
 
-    def __init__(self, data: dict, *, engine: str = "durable", rules=None):
+    def __init__(self, data: dict, *, engine: str = "durable", rules=None, problems=None):
+        """`rules` ({question: [compiled rule]}) and `problems` (of rule files, by question) default to the
+        rule base in use."""
         self.data = data
         self.engine = engine
         if rules is None:
@@ -37,13 +39,14 @@ class Asker:
 
             self.rules, self._problems = rule_base()
         else:
-            self.rules, self._problems = rules, {}
-        self._index = None
+            self.rules, self._problems = rules, problems or {}
+        self._index = data.get("index")
         self._memo: dict = {}
 
     @property
     def index(self) -> dict:
-        """Names and versions for resolving inputs (kb.questions.base.make_index), built when first needed."""
+        """Names and versions for resolving inputs (kb.questions.base.make_index; the compiled catalog
+        carries it as its part `index`)."""
         if self._index is None:
             from kb.questions.base import make_index
 
@@ -80,23 +83,30 @@ def resolve(question: str, index: dict, **raw) -> dict:
 
 
 def answer(question: str, *, engine: str = "durable", **raw) -> dict:
-    """The answer to one question; from the precomputed cache when the inputs are in the matrix."""
-    from kb.questions import cache
+    """The answer to one question, from the engine on the catalog and rule base in use (reading only the
+    parts of the compiled catalog and the rules the question needs)."""
+    from kb.catalog.compiled import load_data, load_rule_base
 
-    return cache.answer(question, raw, engine=engine)
+    parts, questions = needs(question)
+    rules, problems = load_rule_base(questions=questions)
+    asker = Asker(load_data(parts=parts), engine=engine, rules=rules, problems=problems)
+    return asker.answer(question, resolve(question, asker.index, **raw))
 
 
 def export_all(*, engine: str = "durable") -> dict:
     """Every answer of the matrix (card × known operator release × question, default inputs)."""
-    from kb.questions import cache
+    from kb.catalog.compiled import input_key, load_data
 
-    return cache.export(engine=engine)
+    data = load_data()
+    return {"data_version": data["data_version"], "verified": data["verified"], "hash": input_key(),
+            "answers": compute_all(data, engine=engine)}
 
 
 def needs(question: str) -> tuple[set, set]:
-    """(parts of the compiled catalog, questions) that answering `question` reads, its sub-questions' included."""
+    """(parts of the compiled catalog, questions) that answering `question` reads, its sub-questions'
+    included: each question module declares them (`DATA`, `USES`); the inputs' index is always read."""
     mod = module(question)
-    data, questions = set(mod.DATA) | {"data_version", "verified", "hash"}, {question}
+    data, questions = set(mod.DATA) | {"index"}, {question}
     for used in mod.USES:
         more_data, more_questions = needs(used)
         data |= more_data
