@@ -530,3 +530,53 @@ def test_new_product_carries_a_card_draft(tmp_path):
     assert draft["name"] == "NVIDIA L4X" and draft["architecture"]["value"] == "NVIDIA Ada"
     assert draft["operator_support"]["listed"]["value"] is True
     assert draft["operator_support"]["listed"]["cite"][0]["quote"] == "NVIDIA L4X NVIDIA Ada"
+
+
+# --- DRA driver releases: the Helm chart ------------------------------------------------------------------------
+CHART = "dra-driver-nvidia-gpu/Chart@2026-05-12.yaml"
+
+
+def test_chart_on_main_is_a_dev_version_and_is_watched_at_the_newest_tag():
+    # kubernetes-sigs/dra-driver-nvidia-gpu Chart.yaml at b53361950e (2026-05-12) on main says 0.5.0-dev: a
+    # version bump on main, not a release; the chart is watched at the newest release tag instead
+    from kb.catalog.compiled import load_data
+    from kb.drift.extractors import get
+
+    chart = get("helm-chart").extract(shared(CHART))
+    assert (chart["version"], chart["prerelease"], chart["min_kubernetes"]) == ("0.5.0-dev", True, "1.32.0")
+    watch = load_data()["sources"]["dra-driver-chart"]["watch"]
+    assert watch["tag"] == "kubernetes-sigs/dra-driver-nvidia-gpu" and "/{tag}/" in watch["url"]
+
+
+@pytest.mark.parametrize("version,code,kind,rank", [
+    ("0.6.0", 1, "release-newer", "fact"),
+    ("0.6.0-rc.1", 0, "prerelease", "note"),
+])
+def test_chart_mutation_a_new_dra_driver_release(tmp_path, version, code, kind, rank):
+    text = edit(shared(CHART), 'version: "0.5.0-dev"', f'version: "{version}"')
+    got, item = diff_text("dra-driver-chart", text, tmp_path, "Chart.yaml")
+    assert got == code
+    assert kinds(item) == [(kind, rank)]
+    assert item["changes"][0]["touches"] == ["releases/dra-driver releases"]
+
+
+def test_chart_mutation_a_higher_kubernetes_minimum(tmp_path):
+    text = edit(shared(CHART), 'kubeVersion: ">=1.32.0-0"', 'kubeVersion: ">=1.34.0-0"')
+    code, item = diff_text("dra-driver-chart", text, tmp_path, "Chart.yaml")
+    assert code == 1
+    changed = [c for c in item["changes"] if c["kind"] == "requirement-changed"]
+    assert [c["text"]["en"] for c in changed] == [
+        "dra-driver-chart now requires Kubernetes 1.34.0 or later for dra (catalog: 1.32)"]
+    assert changed[0]["touches"] == ["methods/dra standalone_requirements.min_kubernetes.disputed_by[0]"]
+
+
+def test_dra_prerequisites_mutation_reaches_the_standalone_requirements(tmp_path):
+    # the prerequisites page backs the standalone driver's requirements (methods/dra standalone_requirements)
+    text = edit(shared("dra-driver-nvidia-gpu/prerequisites@2026-07-16.md"),
+                "v1.34.2 or later, with at least one node", "v1.35.0 or later, with at least one node")
+    code, item = diff_text("dra-driver-prerequisites", text, tmp_path, "prerequisites.md")
+    assert code == 1
+    (change,) = [c for c in item["changes"] if c["kind"] == "requirement-changed"]
+    assert change["patch"] == [{"entity": "methods/dra", "path": ["standalone_requirements", "min_kubernetes", "value"],
+                                "value": "1.35.0"}]
+    assert {a["question"] for a in change["answers"]} == {"dra"}

@@ -27,6 +27,7 @@ COMPARISONS = {
     "mig-parted-config": "mig_config",
     "dra-prerequisites": "dra",
     "dra-feature-gates": "dra_gates",
+    "helm-chart": "chart",
 }
 
 

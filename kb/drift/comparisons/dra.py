@@ -1,4 +1,5 @@
-"""DRA prerequisites against the methods' requirements (min_kubernetes, min_driver).
+"""DRA prerequisites against the methods' requirements (min_kubernetes, min_driver) — the operator-managed
+`requirements` and the standalone driver's `standalone_requirements` alike.
 
 The value the catalog attributes to this source is compared: the fact's value where the fact cites it,
 else the value of a disputing claim that cites it (sources disagree, e.g. the upstream README's 1.32).
@@ -10,31 +11,39 @@ from kb import versions
 from kb.drift.compare import Change, cites
 from kb.text import Text
 
-WHAT = {"min_kubernetes": ("Kubernetes", "Kubernetes"), "min_driver": ("the NVIDIA driver", "den NVIDIA-Treiber")}
+WHAT = {"min_kubernetes": Text("Kubernetes", "Kubernetes"), "min_driver": Text("the NVIDIA driver", "den NVIDIA-Treiber")}
+#: the requirement blocks of a method (under the GPU Operator, and the standalone driver's own)
+BLOCKS = ("requirements", "standalone_requirements")
 
 
 def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     sid = source["id"]
     out = []
     for mid, method in sorted(data.get("methods", {}).items()):
-        for key, (en, de) in WHAT.items():
-            fact = (method.get("requirements") or {}).get(key)
-            if not fact:
-                continue
-            theirs = extracted.get(key)
-            for path, item in [((), fact)] + [(("disputed_by", j), c) for j, c in enumerate(fact.get("disputed_by", []))]:
-                if not cites(item, sid) or same(item["value"], theirs):
-                    continue
-                ref = f"methods/{mid} requirements.{key}" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
-                if theirs:
-                    text = Text(f"{sid} now requires {en} {theirs} or later for {mid} (catalog: {item['value']})",
-                               f"{sid} verlangt für {mid} jetzt {de} {theirs} oder neuer (Katalog: {item['value']})")
-                else:
-                    text = Text(f"{sid} no longer states a minimum for {en} (catalog, {mid}: {item['value']})",
-                               f"{sid} nennt kein Minimum mehr für {de} (Katalog, {mid}: {item['value']})")
-                patch = [{"entity": f"methods/{mid}", "path": ["requirements", key, "value"], "value": theirs}]
-                out.append(Change(sid, "requirement-changed", text, touches=[ref],
-                                  patch=patch if theirs and not path else []))
+        for block in BLOCKS:
+            for key, what in WHAT.items():
+                fact = (method.get(block) or {}).get(key)
+                if fact:
+                    out += _fact(sid, mid, block, key, what, fact, extracted.get(key))
+    return out
+
+
+def _fact(sid: str, mid: str, block: str, key: str, what: Text, fact: dict, theirs: str | None) -> list[Change]:
+    out = []
+    for path, item in [((), fact)] + [(("disputed_by", j), c) for j, c in enumerate(fact.get("disputed_by", []))]:
+        if not cites(item, sid) or same(item["value"], theirs):
+            continue
+        ref = f"methods/{mid} {block}.{key}" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+        if theirs:
+            text = Text("{sid} now requires {what} {theirs} or later for {mid} (catalog: {ours})",
+                        "{sid} verlangt für {mid} jetzt {what} {theirs} oder neuer (Katalog: {ours})")
+        else:
+            text = Text("{sid} no longer states a minimum for {what} (catalog, {mid}: {ours})",
+                        "{sid} nennt kein Minimum mehr für {what} (Katalog, {mid}: {ours})")
+        patch = [{"entity": f"methods/{mid}", "path": [block, key, "value"], "value": theirs}]
+        out.append(Change(sid, "requirement-changed",
+                          text.format(sid=sid, what=what, theirs=theirs or "", mid=mid, ours=item["value"]),
+                          touches=[ref], patch=patch if theirs and not path else []))
     return out
 
 

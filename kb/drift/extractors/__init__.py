@@ -17,6 +17,7 @@ EXTRACTORS = {
     "mig-parted-config": "mig_parted_config",
     "dra-prerequisites": "dra_prerequisites",
     "dra-feature-gates": "dra_feature_gates",
+    "helm-chart": "helm_chart",
     "quotes-only": "quotes_only",
 }
 
