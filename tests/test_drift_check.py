@@ -41,7 +41,7 @@ def test_check_offline_newest_snapshots_no_drift(drift_catalog):
     result = gpukb("sources", "check", "--offline", need_sources(), "--json")
     data = json.loads(result.stdout)
     assert result.exit_code == 0, result.output
-    assert data["summary"] == {"sources": 9, "ok": 9, "reworded": 0, "drift": 0, "unreachable": 0, "unparseable": 0,
+    assert data["summary"] == {"sources": 9, "ok": 9, "reworded": 0, "drift": 0, "unreachable": 0, "unparseable": 0, "error": 0,
                                "could_not_check": 0, "facts_changed": 0, "quotes_reworded": 0, "notes": 0}
     assert data["exit_code"] == 0
     assert [s["origin"].split("sources/", 1)[1] for s in data["sources"]][:3] == [
@@ -307,7 +307,7 @@ def test_check_offline_with_a_missing_snapshot_exits_3_and_still_reports_drift(d
                    "--source", "gpu-operator-release-notes", "--json")
     data = json.loads(result.stdout)
     assert result.exit_code == 3
-    assert data["summary"] == {"sources": 2, "ok": 0, "reworded": 0, "drift": 1, "unreachable": 1, "unparseable": 0,
+    assert data["summary"] == {"sources": 2, "ok": 0, "reworded": 0, "drift": 1, "unreachable": 1, "unparseable": 0, "error": 0,
                                "could_not_check": 1, "facts_changed": 4, "quotes_reworded": 0, "notes": 0}
     assert [(s["source"], s["status"], s["error"]) for s in data["sources"]] == [
         ("gpu-operator-release-notes", "unreachable",

@@ -202,7 +202,7 @@ def test_a_failing_source_exits_3_and_is_neither_drift_nor_ok(served_catalog, se
     result = check("--json", "--report", report, "--retries", "0")
     data = json.loads(result.stdout)
     assert result.exit_code == 3
-    assert data["summary"] == {"sources": 2, "ok": 1, "reworded": 0, "drift": 0, "unreachable": 1, "unparseable": 0,
+    assert data["summary"] == {"sources": 2, "ok": 1, "reworded": 0, "drift": 0, "unreachable": 1, "unparseable": 0, "error": 0,
                                "could_not_check": 1, "facts_changed": 0, "quotes_reworded": 0, "notes": 0}
     assert data["sources"][0]["error"] == f"http-error: HTTP 404 from {server.url}/doc/gpu-operator-release-notes"
     text = report.read_text(encoding="utf-8")

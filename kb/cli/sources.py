@@ -172,11 +172,13 @@ def _echo_text(results, lang: str) -> None:
 
 
 def _code(results) -> int:
-    """3 where anything could not be checked, else 1 where a fact changed; reworded quotes alone are 0."""
+    """4 where gpukb failed on a source (never drift), else 3 where anything could not be checked, else 1 where a
+    fact changed; reworded quotes and notes alone are 0."""
     from kb.drift.check import could_not_check
 
     failed = any(could_not_check(r) for r in results)
-    return int(exit_code(unreachable=failed, findings=any(r.status == "drift" for r in results)))
+    return int(exit_code(internal=any(r.status == "error" for r in results), unreachable=failed,
+                         findings=any(r.status == "drift" for r in results)))
 
 
 @sources.command()
@@ -248,13 +250,16 @@ def check(offline, report_path, report_limit, only, timeout, deadline, retries, 
         print_json({**report_json(results, data), "answers_error": answers_error, "exit_code": code})
     else:
         _echo_text(results, lang)
-        counts = {s: sum(r.status == s for r in results) for s in ("drift", "reworded", "unreachable", "unparseable", "ok")}
-        counts["partly"] = sum(bool(r.unchecked) and r.status not in ("unreachable", "unparseable") for r in results)
+        counts = {s: sum(r.status == s for r in results)
+                  for s in ("drift", "reworded", "unreachable", "unparseable", "error", "ok")}
+        counts["partly"] = sum(bool(r.unchecked) and r.status not in ("unreachable", "unparseable", "error") for r in results)
         click.echo(Text("{drift} drift, {reworded} reworded, {unreachable} unreachable, {unparseable} unparseable, "
                         "{partly} partly unchecked, {ok} unchanged",
                         "{drift} abweichend, {reworded} umformuliert, {unreachable} nicht erreichbar, "
                         "{unparseable} nicht lesbar, {partly} teilweise nicht prüfbar, "
-                        "{ok} unverändert").format(**counts)(lang), err=code != 0)
+                        "{ok} unverändert").format(**counts)(lang)
+                   + (Text(", {error} internal errors (exit 4)", ", {error} interne Fehler (Exit 4)").format(**counts)(lang)
+                      if counts["error"] else ""), err=code != 0)
     return code
 
 

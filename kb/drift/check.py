@@ -29,7 +29,7 @@ class SourceResult:
     source: str
     extractor: str
     origin: str  # URL or file read
-    status: str  # ok | reworded | drift | unreachable | unparseable (STATUSES)
+    status: str  # ok | reworded | drift | unreachable | unparseable | error (STATUSES; error = a bug of gpukb)
     read: str = ""  # fetched | not-modified | file
     error: str | None = None
     changes: list[Change] = field(default_factory=list)
@@ -76,15 +76,32 @@ def check_text(source: dict, text: str, data: dict, origin: str, read: str) -> S
     except extractors.ExtractError as exc:
         result.status, result.error = "unparseable", f"{origin}: {exc}"
         return result
+    except Exception as exc:  # noqa: BLE001 — a bug of ours on one document must not hide the other sources
+        return _internal(result, "reading", exc)
     result.extracted = extracted
     result.unchecked = list(extracted.get("unreadable", []))
-    result.changes = compare(source, extracted, text, data)
+    try:
+        result.changes = compare(source, extracted, text, data)
+    except Exception as exc:  # noqa: BLE001
+        return _internal(result, "comparing", exc)
     result.status = status_of(result.changes)
     return result
 
 
+def _internal(result: SourceResult, doing: str, exc: Exception) -> SourceResult:
+    """An error of gpukb itself on one source: status "error" (exit 4), never drift, never "no drift"."""
+    import traceback
+
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    result.status = "error"
+    result.changes, result.unchecked = [], []
+    result.error = (f"internal error of gpukb while {doing} {result.origin}: {type(exc).__name__}: {exc} "
+                    f"({Path(where.filename).name}:{where.lineno})")
+    return result
+
+
 #: a source's outcome: "reworded" means only the wording of quotes changed (no fact), which does not fail
-STATUSES = ("ok", "reworded", "drift", "unreachable", "unparseable")
+STATUSES = ("ok", "reworded", "drift", "unreachable", "unparseable", "error")
 
 
 def status_of(changes: list[Change]) -> str:
@@ -95,7 +112,7 @@ def status_of(changes: list[Change]) -> str:
 
 def could_not_check(result: SourceResult) -> bool:
     """Whether something of the source could not be checked (the whole document or a part of it)."""
-    return result.status in ("unreachable", "unparseable") or bool(result.unchecked)
+    return result.status in ("unreachable", "unparseable", "error") or bool(result.unchecked)
 
 
 _HTML = re.compile(r"\s*(<!doctype\s+html|<html\b|<head\b|<body\b)", re.IGNORECASE)

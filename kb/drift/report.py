@@ -59,7 +59,7 @@ LABELS = {
 #: a source's status in words (JSON keeps the status id)
 STATUS = {"ok": Text("ok", "unverändert"), "reworded": Text("reworded", "umformuliert"),
           "drift": Text("drift", "abweichend"), "unreachable": Text("unreachable", "nicht erreichbar"),
-          "unparseable": Text("unparseable", "nicht lesbar")}
+          "unparseable": Text("unparseable", "nicht lesbar"), "error": Text("internal error", "interner Fehler")}
 
 
 def status_word(status: str, lang: str) -> str:
@@ -84,7 +84,7 @@ def fingerprint(results: list[SourceResult]) -> str:
     mean nothing new happened (a new wording of gpukb's own sentences counts as new, once)."""
     items = []
     for r in results:
-        if r.status in ("unreachable", "unparseable"):
+        if r.status in ("unreachable", "unparseable", "error"):
             items.append([r.source, r.status])
         items += [[r.source, "unchecked", Text.of(p["part"]).en] for p in r.unchecked]
         items += [[r.source, c.kind, c.rank, sorted(c.touches), Text.of(c.text).en] for c in r.changes]
@@ -222,7 +222,7 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
     if failed:
         lines += [f"## {LABELS['failed'](lang)}", "", LABELS["failed_note"](lang), ""]
         for r in failed:
-            if r.status in ("unreachable", "unparseable"):
+            if r.status in ("unreachable", "unparseable", "error"):
                 lines.append(f"- **{escape(r.source)}** ({status_word(r.status, lang)}): {escape(r.error or '')}")
             for part in r.unchecked:
                 lines.append(LABELS["part_line"].format(

@@ -31,9 +31,12 @@ def extract(text: str) -> dict:
     comments = _comments(text)
     out = []
     profiles: set[str] = set()
+    unreadable = []
     for name, entries in configs.items():
-        if not isinstance(entries, list):
-            raise ExtractError(f"mig-configs.{name}: expected a list of entries")
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            # one broken layout (upstream on 2023-03-07: a mapping instead of a list) fails on its own
+            unreadable.append({"part": f"mig-configs.{name}", "error": "expected a list of entries"})
+            continue
         layout = {"name": name, "comment": comments.get((name, None), ""), "entries": []}
         for i, entry in enumerate(entries):
             devices = entry.get("mig-devices") or {}
@@ -46,7 +49,12 @@ def extract(text: str) -> dict:
             })
             profiles.update(str(k) for k in devices)
         out.append(layout)
-    return {"configs": out, "profiles": sorted(profiles)}
+    if not out:
+        raise ExtractError("no readable layout in 'mig-configs'")
+    result = {"configs": out, "profiles": sorted(profiles)}
+    if unreadable:
+        result["unreadable"] = unreadable
+    return result
 
 
 def _comments(text: str) -> dict[tuple[str, int | None], str]:
