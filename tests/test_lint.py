@@ -39,7 +39,7 @@ EXPECTED = {
                             "cites it: cite it or drop `watch` [sources]"]),
     "quote-missing": (1, [
         "lt/cards/alpha-100.yaml:42: operator_support.min_driver.cite[0].quote: quote not found in support@2026-01-01.rst: "
-        "'Driver versions 580 or later is required.' [quotes]"]),
+        "'Driver versions 575.57.08 or later are required.' [quotes]"]),
     "pinned-snapshot-missing": (1, [
         "lt/cards/beta-10.yaml:27: operator_support.listed.cite[0].snapshot: no snapshot of 2024-06-01 for source "
         "'demo-support' (sources/demo/support; have: 2025-06-01, 2026-01-01) [quotes]"]),
@@ -57,6 +57,15 @@ EXPECTED = {
         "rules/mig/LT-001-mig-documented.yaml:17: cites[2]: releases/gpu-operator#releases[26.1.0]: not a cited fact [rules]",
         "rules/mig/LT-001-mig-documented.yaml:18: cites[3]: cards/{card}#mig.stauts resolves for no card "
         "(e.g. cards/alpha-100#mig.stauts: no field 'stauts' in 'mig'; did you mean 'status'?) [rules]"]),
+    # issue 10, class 9: a citation must carry its value; a multi-page guide's citation names its page; where
+    # versions of one document disagree the newest wins
+    "citation-value": (1, [
+        "lt/cards/beta-10.yaml:12: memory_gb.value: value 24 stands in none of its quotes or sections: quote it "
+        "(a table row in the section counts) or say how it is `inferred` [citations]",
+        "lt/cards/beta-10.yaml:36: operator_support.min_driver.disputed_by[0].value: demo-guide 2 gives '575.57.08', "
+        "the fact follows an older version (1): the newest version of a document wins — swap value and claim [citations]",
+        "lt/cards/beta-10.yaml:37: operator_support.min_driver.disputed_by[0].cite[0]: demo-guide-2 spans several pages: "
+        "name the `page` this quote is on (relative to https://example.invalid/guide/2/) [citations]"]),
     # issue 10: a known issue with a version range that no rule reads is data no answer ever shows
     "known-issue-unread": (1, [
         "lt/releases/gpu-operator.yaml:26: known_issues[1].id: known issue 'demo-operator-vgpu' (trigger mig-backed-vgpu, "
@@ -101,7 +110,7 @@ def test_clean_catalog_json():
     assert data["problems"] == []
     assert data["checks"] == {"schema": "passed", "sources": "passed", "aliases": "passed",
                               "versions": "passed", "quotes": "passed", "rules": "passed",
-                              "known_issues": "passed", "files": "passed", "links": "passed"}
+                              "citations": "passed", "known_issues": "passed", "files": "passed", "links": "passed"}
 
 
 def test_quotes_skipped_not_passed_without_snapshots(tmp_path):

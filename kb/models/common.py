@@ -79,6 +79,14 @@ class Fact(Model, Generic[T]):
         min_length=1, description="At least one citation; several where sources agree."
     )
     note: Optional[Text] = Field(None, description="Context a reader needs to use the value right.")
+    inferred: Optional[Text] = Field(
+        None,
+        description=(
+            "Set where no quote states the value outright: how it follows from the quotes (shown with the value "
+            "wherever it is shown). Lint checks that a number, version or profile name in the value stands in a "
+            "quote or its section, except for inferred values."
+        ),
+    )
     disputed_by: list[Claim[T]] = Field(
         default_factory=list,
         description="Other sources or document versions that say something else, kept with a note.",

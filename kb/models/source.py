@@ -52,6 +52,25 @@ class Source(Model):
             "'seed/000_36cb64a2234e4a83.txt'. Absent for documents without a local copy."
         ),
     )
+    multi_page: bool = Field(
+        False,
+        description="True where `url` is the root of a document of several pages (a guide): every citation names its `page`.",
+    )
+    document: Optional[Slug] = Field(
+        None,
+        description=(
+            "Sources that are versions of one document share this id (the MIG User Guide's R590, R610 and R620 "
+            "versions: 'mig-user-guide'); with `version` they decide which version's value a fact follows."
+        ),
+    )
+    version: Optional[str] = Field(
+        None,
+        description=(
+            "The document version this source is, where it is versioned ('620' for the MIG User Guide R620). Where "
+            "versions of one document disagree, the newest version's value is the fact's value, the others are kept "
+            "in `disputed_by` (lint check `citations`)."
+        ),
+    )
     watch: Optional[Watch] = Field(None, description="Set where the drift checker watches this document.")
     note: Optional[Text] = Field(None, description="What a reader should know about this document.")
 

@@ -26,6 +26,8 @@ def card_facts(data: dict, card_id: str) -> list[dict]:
         item = {"path": ref, "value": fact["value"], "citations": [_citation(data, c) for c in fact["cite"]]}
         if fact.get("note"):
             item["note"] = fact["note"]
+        if fact.get("inferred"):
+            item["inferred"] = fact["inferred"]
         if fact.get("disputed_by"):
             item["disputed_by"] = [{"value": c["value"], "note": c["note"],
                                     "citations": [_citation(data, x) for x in c["cite"]]} for c in fact["disputed_by"]]
@@ -68,6 +70,8 @@ def card_text(data: dict, card_id: str, lang: str) -> str:
         lines.append(f"{label(fact['path'], lang)}: {value_text(fact['value'], lang, fact['path'])} {marks}")
         if fact.get("note"):
             lines.append(f"    {fact['note'][lang]}")
+        if fact.get("inferred"):
+            lines.append(f"    {Text('Inferred, not quoted: ', 'Abgeleitet, nicht zitiert: ')(lang)}{fact['inferred'][lang]}")
         for other in fact.get("disputed_by", []):
             omarks = "".join(mark(c) for c in other["citations"])
             lead = Text("Disputed: ", "Abweichend: ")(lang)

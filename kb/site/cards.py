@@ -159,7 +159,7 @@ def _smallest_instance(ctx: Ctx, card_id: str) -> str:
 
 def mig_cards_table(ctx: Ctx, page_of=None) -> str:
     """Every card's MIG status by NVIDIA (without the status's note), its instances at most, its smallest
-    instance and whether MIG needs the manual display-mode switch first."""
+    instance, the lowest driver NVIDIA names for MIG on it and whether MIG needs the manual display-mode switch first."""
     rows = []
     for cid, card in ctx.data["cards"].items():
         e = f"cards/{cid}"
@@ -170,10 +170,12 @@ def mig_cards_table(ctx: Ctx, page_of=None) -> str:
             ctx.fact(e, "mig.status", note=False),
             ctx.fact(e, "mig.max_instances") if mig.get("max_instances") else "—",
             _smallest_instance(ctx, cid),
+            ctx.fact(e, "mig.prerequisites.min_driver", code) if pre.get("min_driver") else "—",
             ctx.fact(e, "mig.prerequisites.display_mode_switch") if pre.get("display_mode_switch") is not None else "—",
         ])
     headers = [ctx.t("Karte", "Card"), ctx.t("MIG-Status", "MIG status"),
                ctx.t("Instanzen höchstens", "Instances at most"), ctx.t("Kleinste Instanz", "Smallest instance"),
+               ctx.t("Mindesttreiber für MIG", "Minimum driver for MIG"),
                ctx.t("Anzeigemodus umschalten", "Display mode switch")]
     return table(headers, rows)
 

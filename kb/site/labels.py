@@ -16,6 +16,7 @@ LABELS: dict[str, tuple[str, str]] = {  # key: (de, en)
     "retrieved": ("abgerufen", "retrieved"),
     "doc_date": ("Stand des Dokuments", "document date"),
     "disputed": ("Abweichende Angabe", "Other source says"),
+    "inferred": ("abgeleitet, nicht zitiert", "inferred, not quoted"),
 }
 
 

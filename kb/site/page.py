@@ -72,6 +72,8 @@ class Ctx:
         out = fmt(node["value"]) + refs
         if note and node.get("note"):
             out += f" ({self.pick(node['note'])})"
+        if node.get("inferred"):  # shown wherever the value is, tables included
+            out += f" ({L('inferred', self.lang)}: {self.pick(node['inferred'])})"
         for i, claim in enumerate(node.get("disputed_by", [])):
             claim_refs = self.notes.refs(claim["cite"], entity, f"{path}.disputed_by[{i}]")
             out += f"; {L('disputed', self.lang)}: {fmt(claim['value'])}{claim_refs} ({self.pick(claim['note'])})"
