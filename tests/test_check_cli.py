@@ -30,6 +30,8 @@ MIG_SINGLE_EN = """\
 rules/check/CHK-030/fires.yaml
   error CHK-030: mig.strategy single with a layout it cannot serve (doc 2, line 15, metadata.labels["nvidia.com/mig.config"])
     Node h200-node runs mig.strategy single, but its MIG layout all-balanced mixes MIG profiles on one GPU type. single needs MIG on every GPU of the node with one profile; use mig.strategy mixed. [1][2][3]
+    Fix:
+      kubectl patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"mig":{"strategy":"mixed"}}}'
 
 Sources
   [1] NVIDIA GPU Operator: GPU Operator with MIG, Enabling MIG During Installation: "mixed: MIG mode is not enabled on all GPUs on a node." <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html>
@@ -43,6 +45,8 @@ SANDBOX_DE = """\
 rules/check/CHK-081/fires.yaml
   Warnung CHK-081: VM-Workload-Label ohne sandboxWorkloads (Dok. 2, Zeile 15, metadata.labels["nvidia.com/gpu.workload.config"])
     Node vm-node trägt nvidia.com/gpu.workload.config=vm-passthrough, sandboxWorkloads.enabled ist aber false: Das Label wirkt nicht, der Node bleibt bei Containern. [1][2][3]
+    Behebung:
+      kubectl patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'
 
 Quellen
   [1] NVIDIA GPU Operator: Installing the NVIDIA GPU Operator (chart customization options), Common Chart Customization Options, sandboxWorkloads.enabled: "Specifies if sandbox containers are enabled." <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/getting-started.html>

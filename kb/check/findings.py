@@ -28,7 +28,7 @@ class Finding(dict):
     __slots__ = ("fact", "obj", "deps", "group_key", "fatal")
 
 
-def locate(conclusions: list[dict], facts: FactSet, lang: str) -> list[Finding]:
+def locate(conclusions: list[dict], facts: FactSet, lang: str, fixes=None) -> list[Finding]:
     out: list[Finding] = []
     seen: set = set()
     for c in conclusions:
@@ -51,6 +51,12 @@ def locate(conclusions: list[dict], facts: FactSet, lang: str) -> list[Finding]:
                     citations=cites)
         if c.get("build"):
             f["build"] = c["build"]
+        if fixes is not None and c["severity"] != "info":
+            from kb.check.fixes import fix
+
+            found = fix(c["rule"], subject, fixes)
+            if found is not None:
+                f["fix"] = found(lang)
         more = extra.get("problems")
         if more:
             f["more"] = [Text.of(t)(lang) for t in more]
@@ -146,13 +152,14 @@ def order(findings: list[dict], files: list[str]) -> list[dict]:
                                            f["where"]["path"], f["message"]))
 
 
-def findings(runs: list[tuple[list[dict], FactSet]], lang: str, files: list[str], *, quiet: bool = False) -> list[dict]:
+def findings(runs: list[tuple], lang: str, files: list[str], *, quiet: bool = False) -> list[dict]:
     """The findings of one or more runs (one per `kustomize build`: (conclusions, facts)). A finding several
     builds make is shown once, naming the builds (`builds`)."""
     located: list[Finding] = []
     index: dict = {}
-    for conclusions, facts in runs:
-        for f in fold(locate(conclusions, facts, lang)):
+    for run in runs:
+        conclusions, facts = run[0], run[1]
+        for f in fold(locate(conclusions, facts, lang, run[2] if len(run) > 2 else None)):
             key = (f["rule"], f["where"]["file"], f["where"]["document"], f["where"]["path"], f["message"])
             build = f.pop("build", None)
             if key in index:

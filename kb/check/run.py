@@ -76,8 +76,8 @@ def node_configs(runs) -> list[dict]:
     default, or none ({config, source, count, names})."""
     out: dict = {}
     seen: set = set()
-    for _, facts in runs:
-        for f in facts.facts:
+    for run in runs:
+        for f in run[1].facts:
             if f["kind"] != "node" or f.get("name") in seen:
                 continue
             seen.add(f.get("name"))
@@ -124,6 +124,22 @@ def evaluate_all(facts: list[dict], *, engine: str, data: dict, rules=None) -> l
         return evaluate("check", facts, engine=engine, data=data, rules=rules)
     return [c for found in evaluate_many("check", [[f] for f in facts], engine=engine, data=data,
                                          rules={"check": compiled}) for c in found]
+
+
+def _fix_context(inv: Inventory, facts: FactSet):
+    from kb.check.fixes import Context as FixContext
+
+    configmaps = dict(inv.configmaps)
+    for chart in inv.charts:
+        if chart.created:
+            configmaps.setdefault(chart.configmap, chart.keys)
+    for cfg in inv.dp_configs:
+        if cfg.configmap:
+            configmaps.setdefault(cfg.configmap, [])
+            if cfg.key not in configmaps[cfg.configmap]:
+                configmaps[cfg.configmap] = list(configmaps[cfg.configmap]) + [cfg.key]
+    return FixContext(policies=[f for f in facts.facts if f["kind"] == "policy"], configmaps=configmaps,
+                      operator_namespace=inv.operator_namespace or "gpu-operator", extra=facts.extra)
 
 
 def _operator_from_input(env: Environment, loaded: Loaded, data: dict) -> Environment:
@@ -173,13 +189,13 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
         if root is not None and len(builds) > 1:
             for c in found:
                 c["build"] = root
-        conclusions.append((found, b_facts))
+        conclusions.append((found, b_facts, _fix_context(b_inv, b_facts)))
         inv = b_inv if inv is None else inv.merged(b_inv)
         facts = b_facts if len(builds) == 1 else facts
     files = raw.names
     everything = shown_findings(conclusions, lang, files)
     shown = [f for f in everything if f["severity"] != "info"] if quiet else everything
-    cluster = next((f for _, fs in conclusions for f in fs.facts if f["kind"] == "cluster"), {})
+    cluster = next((f for run in conclusions for f in run[1].facts if f["kind"] == "cluster"), {})
     inputs = {"operator": env.operator, "k8s": cluster.get("k8s"), "driver": cluster.get("driver")}
     return Report(shown, summary(shown, inv, loaded, files, inputs, data.get("data_version", ""), lang,
                                  len(everything) - len(shown), raw.skipped, node_configs(conclusions)),

@@ -45,6 +45,7 @@ def policies(ctx: Context, out: FactSet) -> None:
         sandbox = ctx.policy_value("sandboxWorkloads.enabled") if p is ctx.policy else p.value("sandboxWorkloads.enabled")
         generated = getattr(ctx, "generated", {}).get(name) if name else None
         out.add("policy", p.where(), at, obj=f"policy:{p.name}", ident=("name",), name=p.name, **origin(p.origin),
+                source_en=p.source.en if p.source else None, source_de=p.source.de if p.source else None,
                 namespace=ctx.namespace_of(p), partial=p.partial,
                 dp_configmap_generated=generated if generated and keys is None else None,
                 mig_strategy=text(strategy) if strategy is not MISSING else None, **typed("mig_strategy", strategy),

@@ -7,6 +7,8 @@ with it (kb.check.findings folds them)."""
 
 from __future__ import annotations
 
+import json
+
 from kb.check.facts.base import Context, FactSet, error_props, text, type_name, typed
 from kb.check.readers.dpschema import normalise_resource
 
@@ -59,11 +61,16 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
             at = {"mig_strategy": cfg.mig_strategy.where}
         chart = f"chart:{cfg.chart.source.en}" if cfg.chart is not None else None
         out.add("dp_config", cfg.where, at, obj=me, deps=(cm, chart), ident=("config", "key"), **props)
+        where = {"configmap": cfg.configmap or "", "key": cfg.key, "namespace": ctx.namespace_of(cfg)}
+        extra = {"config": cfg.data} if cfg.data is not None else None
         for p in cfg.problems:
-            out.add("dp_problem", p.where, obj=me, ident=("config",), config=cfg.label, problem=p.kind,
-                    key=p.key, suggestion=p.suggestion, text_en=p.text.en, text_de=p.text.de, fatal=p.fatal)
+            out.add("dp_problem", p.where, obj=me, ident=("config",), extra=extra, config=cfg.label, problem=p.kind,
+                    problem_key=p.key, suggestion=p.suggestion, text_en=p.text.en, text_de=p.text.de, fatal=p.fatal,
+                    path_json=json.dumps(list(p.path)), **where)
         for sh in cfg.sharing.values():
             items = sh.resources.value if isinstance(sh.resources.value, list) else []
+            extra = {"config": cfg.data} if cfg.data is not None else None
+            where = {"configmap": cfg.configmap or "", "key": cfg.key, "namespace": ctx.namespace_of(cfg)}
             out.add("sharing", sh.where, {"rename_by_default": sh.rename_by_default.where,
                                           "fail_gt_one": sh.fail_requests_greater_than_one.where,
                                           "resources_type": sh.resources.where},
@@ -79,6 +86,7 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                 full = normalise_resource(name) if isinstance(name, str) else None
                 out.add("shared_resource", item.where, {"name": item.name.where, "replicas": item.replicas.where},
                         obj=me, ident=("config", "index"), effective_mig_strategy=props.get("effective_mig_strategy"),
+                        extra=extra, configmap=where["configmap"], key=where["key"], namespace=where["namespace"],
                         config=cfg.label, sharing=sh.kind, method=METHOD[sh.kind], index=item.index,
                         name=full or text(name), written=text(name),
                         replicas=replicas if type_name(replicas) == "integer" else text(replicas),

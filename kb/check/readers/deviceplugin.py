@@ -62,6 +62,7 @@ class DevicePluginConfig:
     problems: list = field(default_factory=list)  # dpschema.SchemaProblem, each with `where`
     namespace: str | None = None  # the ConfigMap's namespace where written
     chart: object = None  # the standalone chart whose config.map holds it (kb.check.readers.dpchart)
+    data: object = None  # the configuration as written (for corrected copies in fixes)
 
     @property
     def label(self) -> str:
@@ -92,6 +93,7 @@ def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: Wher
                          "erwartet war eine Zuordnung mit version/flags/sharing, gefunden: {found}").format(
             found=TYPE_WORDS[yaml_type(doc.data)])
         return cfg
+    cfg.data = doc.data
     for p in dpschema.validate(doc.data):
         p.where = doc.where(p.path)
         cfg.problems.append(p)

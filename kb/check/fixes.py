@@ -1,0 +1,207 @@
+"""How to fix a finding, in the customer's terms: kubectl commands with their namespace and object names, and the
+corrected YAML where a value is wrong.
+
+The rules say what is wrong and why (rules/check); this module says what to type, per rule, from the facts the
+finding matched and what the input holds (the ClusterPolicy's name and where it came from, the ConfigMap's keys,
+the configuration as written). A ClusterPolicy written as a manifest gets a `kubectl patch`; one rendered from
+Helm values gets the values to set, in the object that carries them (a HelmRelease, an Argo CD Application).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from dataclasses import dataclass, field
+
+import yaml
+
+from kb.text import Text
+
+
+@dataclass
+class Context:
+    """What the fixes need to know about the input beyond the finding's own fact."""
+
+    policies: list = field(default_factory=list)  # policy facts
+    configmaps: dict = field(default_factory=dict)  # name → keys
+    operator_namespace: str = "gpu-operator"
+    extra: dict = field(default_factory=dict)  # FactSet.extra
+
+
+def _yaml(data) -> str:
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False).rstrip()
+
+
+def _nest(dotted: str, value) -> dict:
+    out: dict = value
+    for part in reversed(dotted.split(".")):
+        out = {part: out}
+    return out
+
+
+def set_policy(ctx: Context, settings: dict) -> Text | None:
+    """Setting ClusterPolicy fields (dotted → value), the way the policy in the input is managed."""
+    policy = ctx.policies[0] if ctx.policies else None
+    merged: dict = {}
+    for dotted, value in settings.items():
+        _merge(merged, _nest(dotted, value))
+    if policy is None or policy.get("origin") == "ClusterPolicy":
+        name = policy.get("name") if policy else "cluster-policy"
+        patch = json.dumps({"spec": merged}, separators=(",", ":"))
+        return Text("kubectl patch clusterpolicies.nvidia.com/{n} --type merge -p '{p}'").format(n=name or "cluster-policy",
+                                                                                                p=patch)
+    return Text("In the GPU Operator's Helm values{where}:\n{y}", "In den Helm-Werten des GPU Operators{where}:\n{y}").format(
+        where=Text(" ({s})").format(s=policy["source_en"]) if policy.get("source_en") else "", y=_yaml(merged))
+
+
+def _merge(a: dict, b: dict) -> None:
+    for k, v in b.items():
+        if isinstance(v, dict) and isinstance(a.get(k), dict):
+            _merge(a[k], v)
+        else:
+            a[k] = v
+
+
+def _config_block(ctx: Context, fact: dict, change) -> Text | None:
+    """The device-plugin configuration as written, corrected by `change(data)`, with how to apply it."""
+    data = ctx.extra.get(fact.get("ref", ""), {}).get("config")
+    if not isinstance(data, dict):
+        return None
+    fixed = copy.deepcopy(data)
+    if change(fixed) is False:
+        return None
+    cm, key, ns = fact.get("configmap"), fact.get("key"), fact.get("namespace") or ctx.operator_namespace
+    head = (Text("Corrected configuration (key {k} of ConfigMap {cm}; kubectl edit configmap {cm} -n {ns}):",
+                 "Korrigierte Konfiguration (Schlüssel {k} der ConfigMap {cm}; kubectl edit configmap {cm} -n {ns}):")
+            .format(k=key, cm=cm, ns=ns) if cm else Text("Corrected configuration:", "Korrigierte Konfiguration:"))
+    return head + "\n" + _yaml(fixed)
+
+
+def _path(fact: dict) -> list:
+    try:
+        return json.loads(fact.get("path_json") or "[]")
+    except ValueError:
+        return []
+
+
+def _fix_problem(ctx: Context, fact: dict) -> Text | None:
+    """CHK-013/014/015: move, rename, retype or drop the key the plugin does not read as written."""
+    path, suggestion, problem = _path(fact), fact.get("suggestion", ""), fact.get("problem")
+
+    def change(data):
+        node = data
+        for part in path[:-1]:
+            node = node[part] if isinstance(node, (dict, list)) else None
+            if node is None:
+                return False
+        last = path[-1] if path else None
+        if problem == "unknown" and isinstance(node, dict) and last in node:
+            value = node.pop(last)
+            if suggestion and "." in suggestion and "[]" not in suggestion:  # misplaced: to where it belongs
+                target = data
+                parts = suggestion.split(".")
+                for part in parts[:-1]:
+                    target = target.setdefault(part, {})
+                    if not isinstance(target, dict):
+                        return False
+                target[parts[-1]] = value
+            elif suggestion:
+                node[suggestion.rsplit(".", 1)[-1]] = value
+            else:
+                return False
+        elif problem in ("type", "value") and isinstance(node, dict) and last in node:
+            value = node[last]
+            if isinstance(value, str) and value.lower() in ("true", "false"):
+                node[last] = value.lower() == "true"
+            elif isinstance(value, str) and value.strip().isdigit():
+                node[last] = int(value)
+            else:
+                return False
+        elif problem == "unsupported" and isinstance(node, dict) and last == "rename":
+            node.pop("rename")
+        else:
+            return False
+        return True
+
+    return _config_block(ctx, fact, change)
+
+
+def _fix_replicas(ctx: Context, fact: dict) -> Text | None:
+    def change(data):
+        kind = fact.get("sharing")
+        items = data.get("sharing", {}).get(kind, {}).get("resources") if isinstance(data.get("sharing"), dict) else None
+        index = fact.get("index")
+        if not isinstance(items, list) or not isinstance(index, int) or index >= len(items):
+            return False
+        value = items[index].get("replicas")
+        if isinstance(value, str) and value.strip().isdigit() and int(value) >= 2:
+            items[index]["replicas"] = int(value)
+        else:
+            items[index]["replicas"] = 2
+        return True
+
+    return _config_block(ctx, fact, change)
+
+
+def _label(node: str, label: str, value: str) -> Text:
+    return Text("kubectl label node {n} {l}={v} --overwrite").format(n=node or "<node>", l=label, v=value)
+
+
+def _closest(value: str, choices) -> str:
+    found = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.3)
+    return found[0] if found else (sorted(choices)[0] if choices else "<key>")
+
+
+def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
+    """The fix of one finding (None where the finding's own text says what to do)."""
+    f = fact
+    if rule in ("CHK-013", "CHK-014", "CHK-015"):
+        return _fix_problem(ctx, f)
+    if rule == "CHK-005":
+        return _fix_replicas(ctx, f)
+    if rule in ("CHK-016", "CHK-024"):
+        return set_policy(ctx, {"mig.strategy": "single" if rule == "CHK-016" else "mixed"})
+    if rule == "CHK-017":
+        return set_policy(ctx, {"mig.strategy": f.get("mig_strategy")})
+    if rule in ("CHK-020", "CHK-021"):
+        keys = ctx.configmaps.get(f.get("dp_config_name"), [])
+        default = _closest(f.get("dp_config_default", ""), keys) if keys else "<key>"
+        return set_policy(ctx, {"devicePlugin.config.default": default})
+    if rule == "CHK-022":
+        keys = ctx.configmaps.get(f.get("dp_configmap"), [])
+        cmd = _label(f.get("name"), "nvidia.com/device-plugin.config", _closest(f.get("dp_config_label", ""), keys))
+        return cmd + (Text("   (keys of {cm}: {k})", "   (Schlüssel von {cm}: {k})").format(
+            cm=f.get("dp_configmap"), k=", ".join(keys)) if len(keys) > 1 else "")
+    if rule == "CHK-026":
+        keys = ctx.configmaps.get(f.get("name"), [])
+        return set_policy(ctx, {"devicePlugin.config.name": f.get("name"),
+                                "devicePlugin.config.default": keys[0] if len(keys) == 1 else "<key>"})
+    if rule == "CHK-025":
+        return Text("In the kustomization.yaml:\n{y}", "In der kustomization.yaml:\n{y}").format(
+            y=_yaml({"generatorOptions": {"disableNameSuffixHash": True}}))
+    if rule == "CHK-027":
+        return Text("Share nvidia.com/gpu, or: {p}", "nvidia.com/gpu teilen, oder: {p}").format(
+            p=set_policy(ctx, {"mig.strategy": "mixed"}))
+    if rule in ("CHK-030", "CHK-031", "CHK-032"):
+        return set_policy(ctx, {"mig.strategy": "mixed"})
+    if rule in ("CHK-033", "CHK-044"):
+        return _label(f.get("name"), "nvidia.com/mig.config", "all-disabled")
+    if rule == "CHK-042":
+        return set_policy(ctx, {"migManager.enabled": True})
+    if rule == "CHK-081":
+        return set_policy(ctx, {"sandboxWorkloads.enabled": True})
+    if rule == "CHK-028" and f.get("closest_en"):
+        value = f["closest_en"].split(": ", 1)[1].rstrip(".")
+        return Text("In the pod template of {w}:\n{y}", "Im Pod-Template von {w}:\n{y}").format(
+            w=f.get("workload"), y=_yaml({"nodeSelector": {"nvidia.com/gpu.product": value}}))
+    if rule == "CHK-029" and f.get("never_written") == "shared":
+        values = f.get("values", "").split(", ")
+        return Text("In the pod template of {w}:\n{y}", "Im Pod-Template von {w}:\n{y}").format(
+            w=f.get("workload"), y=_yaml({"nodeSelector": {"nvidia.com/gpu.product": values[0] + "-SHARED"}}))
+    if rule == "CHK-041":
+        return Text("kubectl logs -n {ns} -l app=nvidia-mig-manager --tail=100; then, after fixing the layout: {l}",
+                    "kubectl logs -n {ns} -l app=nvidia-mig-manager --tail=100; danach, mit korrigiertem Layout: {l}"
+                    ).format(ns=ctx.operator_namespace, l=_label(f.get("name"), "nvidia.com/mig.config",
+                                                                f.get("mig_config") or "<layout>"))
+    return None

@@ -1,0 +1,57 @@
+"""Every error and warning says how to fix it in the customer's terms: their namespace and object names in kubectl
+commands, the corrected YAML where a value is wrong, the values to set where Helm manages the ClusterPolicy."""
+
+from __future__ import annotations
+
+import io
+
+from kb.catalog.compiled import load_data
+from kb.check.facts import Environment
+from kb.check.run import check
+from conftest import FIXTURES, REPO
+
+RULES = REPO / "tests" / "rules" / "check"
+
+
+def run(*names, stdin=None, lang="en"):
+    return check([str(n) for n in names], load_data(), Environment(), lang=lang,
+                 stdin=io.BytesIO(stdin.encode()) if stdin else None)
+
+
+def fix_of(report, rule):
+    (f,) = [f for f in report.findings if f["rule"] == rule]
+    return f.get("fix")
+
+
+def test_a_misplaced_key_gets_the_corrected_configuration_in_the_customers_namespace():
+    fix = fix_of(run(RULES / "CHK-013/fires.yaml"), "CHK-013")
+    assert fix.splitlines()[0] == ("Corrected configuration (key any of ConfigMap time-slicing-config; "
+                                   "kubectl edit configmap time-slicing-config -n gpu-operator):")
+    assert "  timeSlicing:\n" in fix and "    renameByDefault: true" in fix and "flags:\n  migStrategy: none" in fix
+
+
+def test_the_clusterpolicy_is_patched_by_its_own_name():
+    """demo-ai-gitops-catalog's ClusterPolicy is called gpu-cluster-policy, in nvidia-gpu-operator."""
+    fix = fix_of(run(RULES / "CHK-026/fires.yaml"), "CHK-026")
+    assert fix == ("kubectl patch clusterpolicies.nvidia.com/gpu-cluster-policy --type merge -p "
+                   "'{\"spec\":{\"devicePlugin\":{\"config\":{\"name\":\"device-plugin-config\",\"default\":\"time-sliced-2\"}}}}'")
+
+
+def test_helm_managed_settings_are_fixed_in_the_values_of_what_carries_them():
+    release = ("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: gpu-operator\n  namespace: infra\n"
+               "spec:\n  chart:\n    spec:\n      chart: gpu-operator\n  values:\n    mig:\n      strategy: single\n"
+               "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: h200-1\n  labels:\n"
+               "    nvidia.com/gpu.product: NVIDIA-H200-NVL\n    nvidia.com/mig.config: all-balanced\n")
+    report = run("-", stdin=release, lang="de")
+    assert fix_of(report, "CHK-030") == ("In den Helm-Werten des GPU Operators (HelmRelease infra/gpu-operator):\n"
+                                         "mig:\n  strategy: mixed")
+
+
+def test_a_node_label_names_a_key_of_the_configmap():
+    assert fix_of(run(RULES / "CHK-022/fires.yaml"), "CHK-022") == (
+        "kubectl label node l4-node nvidia.com/device-plugin.config=tesla-t4 --overwrite")
+
+
+def test_informational_notes_have_no_fix():
+    report = run(FIXTURES.parent.parent.parent / "shared/corpus/manifests/cnd-time-slicing-config-all.yaml")
+    assert report.findings and all("fix" not in f for f in report.findings)
