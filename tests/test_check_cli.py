@@ -80,7 +80,7 @@ def test_json_output(run):
     ]
     first = out["findings"][0]
     assert first["message"] == ('Node l4-node is labelled nvidia.com/device-plugin.config=nvidia-l4, but ConfigMap '
-                                'time-slicing-config-fine has no key "nvidia-l4".')
+                                'time-slicing-config-fine has no key “nvidia-l4”.')
     assert first["title"] == "Node label names a configuration the ConfigMap lacks"
     assert {c["source"] for c in first["citations"]} == {"device-plugin-readme", "gpu-operator-gpu-sharing"}
     assert all(set(c) == {"source", "title", "url", "section", "quote"} for c in first["citations"])

@@ -20,6 +20,14 @@ POD_SPEC = {
     "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
 }
 GPU_PREFIXES = ("nvidia.com/", "deviceclass.resource.kubernetes.io/")
+#: the DaemonSets the GPU Operator deploys (NVIDIA/gpu-operator assets/state-*, read at commit a22dbf67): their pods
+#: see every GPU by design, whatever their images are called
+OPERANDS = {"gpu-feature-discovery", "nvidia-cc-manager", "nvidia-container-toolkit-daemonset", "nvidia-dcgm",
+            "nvidia-dcgm-exporter", "nvidia-device-plugin-daemonset", "nvidia-device-plugin-mps-control-daemon",
+            "nvidia-driver-daemonset", "nvidia-kata-manager", "nvidia-kata-sandbox-device-plugin-daemonset",
+            "nvidia-mig-manager", "nvidia-node-status-exporter", "nvidia-operator-validator",
+            "nvidia-sandbox-device-plugin-daemonset", "nvidia-sandbox-validator", "nvidia-vfio-manager",
+            "nvidia-vgpu-device-manager", "nvidia-vgpu-manager-daemonset", "nvidia-gpu-operator", "gpu-operator"}
 #: NVIDIA's own images (GPU Operator operands and the standalone plugins): these pods see every GPU by design
 _NVIDIA_IMAGE = re.compile(r"(^|/)(nvcr\.io/nvidia/|nvidia/)(cloud-native/)?(k8s-device-plugin|gpu-feature-discovery|"
                            r"k8s/dcgm-exporter|dcgm-exporter|k8s-mig-manager|mig-manager|gpu-operator-validator|"
@@ -130,4 +138,11 @@ def read(doc: Doc, kind: str) -> Workload:
         first = next((o for o in owners if isinstance(o, dict) and o.get("controller")), owners[0] if owners else None)
         if isinstance(first, dict):
             w.owner = f"{first.get('kind', '')}/{first.get('name', '')}"
+    if not w.nvidia_component:
+        app = doc.get("metadata", "labels", "app")
+        named = {w.name if kind == "DaemonSet" else "", w.owner.split("/", 1)[-1] if w.owner.startswith("DaemonSet/") else "",
+                 app if isinstance(app, str) else ""}
+        found = next((n for n in named if n in OPERANDS), None)
+        if found:
+            w.nvidia_component = found
     return w

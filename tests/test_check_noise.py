@@ -1,0 +1,70 @@
+"""Only what matters: NVIDIA's own pods are not "pods without GPU", follow-on findings fold into their cause, the
+same finding on many objects is shown once and counted, informational notes can be hidden."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from click.testing import CliRunner
+
+from kb.catalog.compiled import load_data
+from kb.check.facts import Environment
+from kb.check.run import check
+from kb.cli.main import cli
+from conftest import FIXTURES
+
+POLICY = ("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: cluster-policy\nspec:\n"
+          "  cdi:\n    enabled: false\n  toolkit:\n    enabled: true\n---\n")
+
+
+def run(text: str, **kw):
+    return check(["-"], load_data(), Environment(), stdin=io.BytesIO(text.encode()), **kw)
+
+
+def test_nvidias_own_daemonsets_are_not_pods_without_gpu(tmp_path):
+    """The device plugin's DaemonSet as the operator deploys it runs on every GPU node and requests no GPU: by
+    design. A customer's DaemonSet with the same placement does get the warning."""
+    (tmp_path / "policy.yaml").write_text(POLICY, encoding="utf-8")
+    ours = (FIXTURES / "check/operand-device-plugin-daemonset.yaml").read_text(encoding="utf-8")
+    (tmp_path / "operand.yaml").write_text(ours, encoding="utf-8")
+    (tmp_path / "theirs.yaml").write_text(
+        "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: node-exporter\nspec:\n  template:\n    spec:\n"
+        "      nodeSelector:\n        nvidia.com/gpu.deploy.device-plugin: \"true\"\n      containers:\n"
+        "      - name: exporter\n        image: prom/node-exporter\n", encoding="utf-8")
+    report = check([str(tmp_path)], load_data(), Environment())
+    flagged = [f["message"].split(" ", 1)[0] for f in report.findings if f["rule"] == "CHK-073"]
+    assert flagged == ["DaemonSet/node-exporter"]
+
+
+def test_the_same_finding_on_many_objects_is_shown_once_and_counted():
+    pods = "".join(
+        f"---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: job-{i}\n  namespace: team-a\n"
+        "  ownerReferences:\n  - {kind: Job, name: train, controller: true}\nspec:\n  containers:\n"
+        "  - name: c\n    resources:\n      limits:\n        nvidia.com/gpu.shared: 1\n" for i in range(40))
+    report = run(POLICY + pods)
+    (f,) = [f for f in report.findings if f["rule"] == "CHK-070"]
+    assert f["same_for"]["count"] == 39
+    assert f["same_for"]["names"] == ["team-a/Pod/job-1", "team-a/Pod/job-2", "team-a/Pod/job-3", "team-a/Pod/job-4",
+                                      "team-a/Pod/job-5"]
+
+
+def test_follow_on_findings_fold_into_their_cause():
+    """replicas 1: the plugin refuses the configuration; its time-slicing note and the node that selects it
+    follow from that."""
+    text = (POLICY.replace("  cdi:", "  devicePlugin:\n    config:\n      name: ts\n      default: any\n  cdi:") +
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ts\ndata:\n  any: |-\n    version: v1\n    sharing:\n"
+            "      timeSlicing:\n        resources:\n        - name: nvidia.com/gpu\n          replicas: 1\n")
+    report = run(text)
+    (f,) = [f for f in report.findings if f["rule"] == "CHK-005"]
+    assert [g["rule"] for g in f["folded"]] == ["CHK-060"]
+    assert "CHK-060" not in [x["rule"] for x in report.findings]
+
+
+def test_quiet_hides_notes_and_says_how_many():
+    text = (FIXTURES.parent / "rules/check/CHK-063/fires.yaml").read_text(encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "-", "--quiet"], input=text)
+    assert result.exit_code == 0
+    assert result.output.startswith("No findings.\n2 note(s) hidden (--quiet)\n")
+    out = json.loads(CliRunner().invoke(cli, ["check", "-", "-q", "--json"], input=text).output)
+    assert (out["findings"], out["summary"]["hidden_infos"]) == ([], 2)
