@@ -128,7 +128,7 @@ def test_standalone_device_plugin_chart_values_are_not_operator_values():
     # the chart is refused as a whole: what its configurations would do follows from that
     (refused,) = [f for f in report.findings if f["rule"] == "CHK-018"]
     assert [g["rule"] for g in refused["folded"]] == ["CHK-060"]
-    assert report.summary["checked"] == {"device-plugin config": 2}
+    assert report.summary["checked"] == {"device-plugin config": 2, "device-plugin chart": 1}
 
 
 def test_a_bare_labels_map_is_read_as_a_node():
@@ -166,3 +166,16 @@ def test_a_patch_file_that_does_not_exist_is_named(tmp_path):
     assert (p["line"], p["path"]) == (6, "patches[0].path")
     assert p["message"].endswith("missing-patch.yaml, which does not exist: `kustomize build` fails here")
     assert report.has_errors
+
+
+def test_values_of_either_chart_named_by_the_file_and_placeholders_named():
+    """awslabs/data-on-eks infra/terraform: an Argo CD Application whose values Terraform fills in
+    (`valuesObject: ${user_values_yaml}`), and the device-plugin chart's values with only gfd and nfd (keys the
+    operator's chart has too): the file's name says which chart."""
+    report = run(GITOPS / "data-on-eks")
+    assert report.inventory.policies == [] and len(report.inventory.charts) == 1
+    (ignored,) = report.summary["ignored"]
+    assert (ignored["kind"], ignored["reason"]) == ("Application", "installs NVIDIA's chart, but its values are not in "
+                                                    "the object (a placeholder filled in elsewhere, or a values file it "
+                                                    "names): check those values")
+    assert report.summary["checked"] == {"device-plugin chart": 1}

@@ -94,7 +94,7 @@ def summary(shown: list[dict], inv: Inventory, loaded: Loaded, files: list[str],
     counts = {s: sum(1 for f in shown if f["severity"] == s) for s in SEVERITIES}
     checked = {"ClusterPolicy": len(inv.policies), "GPUCluster": len(inv.gpu_clusters),
                "device-plugin config": len(inv.dp_configs), "MIG Manager config": len(inv.mig_configs),
-               "Node": len(inv.nodes), "workload": len(inv.workloads)}
+               "Node": len(inv.nodes), "workload": len(inv.workloads), "device-plugin chart": len(inv.charts)}
     return {
         "files": files,
         "documents": len(loaded.docs),

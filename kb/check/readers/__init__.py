@@ -33,6 +33,10 @@ REASONS = {
                     "weder Kubernetes-Objekt noch Device-Plugin- oder MIG-Konfiguration noch Helm-Werte des GPU Operators"),
     "other-chart": Text("installs a chart other than NVIDIA's GPU Operator or device plugin",
                         "installiert ein anderes Chart als NVIDIAs GPU Operator oder Device-Plugin"),
+    "no-values": Text("installs NVIDIA's chart, but its values are not in the object (a placeholder filled in "
+                      "elsewhere, or a values file it names): check those values",
+                      "installiert NVIDIAs Chart, seine Werte stehen aber nicht im Objekt (ein Platzhalter, der "
+                      "anderswo gefüllt wird, oder eine Werte-Datei, die es nennt): diese Werte prüfen"),
 }
 
 
@@ -175,7 +179,7 @@ def _read_plain(doc: Doc, inv: Inventory) -> None:
         inv.add(deviceplugin.from_doc(doc, "file", None, stem, doc.where()))
     elif migparted.looks_like_config(data):
         inv.add(migparted.from_doc(doc, "file", None, stem, doc.where()))
-    elif dpchart.looks_like_values(data):
+    elif dpchart.looks_like_values(data, doc.file):
         for obj in dpchart.read(doc):
             inv.add(obj)
     elif helmvalues.looks_like_values(data):
@@ -217,7 +221,8 @@ def read_objects(docs: list[Doc], extras: list | None = None) -> Inventory:
             for values in found:
                 _values(values, inv)
             if not found:
-                inv.add(Ignored(str(kind), _name(doc), doc.where(("kind",)), "other-chart"))
+                reason = "no-values" if gitops.names_our_chart(doc) else "other-chart"
+                inv.add(Ignored(str(kind), _name(doc), doc.where(("kind",)), reason))
         elif kind == "ClusterPolicy" and group in ("nvidia.com", ""):
             inv.add(clusterpolicy.read(doc))
         elif kind == "GPUCluster" and group in ("nvidia.com", ""):

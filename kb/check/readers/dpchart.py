@@ -15,6 +15,7 @@ set; `config.map` with several configurations and no default (config.default, a 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from kb.check.documents import Doc, Where
 from kb.check.readers import deviceplugin
@@ -45,12 +46,15 @@ class DevicePluginChart:
     release: str | None = None
 
 
-def looks_like_values(data) -> bool:
+def looks_like_values(data, file: str = "") -> bool:
+    """The standalone chart's values: its own keys, and none of the operator chart's sections. Values with only
+    the sections both charts have (gfd, nfd) count as this chart's where the file is named after it."""
     if not isinstance(data, dict) or _OPERATOR & set(map(str, data)):
         return False
     config = data.get("config")
     own_config = isinstance(config, dict) and bool({"map", "fallbackStrategies"} & set(config))
-    return own_config or bool(_OWN & set(map(str, data)))
+    named = "device-plugin" in PurePath(file).name and bool({"gfd", "nfd", "devicePlugin"} & set(map(str, data)))
+    return own_config or bool(_OWN & set(map(str, data))) or named
 
 
 def _default(config: dict, keys: list) -> str:

@@ -208,6 +208,16 @@ def read(doc: Doc, configmaps: dict) -> list[Values]:
     return out
 
 
+def names_our_chart(doc: Doc) -> bool:
+    """Does the object install one of NVIDIA's two charts (whatever its values)?"""
+    candidates = [doc.get("spec", "chart", "spec", "chart"), doc.get("spec", "chartRef", "name"),
+                  doc.get("spec", "source", "chart"), doc.get("spec", "chart")]
+    sources = doc.get("spec", "sources")
+    if isinstance(sources, list):
+        candidates += [s.get("chart") for s in sources if isinstance(s, dict)]
+    return any(_chart_id(c) for c in candidates)
+
+
 def _by_content(values) -> str:
     from kb.check.readers import dpchart, helmvalues
 
