@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from kb import versions
 from kb.catalog.names import NameError_, NameIndex
 from kb.check.facts import mig
 from kb.check.facts.base import Context, FactSet, boolean, text
@@ -142,6 +143,7 @@ def card_props(ctx: Context, names: NameIndex, product: str) -> tuple[dict, dict
         "card_mig_status_de": word(MIG_STATUS, status, "de"),
         "card_mig_profiles": ", ".join(p["name"] for p in card.get("mig", {}).get("profiles", [])),
         "card_listed": listed, "listed_en": words.en, "listed_de": words.de,
+        "card_min_driver": (support.get("min_driver") or {}).get("value"),
         "card_listed_since": since, "operator": operator,
     }, card
 
@@ -218,6 +220,8 @@ def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
             extra, card = card_props(ctx, names, props["product"])
             props.update(extra)
         props["driver"] = _driver(ctx, node)
+        if props.get("card_min_driver") and props["driver"]:
+            props["driver_vs_min"] = versions.compare(props["driver"], props["card_min_driver"])
         rows.append((node, props, card))
     answers = MigAnswers(ctx)
     answers.prepare({(p["card"], p["driver"]) for _, p, _ in rows if p.get("card")})
