@@ -199,6 +199,23 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
         values = f.get("values", "").split(", ")
         return Text("In the pod template of {w}:\n{y}", "Im Pod-Template von {w}:\n{y}").format(
             w=f.get("workload"), y=_yaml({"nodeSelector": {"nvidia.com/gpu.product": values[0] + "-SHARED"}}))
+    if rule == "CHK-070" and f.get("advertised_names"):
+        names = [n for n in f["advertised_names"].split(", ") if n != "nvidia.com/mig-*"]
+        if names:
+            best = _closest(f.get("resource", ""), names)
+            return Text("In container {c} of {w}, request a resource the cluster advertises ({all}):\n{y}",
+                        "Im Container {c} von {w} eine Ressource anfordern, die der Cluster meldet ({all}):\n{y}").format(
+                c=f.get("container"), w=f.get("workload"), all=", ".join(names),
+                y=_yaml({"resources": {"limits": {best: f.get("count", 1)}}}))
+    if rule in ("CHK-071", "CHK-072"):
+        return Text("In container {c} of {w}:\n{y}", "Im Container {c} von {w}:\n{y}").format(
+            c=f.get("container"), w=f.get("workload"), y=_yaml({"resources": {"limits": {f.get("resource"): 1}}}))
+    if rule == "CHK-075":
+        return Text("In the pod template of {w}:\n{y}", "Im Pod-Template von {w}:\n{y}").format(
+            w=f.get("workload"), y=_yaml({"runtimeClassName": "nvidia"}))
+    if rule == "CHK-080":
+        value = _closest(f.get("workload_config", ""), ["container", "vm-passthrough", "vm-vgpu"])
+        return _label(f.get("name"), "nvidia.com/gpu.workload.config", value)
     if rule == "CHK-041":
         return Text("kubectl logs -n {ns} -l app=nvidia-mig-manager --tail=100; then, after fixing the layout: {l}",
                     "kubectl logs -n {ns} -l app=nvidia-mig-manager --tail=100; danach, mit korrigiertem Layout: {l}"
