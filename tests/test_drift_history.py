@@ -580,3 +580,16 @@ def test_dra_prerequisites_mutation_reaches_the_standalone_requirements(tmp_path
     assert change["patch"] == [{"entity": "methods/dra", "path": ["standalone_requirements", "min_kubernetes", "value"],
                                 "value": "1.35.0"}]
     assert {a["question"] for a in change["answers"]} == {"dra"}
+
+
+def test_matrix_of_2023_with_one_row_per_release():
+    # NVIDIA/cloud-native-docs gpu-operator/life-cycle-policy.rst at 29e5f143f9 (2023-11-28): "Release | NVIDIA GPU
+    # Driver | …", one row per release — 17 versions of 2023 exited 3 ("the matrix header names no release")
+    from kb.drift.extractors import get
+
+    out = get("component-matrix").extract((HISTORY / "life-cycle-policy@29e5f143f9.rst").read_text(encoding="utf-8"))
+    assert out["releases"] == ["23.9.0"] and out["release"] == "23.9.0"
+    versions = {c["component"]: c["version"] for c in out["components"] if c["component"]}
+    assert versions == {"driver": "535.104.12", "container-toolkit": "1.14.3", "device-plugin": "0.14.2",
+                        "dcgm-exporter": "3.2.6-3.1.9", "node-feature-discovery": "0.14.2",
+                        "gpu-feature-discovery": "0.8.2", "mig-manager": "0.5.5"}

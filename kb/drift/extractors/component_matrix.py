@@ -4,7 +4,8 @@ and the default version of every component in each.
 Since December 2025 the matrix is a `flat-table` with two header rows: the second names the releases
 ("v26.3.0 … v26.3.3", one column each) and a version cell may span several releases (`:cspan:`).
 Before, it was a `list-table` for one release written `${version}` (the documentation's current
-release, set in repo.toml): read then as release None. A component cell may wrap as a line block; the
+release, set in repo.toml): read then as release None; in 2023 a `list-table` with one row per release and
+one column per component ("Release | NVIDIA GPU Driver | …"). A component cell may wrap as a line block; the
 driver cell lists several drivers, the default marked "(**R**, **D**)" ("(default, recommended)"
 before). Component names map to catalog component ids like the release notes' names do.
 """
@@ -39,6 +40,8 @@ def extract(text: str) -> dict:
     rows = [(g, r) for g, r in zip(grid, table.rows) if not r.header]
     if not heads or not rows:
         raise ExtractError("the component matrix has no header or no rows")
+    if plain(" ".join(heads[-1][0] or [])).lower() == "release":
+        return _by_release(heads[-1], rows)
     releases, where = _releases(heads)
     columns: dict = {}
     for k, release in zip(where, releases):
@@ -59,6 +62,23 @@ def extract(text: str) -> dict:
     known = [r for r in releases if r]
     newest = max(known, key=version_key) if known else None
     return {"releases": releases, "release": newest, "components": columns[newest], "columns": columns}
+
+
+def _by_release(head: list, rows: list) -> dict:
+    """The 2023 layout, one row per release ("v23.9.0") and one column per component."""
+    from kb.versions import key as version_key
+
+    columns: dict = {}
+    for cells, row in rows:
+        m = _VERSION.fullmatch(plain(" ".join(cells[0] or [])))
+        if not m:
+            raise ExtractError(f"line {row.line + 1}: a matrix row names no GPU Operator release")
+        columns[m.group(1)] = [e for k in range(1, len(cells)) if cells[k] is not None and k < len(head)
+                               and head[k] is not None and (e := _entry(head[k], cells[k]))]
+    if not columns:
+        raise ExtractError("the component matrix lists no release")
+    newest = max(columns, key=version_key)
+    return {"releases": list(columns), "release": newest, "components": columns[newest], "columns": columns}
 
 
 def _releases(heads: list[list]) -> tuple[list[str | None], list[int]]:
