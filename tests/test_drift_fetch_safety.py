@@ -232,3 +232,21 @@ def test_the_catalog_watches_values_yaml_at_the_newest_tag():
 
     watch = load_data()["sources"]["gpu-operator-values"]["watch"]
     assert watch["tag"] == "NVIDIA/gpu-operator" and "/{tag}/" in watch["url"]
+
+
+def test_the_github_token_goes_to_the_api_host_only(tmp_path, monkeypatch):
+    from kb.drift import fetch as f
+
+    sent = []
+
+    def fake_fetch(url, cache, headers=None, **options):
+        sent.append((url, headers))
+        return f.Fetched(url, '{"tag_name": "v1.2.3"}', "fetched")
+
+    monkeypatch.setattr(f, "fetch", fake_fetch)
+    monkeypatch.setenv("GITHUB_TOKEN", "t0k")
+    assert f.newest_tag("NVIDIA/gpu-operator", tmp_path) == "v1.2.3"
+    assert sent == [("https://api.github.com/repos/NVIDIA/gpu-operator/releases/latest", {"Authorization": "Bearer t0k"})]
+    monkeypatch.setattr(f, "RELEASES_API", "https://elsewhere.example/{repo}")
+    f.newest_tag("NVIDIA/gpu-operator", tmp_path)
+    assert sent[-1][1] is None

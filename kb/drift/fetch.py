@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import json
+import os
 import socket
 import time
 from dataclasses import dataclass
@@ -71,7 +72,11 @@ def newest_tag(repo: str, cache: Path, **options) -> str:
     """The tag of a GitHub repository's newest release (not a pre-release, not a draft: GitHub's "latest").
     Raises FetchError (reason "format" where the answer names no tag)."""
     url = RELEASES_API.format(repo=repo)
-    got = fetch(url, cache, **options)
+    token = os.environ.get("GITHUB_TOKEN")
+    # GitHub's API allows 60 anonymous requests an hour per address (shared by CI runners); a token lifts that.
+    # It is sent to api.github.com only, never to a host a redirect leads to.
+    auth = {"Authorization": f"Bearer {token}"} if token and urlsplit(url).hostname == "api.github.com" else None
+    got = fetch(url, cache, headers=auth, **options)
     try:
         tag = json.loads(got.text)["tag_name"]
     except (ValueError, KeyError, TypeError):
@@ -83,7 +88,7 @@ def newest_tag(repo: str, cache: Path, **options) -> str:
 
 def fetch(url: str, cache: Path, *, timeout: float = TIMEOUT, retries: int = RETRIES,
           max_bytes: int = MAX_BYTES, backoff: float | None = None, deadline: float | None = None,
-          resolve=None) -> Fetched:
+          resolve=None, headers: dict | None = None) -> Fetched:
     """GET `url` as text. Raises FetchError. `resolve(host) -> [address, …]` is for tests (default: DNS)."""
     backoff = BACKOFF if backoff is None else backoff
     end = time.monotonic() + (DEADLINE if deadline is None else deadline)
@@ -99,7 +104,7 @@ def fetch(url: str, cache: Path, *, timeout: float = TIMEOUT, retries: int = RET
                     break
                 time.sleep(pause)
             try:
-                got = _get(client, url, meta, max_bytes, end, timeout, resolve)
+                got = _get(client, url, meta, max_bytes, end, timeout, resolve, headers)
             except FetchError as exc:
                 if exc.reason not in ("server-error", "timeout", "network"):
                     raise
@@ -112,7 +117,7 @@ def fetch(url: str, cache: Path, *, timeout: float = TIMEOUT, retries: int = RET
                     return got
                 meta = {}  # the cached body is damaged: ask again, without conditions
                 try:
-                    got = _get(client, url, meta, max_bytes, end, timeout, resolve)
+                    got = _get(client, url, meta, max_bytes, end, timeout, resolve, headers)
                 except FetchError as exc:
                     if exc.reason not in ("server-error", "timeout", "network"):
                         raise
@@ -126,9 +131,9 @@ def fetch(url: str, cache: Path, *, timeout: float = TIMEOUT, retries: int = RET
 
 
 def _get(client: httpx.Client, url: str, meta: dict, max_bytes: int, end: float, timeout: float,
-         resolve) -> Fetched:
-    """One request, following allowed redirects by hand."""
-    headers = {}
+         resolve, private: dict | None = None) -> Fetched:
+    """One request, following allowed redirects by hand; `private` headers go to the URL's own host only."""
+    headers = dict(private or {})
     if meta.get("etag"):
         headers["If-None-Match"] = meta["etag"]
     if meta.get("last_modified"):
@@ -148,6 +153,8 @@ def _get(client: httpx.Client, url: str, meta: dict, max_bytes: int, end: float,
                     why = redirect_refused(target, origin, resolve)
                     if why:
                         raise FetchError("redirect", f"{current} redirects to {target}: refused ({why})", current)
+                    if (urlsplit(target).hostname or "") != origin:
+                        headers = {k: v for k, v in headers.items() if k not in (private or {})}
                     current = target
                     continue
                 if resp.status_code == 304 and meta:
