@@ -57,3 +57,27 @@ def test_one_broken_mig_parted_layout_fails_on_its_own(tmp_path, monkeypatch):
     assert result.exit_code == 3
     assert item["unchecked"] == [{"part": "mig-configs.all-1g.18gb", "error": "expected a list of entries"}]
     assert item["status"] != "unparseable"  # every other layout was compared
+
+
+def test_an_unrelated_page_for_a_quotes_only_source_is_unparseable_not_drift(tmp_path, monkeypatch):
+    # e.g. the CDI page served where the overview page should be: every quote "gone" would be a false alarm
+    monkeypatch.delenv("GPUKB_CATALOG", raising=False)
+    other = (need_sources() / "cloud-native-docs/cdi@2026-08-21.rst").read_text(encoding="utf-8")
+    path = tmp_path / "gpu-sharing.rst"
+    path.write_text(other, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["sources", "diff", "gpu-operator-gpu-sharing", str(path), "--json"])
+    item = json.loads(result.stdout)["sources"][0]
+    assert (result.exit_code, item["status"], item["changes"]) == (3, "unparseable", [])
+    assert "none of the catalog's quotes of gpu-operator-gpu-sharing occurs in it" in item["error"]
+
+
+def test_a_quotes_only_page_keeping_one_quote_is_still_drift(tmp_path, monkeypatch):
+    monkeypatch.delenv("GPUKB_CATALOG", raising=False)
+    other = (need_sources() / "cloud-native-docs/cdi@2026-08-21.rst").read_text(encoding="utf-8")
+    kept = "DCGM-Exporter does not support associating metrics to containers when GPU time-slicing is enabled with " \
+           "the NVIDIA Kubernetes Device Plugin."
+    path = tmp_path / "gpu-sharing.rst"
+    path.write_text(other + "\n" + kept + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["sources", "diff", "gpu-operator-gpu-sharing", str(path), "--json"])
+    item = json.loads(result.stdout)["sources"][0]
+    assert (result.exit_code, item["status"]) == (1, "drift")

@@ -84,8 +84,29 @@ def check_text(source: dict, text: str, data: dict, origin: str, read: str) -> S
         result.changes = compare(source, extracted, text, data)
     except Exception as exc:  # noqa: BLE001
         return _internal(result, "comparing", exc)
+    if unrelated(result.changes, source, data):
+        result.status, result.changes = "unparseable", []
+        result.error = (f"{origin}: none of the catalog's quotes of {source['id']} occurs in it, not even reworded: "
+                        "not the document it should be (an unrelated page?)")
+        return result
     result.status = status_of(result.changes)
     return result
+
+
+#: a document that holds none of at least this many quotes citing it is another document, not a changed one
+UNRELATED_QUOTES = 3
+
+
+def unrelated(changes: list[Change], source: dict, data: dict) -> bool:
+    """Whether a document only the catalog's quotes are checked against (quotes-only) holds none of them: every
+    quote gone, none reworded or changed, at least UNRELATED_QUOTES of them."""
+    if source["watch"]["extractor"] != "quotes-only":
+        return False
+    from kb.drift.compare import cited_items
+
+    cited = sum(1 for *_x, cit in cited_items(data, source["id"]) if cit.get("quote"))
+    gone = [c for c in changes if c.kind == "quote-gone"]
+    return cited >= UNRELATED_QUOTES and len(gone) == len(changes) == cited
 
 
 def _internal(result: SourceResult, doing: str, exc: Exception) -> SourceResult:
