@@ -55,3 +55,21 @@ def test_a_node_label_names_a_key_of_the_configmap():
 def test_informational_notes_have_no_fix():
     report = run(FIXTURES.parent.parent.parent / "shared/corpus/manifests/cnd-time-slicing-config-all.yaml")
     assert report.findings and all("fix" not in f for f in report.findings)
+
+
+def test_a_request_nobody_advertises_gets_an_advertised_name():
+    fix = fix_of(run(RULES / "CHK-070/fires.yaml"), "CHK-070")
+    assert fix.startswith("In container jupyter of Deployment/notebook, request a resource the cluster advertises")
+    assert fix.endswith("resources:\n  limits:\n    nvidia.com/gpu.shared: 1")
+
+
+def test_nvidias_documented_time_slicing_pair_is_no_warning():
+    """time-slicing-config-all writes flags.migStrategy none; the operator's values say mig.strategy single. On GPUs
+    without MIG both expose whole GPUs: no CHK-017 (only single/mixed written in a configuration are)."""
+    corpus = FIXTURES.parent.parent.parent / "shared/corpus/manifests"
+    policy = ("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: cluster-policy\nspec:\n  mig:\n"
+              "    strategy: single\n  devicePlugin:\n    config:\n      name: time-slicing-config-all\n"
+              "      default: any\n---\n")
+    text = policy + (corpus / "cnd-time-slicing-config-all.yaml").read_text(encoding="utf-8")
+    report = run("-", stdin=text)
+    assert not [f for f in report.findings if f["severity"] != "info"]

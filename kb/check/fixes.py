@@ -163,7 +163,19 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
     if rule in ("CHK-016", "CHK-024"):
         return set_policy(ctx, {"mig.strategy": "single" if rule == "CHK-016" else "mixed"})
     if rule == "CHK-017":
-        return set_policy(ctx, {"mig.strategy": f.get("mig_strategy")})
+        if f.get("mig_strategy") in ("single", "mixed"):  # what the operator takes
+            return set_policy(ctx, {"mig.strategy": f.get("mig_strategy")})
+
+        def drop(data):  # none is not a ClusterPolicy value: the configuration stops pretending
+            flags = data.get("flags") if isinstance(data.get("flags"), dict) else None
+            if flags is None or "migStrategy" not in flags:
+                return False
+            del flags["migStrategy"]
+            if not flags:
+                del data["flags"]
+            return True
+
+        return _config_block(ctx, f, drop)
     if rule in ("CHK-020", "CHK-021"):
         keys = ctx.configmaps.get(f.get("dp_config_name"), [])
         default = _closest(f.get("dp_config_default", ""), keys) if keys else "<key>"

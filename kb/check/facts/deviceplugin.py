@@ -60,7 +60,9 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                          fatal_problems=sum(1 for p in cfg.problems if p.fatal))
             at = {"mig_strategy": cfg.mig_strategy.where}
         chart = f"chart:{cfg.chart.source.en}" if cfg.chart is not None else None
-        out.add("dp_config", cfg.where, at, obj=me, deps=(cm, chart), ident=("config", "key"), **props)
+        out.add("dp_config", cfg.where, at, obj=me, deps=(cm, chart), ident=("config", "key"),
+                extra={"config": cfg.data} if cfg.data is not None else None, namespace=ctx.namespace_of(cfg),
+                **props)
         where = {"configmap": cfg.configmap or "", "key": cfg.key, "namespace": ctx.namespace_of(cfg)}
         extra = {"config": cfg.data} if cfg.data is not None else None
         for p in cfg.problems:
