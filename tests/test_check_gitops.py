@@ -179,3 +179,18 @@ def test_values_of_either_chart_named_by_the_file_and_placeholders_named():
                                                     "the object (a placeholder filled in elsewhere, or a values file it "
                                                     "names): check those values")
     assert report.summary["checked"] == {"device-plugin chart": 1}
+
+
+def test_mps_with_a_mig_resource_is_an_error_in_any_kind_of_document():
+    """The same MPS configuration sharing nvidia.com/mig-1g.10gb, as a HelmRelease's values (the chart creates the
+    ConfigMap) and as the standalone chart's config.map: CHK-001 both times."""
+    config = ("version: v1\nsharing:\n  mps:\n    resources:\n    - name: nvidia.com/mig-1g.10gb\n      replicas: 4\n")
+    indented = "".join("            " + line + "\n" for line in config.splitlines())
+    release = ("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: gpu-operator\nspec:\n"
+               "  chart:\n    spec:\n      chart: gpu-operator\n  values:\n    devicePlugin:\n      config:\n"
+               "        create: true\n        name: mps-config\n        default: mps\n        data:\n          mps: |-\n"
+               + indented)
+    chart = ("config:\n  map:\n    default: |-\n" + "".join("      " + line + "\n" for line in config.splitlines()))
+    for text in (release, chart):
+        report = run("-", stdin=text)
+        assert "CHK-001" in rules(report), text
