@@ -10,8 +10,9 @@ import pytest
 from kb import engine
 from kb.engine import EngineFailure
 from kb.engine.adapter import DurableEngine
-from kb.engine.rules import RULE_SCHEMA, compile_rules, schema_json, validate_rule_file
+from kb.engine.rules import compile_rules, schema_json, validate_rule_file
 from kb.errors import RuleBaseInvalid
+from kb.text import Text
 
 from conftest import FIXTURES, REPO
 
@@ -83,8 +84,8 @@ def test_a_broken_rule_names_file_line_and_problem(tmp_path, change, line, messa
     path = write_rule(tmp_path, GOOD.replace(*change))
     rule, problems = validate_rule_file(path, "rules/demo/T-001-demo.yaml")
     assert rule is None
-    assert any(message in p.message for p in problems), [str(p) for p in problems]
-    hit = next(p for p in problems if message in p.message)
+    assert any(message in Text.of(p.message).en for p in problems), [str(p) for p in problems]
+    hit = next(p for p in problems if message in Text.of(p.message).en)
     assert hit.file == "rules/demo/T-001-demo.yaml" and hit.line == line
 
 
@@ -104,9 +105,39 @@ def test_yaml_errors_and_duplicate_ids_are_reported_per_question(tmp_path):
     assert problems["other"][0].file == "rules/other/X-001-bad.yaml" and "not valid YAML" in str(problems["other"][0])
 
 
-def test_the_committed_rule_schema_is_current():
+def test_the_committed_rule_schema_is_current_and_exported_from_the_model():
+    from kb.models.rule import Rule, rule_schema
+
     assert (REPO / "rules" / "rule.schema.json").read_text(encoding="utf-8") == schema_json()
-    assert RULE_SCHEMA["required"] == ["id", "question", "title", "when", "then", "cites"]
+    schema = rule_schema()
+    assert schema["required"] == ["id", "question", "title", "when", "then", "cites"] == list(Rule.model_fields)
+    assert schema["additionalProperties"] is False and set(schema["$defs"]) >= {"condition", "operand", "Then", "RuleText"}
+    described = [name for name, prop in schema["properties"].items() if "description" not in prop]
+    assert described == ["then"]  # a $ref: described in $defs/Then
+    assert all("description" in prop for prop in schema["$defs"]["Then"]["properties"].values())
+
+
+def test_the_constants_exist_once():
+    """Verdicts, severities, reserved fact properties and the placeholder pattern: kb.models.rule only."""
+    import re
+
+    import importlib
+
+    from kb import engine
+    from kb.engine import syntax
+    from kb.models import rule
+
+    conclude = importlib.import_module("kb.engine.conclude")
+    from kb.questions import base
+
+    assert engine.RESERVED is rule.RESERVED is syntax.RESERVED
+    assert conclude.PLACEHOLDER_RE is rule.PLACEHOLDER_RE is syntax.PLACEHOLDER_RE
+    assert tuple(base.RANK) == rule.VERDICTS == syntax.VERDICTS
+    for path in (REPO / "kb").rglob("*.py"):
+        if path.name != "syntax.py":
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r'\("q", "fi", "sid", "id"\)', text), path
+            assert '("yes", "conditional", "unconfirmed", "no")' not in text, path
 
 
 def test_every_rule_file_of_the_repository_is_valid():

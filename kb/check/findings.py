@@ -15,9 +15,8 @@
 from __future__ import annotations
 
 from kb.check.facts import FactSet
+from kb.engine.syntax import SEVERITIES  # noqa: F401 - the one definition; kb.check.run imports it from here
 from kb.text import Text
-
-SEVERITIES = ("error", "warning", "info")
 #: how many of the other objects a grouped finding names
 NAMED = 5
 

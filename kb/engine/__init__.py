@@ -11,11 +11,10 @@ engine="reference" uses the plain-Python evaluator (kb.engine.reference), the te
 from __future__ import annotations
 
 from kb.engine.conclude import conclude
+from kb.engine.syntax import RESERVED
 from kb.errors import EngineFailure
 
 ENGINES = ("durable", "reference")
-#: fact properties the engine sets itself (query, fact position, durable's session and fact ids)
-RESERVED = ("q", "fi", "sid", "id")
 _DURABLE = None
 
 

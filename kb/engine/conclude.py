@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 from kb.catalog.facts import FactError, citations, resolve_ref
+from kb.engine.syntax import PLACEHOLDER_RE
 from kb.errors import EngineFailure
 from kb.text import Text
-
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}")
 
 
 def _lookup(rule: dict, facts: tuple, name: str):
@@ -40,7 +37,7 @@ def _template(text: str) -> list:
     """`text` split into literal parts (even positions) and placeholder names (odd positions)."""
     parts = _TEMPLATES.get(text)
     if parts is None:
-        parts = _TEMPLATES[text] = _PLACEHOLDER.split(text)
+        parts = _TEMPLATES[text] = PLACEHOLDER_RE.split(text)
     return parts
 
 
@@ -54,7 +51,7 @@ def fill(rule: dict, facts: tuple, text: str) -> str:
 
 def _fill_value(rule: dict, facts: tuple, value):
     if isinstance(value, str):
-        whole = _PLACEHOLDER.fullmatch(value)
+        whole = PLACEHOLDER_RE.fullmatch(value)
         return _lookup(rule, facts, whole.group(1)) if whole else fill(rule, facts, value)
     if isinstance(value, dict):
         return {k: _fill_value(rule, facts, v) for k, v in value.items()}

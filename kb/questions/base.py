@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from kb import versions
+from kb.engine.syntax import VERDICTS
 from kb.errors import UnusableInput
 from kb.text import Text
 
 #: most restrictive last: folding keeps the most restrictive verdict that fired
-RANK = {"yes": 0, "conditional": 1, "unconfirmed": 2, "no": 3}
+RANK = {verdict: rank for rank, verdict in enumerate(VERDICTS)}
 
 
 def make_index(data: dict) -> dict:

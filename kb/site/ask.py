@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from kb import versions
+from kb.engine.syntax import VERDICTS
 from kb.site.labels import L, date
 from kb.site.matrices import verdict_word
 from kb.site.page import Ctx
@@ -30,7 +31,7 @@ def payload(data: dict, answers: list[dict], lang: str) -> dict:
     """
     out: dict = {"data_version": data["data_version"], "verified": data["verified"], "answers": {},
                  "reasons": [], "citations": [],
-                 "verdicts": {v: verdict_word(v, lang) for v in ("yes", "conditional", "unconfirmed", "no")},
+                 "verdicts": {v: verdict_word(v, lang) for v in VERDICTS},
                  "stamp": f"{L('data_version', lang)} {data['data_version']} · "
                           f"{L('verified', lang)} {date(data['verified'], lang)}"}
     index: dict = {}

@@ -1,0 +1,29 @@
+"""The words of the rule format, defined once (the model kb.models.rule.Rule checks files against them, the
+engine and the questions use them). No pydantic here: the CLI's fast path imports this module."""
+
+from __future__ import annotations
+
+import re
+
+#: conclusions of a question, least restrictive first (an answer's verdict is the most restrictive that fired)
+VERDICTS = ("yes", "conditional", "unconfirmed", "no")
+#: severities of a config-check finding, most severe first
+SEVERITIES = ("error", "warning", "info")
+#: fact properties the engine sets itself (query, fact position, durable's session and fact ids)
+RESERVED = ("q", "fi", "sid", "id")
+COMPARISONS = ("$lt", "$lte", "$gt", "$gte", "$neq")
+EXISTENCE = ("$ex", "$nex")
+LOGICAL = ("$and", "$or")
+#: patterns of a rule file's names (compiled where files are checked)
+ALIAS_PATTERN = r"^[a-z][a-z0-9_]*$"
+PROP_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+ID_PATTERN = r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$"
+QUESTION_PATTERN = r"^[a-z][a-z0-9-]*$"
+CITE_PATTERN = r"^(cards|methods|releases|sources)/[^#\s]+#[^\s]+$"
+#: a `{placeholder}` of a rule text: a fact property, or `alias.property` for one fact of a join
+PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}")
+
+
+def placeholders(text: str) -> list[str]:
+    """The `{placeholder}`s of a text, in order."""
+    return PLACEHOLDER_RE.findall(text)
