@@ -12,14 +12,6 @@ import json
 from kb.questions import words
 from kb.text import Text, pick
 
-QUESTION_TITLE = {
-    "mig": Text("MIG", "MIG"),
-    "methods": Text("Sharing methods", "Sharing-Methoden"),
-    "resource": Text("Resource request", "Ressourcenanforderung"),
-    "strategy": Text("MIG strategy", "MIG-Strategie"),
-    "dra": Text("DRA", "DRA"),
-    "recommend": Text("Recommendation", "Empfehlung"),
-}
 LABELS = {
     "why": Text("Why", "Warum"), "conditions": Text("Conditions", "Bedingungen"),
     "details": Text("Details", "Details"), "sources": Text("Sources", "Quellen"),
@@ -177,11 +169,21 @@ def _fact_line(fact: dict) -> str:
     return f"{fact['kind']}({rest})"
 
 
+def _title(question: str) -> Text:
+    """The question's title (its module's TITLE; the question's name where it has none)."""
+    from kb.questions import module
+
+    try:
+        return module(question).TITLE
+    except Exception:  # noqa: BLE001 - an answer of a question this rule base does not have: its name
+        return Text(question)
+
+
 def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
     """The short human answer: heading, summary, reasons with footnotes, conditions, details, sources."""
     t = lambda key: LABELS[key](lang)  # noqa: E731
     inputs = ", ".join(_input(k, v, lang) for k, v in answer["inputs"].items() if v is not False and not _empty(v))
-    title = QUESTION_TITLE[answer["question"]](lang) if answer["question"] in QUESTION_TITLE else answer["question"]
+    title = _title(answer["question"])(lang)
     lines = [f"{title} ({inputs}): {words.VERDICT[answer['verdict']][lang]}", answer["summary"][lang], ""]
     numbers, notes = _footnotes(answer)
     if answer["reasons"]:

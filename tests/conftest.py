@@ -82,7 +82,7 @@ def drift_catalog(tmp_path, monkeypatch):
     shutil.copy(REPO / "catalog" / "platform-support.yaml", root / "platform-support.yaml")
     monkeypatch.setenv("GPUKB_CATALOG", str(root))
     # the fixture catalog has cards, not every method: only the MIG question's rules resolve against it
-    monkeypatch.setattr("kb.questions.QUESTIONS", ("mig",))
+    monkeypatch.setattr("kb.questions.questions", lambda *a: ("mig",))
     return root
 
 

@@ -56,7 +56,6 @@ def small_base(tmp_path, monkeypatch):
     rule.write_text(RULE, encoding="utf-8")
     monkeypatch.setenv("GPUKB_CATALOG", str(FIXTURES / "lint" / "good"))
     monkeypatch.setenv("GPUKB_RULES", str(rules))
-    monkeypatch.setattr("kb.questions.QUESTIONS", ("mig",))  # the small base answers only this question
     return rule
 
 
@@ -134,17 +133,31 @@ def test_source_unreachable(monkeypatch, tmp_path):
 
 
 def test_usage_errors_are_click_words_in_the_run_language():
-    text, data = both("ask", "recommend", "--workload", "gaming", "--lang", "de")
+    text, data = both("ask", "resource", "L4", "--mig-strategy", "both", "--lang", "de")
     assert text.exit_code == 2
-    assert text.output.splitlines()[-1] == ("Fehler: Ungültiger Wert für '--workload': 'gaming' ist keiner der Werte "
-                                            "'training', 'large-model', 'small-inference', 'dev', 'multi-tenant'.")
+    assert text.output.splitlines()[-1] == ("Fehler: Ungültiger Wert für '--mig-strategy': 'both' ist keiner der Werte "
+                                            "'single', 'mixed'.")
     assert "Aufruf: gpukb ask recommend [OPTIONEN]" in gpukb("ask", "recommend", "--lang", "de").output.replace("cli", "gpukb")
-    assert data == {"error": "Ungültiger Wert für '--workload': 'gaming' ist keiner der Werte 'training', 'large-model', "
-                             "'small-inference', 'dev', 'multi-tenant'.",
+    assert data == {"error": "Ungültiger Wert für '--mig-strategy': 'both' ist keiner der Werte 'single', 'mixed'.",
                     "kind": "usage", "exit_code": 2, "lang": "de",
-                    "details": {"command": "ask recommend", "parameter": "workload"}}
+                    "details": {"command": "ask resource", "parameter": "mig_strategy"}}
     text, data = both("nonsense")
     assert (text.exit_code, data["kind"], data["error"]) == (2, "usage", "No such command 'nonsense'.")
+
+
+def test_values_the_catalog_defines_are_checked_against_it_with_suggestions():
+    """--workload and --feature take what the catalog defines (no list in the CLI): unusable input, not usage."""
+    text, data = both("ask", "recommend", "--workload", "trainng")
+    assert (text.exit_code, data["kind"]) == (2, "unusable-input")
+    assert data["error"] == ("unknown workload 'trainng' — did you mean: training; known: training, large-model, "
+                             "small-inference, dev, multi-tenant")
+    assert data["details"]["suggestions"] == ["training"]
+    from kb.catalog.compiled import load_data
+
+    index = load_data()["index"]
+    help_text = "".join((gpukb("ask", "recommend", "--help").output + gpukb("ask", "dra", "--help").output).split())
+    for value in index["workloads"] + index["dra_features"]:
+        assert value in help_text
 
 
 def test_an_unexpected_exception_is_exit_4_with_one_line(monkeypatch, tmp_path):

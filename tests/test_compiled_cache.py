@@ -335,11 +335,11 @@ def test_pytest_runs_from_another_folder(tmp_path):
 def test_every_answer_question_declares_the_catalog_parts_it_reads():
     """`ask` loads only the parts a question declares (DATA, USES): the whole matrix from such partial data
     equals the matrix from the full data."""
-    from kb.questions import QUESTIONS, Asker, module, needs
+    from kb.questions import Asker, module, needs, questions
 
     full = load_data()
     whole = Asker(full)
-    for question in QUESTIONS:
+    for question in questions():
         parts, questions = needs(question)
         partial = Asker({k: v for k, v in full.items() if k in parts or k not in compiled.CATALOG_PARTS})
         inputs = module(question).defaults(whole.index)

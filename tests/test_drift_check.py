@@ -316,7 +316,7 @@ def test_check_offline_with_a_missing_snapshot_exits_3_and_still_reports_drift(d
 
 
 def test_a_question_the_engine_cannot_answer_does_not_hide_the_drift(drift_catalog, tmp_path, monkeypatch):
-    monkeypatch.setattr("kb.questions.QUESTIONS", ("mig", "no-such-question"))
+    monkeypatch.setattr("kb.questions.questions", lambda *a: ("mig", "no-such-question"))
     result = gpukb("sources", "diff", "gpu-operator-platform-support", edited(tmp_path, PS, RTX6000_ROW, ""), "--json")
     data = json.loads(result.stdout)
     assert result.exit_code == 1

@@ -176,7 +176,7 @@ def served_catalog(tmp_path, monkeypatch, server):
     (root / "sources.yaml").write_text(yaml.safe_dump(sources, sort_keys=False), encoding="utf-8")
     monkeypatch.setenv("GPUKB_CATALOG", str(root))
     # the fixture catalog has cards, not every method: only the MIG question's rules resolve against it
-    monkeypatch.setattr("kb.questions.QUESTIONS", ("mig",))
+    monkeypatch.setattr("kb.questions.questions", lambda *a: ("mig",))
     for sid, rel in NEWEST.items():
         server.docs[sid] = (need_sources() / rel).read_text(encoding="utf-8")
     return root

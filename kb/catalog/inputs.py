@@ -127,6 +127,7 @@ def package_dir() -> Path:
 #: index, what they import): their content is part of the cache key. Other modules (CLI, site, checker,
 #: drift) do not change what is compiled. A test checks that building imports nothing outside these.
 BUILD_CODE = ("__init__.py", "catalog/", "models/", "engine/", "questions/__init__.py", "questions/base.py",
+              "questions/words.py",
               "text.py", "errors.py", "versions.py")
 
 

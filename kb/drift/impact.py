@@ -23,7 +23,7 @@ def attach(data: dict, changes: list[Change], *, engine: str = "durable") -> lis
 
     before = questions.Asker(data, engine=engine)
     current, errors = {}, []
-    for q in questions.QUESTIONS:
+    for q in questions.questions():
         try:
             current[q] = before.answer_many(q, questions.module(q).defaults(before.index))
         except Exception as exc:  # noqa: BLE001 — one broken question must not hide the others or the drift

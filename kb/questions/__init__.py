@@ -3,8 +3,11 @@
     answer(question, **inputs) -> answer dict (see CONTRIBUTING.md, "Engine API")
     export_all()               -> {"data_version", "verified", "hash", "answers": [...]}
 
-Each question module has resolve(index, **raw) -> inputs, defaults(index) -> [inputs, …] (the
-matrix: every card × known operator release), facts(asker, inputs) -> [fact, …] and
+The questions are the rule base's folders that have a module here (`questions()`). A question module
+declares TITLE (Text), HELP ("English", "Deutsch" as a Text; `gpukb ask <question> --help`), PARAMS
+(kb.questions.base.Param: the command's arguments and options), DATA (the parts of the compiled catalog it
+reads), USES (the questions it asks in turn), and has resolve(index, **raw) -> inputs, defaults(index) ->
+[inputs, …] (the matrix: every card × known operator release), facts(asker, inputs) -> [fact, …] and
 fold(asker, inputs, conclusions) -> answer. Every answer comes from the engine; only the compiled catalog
 and rule base are cached (kb.catalog.compiled).
 """
@@ -12,18 +15,50 @@ and rule base are cached (kb.catalog.compiled).
 from __future__ import annotations
 
 import importlib
+import os
 
 from kb.errors import UnusableInput
 from kb.text import Text
 
-QUESTIONS = ("mig", "methods", "resource", "strategy", "dra", "recommend")
+
+def questions(rules_root=None) -> tuple[str, ...]:
+    """The questions: the folders of the rule base (`rules_root`, default the one in use) that have a module
+    kb/questions/<question>.py, each after the questions it asks (USES). `check` is gpukb check's."""
+    found = _found(rules_root)
+    ordered: list[str] = []
+
+    def add(q: str, path: tuple = ()) -> None:
+        if q in ordered or q in path or q not in found:
+            return
+        for used in importlib.import_module(f"kb.questions.{q.replace('-', '_')}").USES:
+            add(used, path + (q,))
+        ordered.append(q)
+
+    for q in found:
+        add(q)
+    return tuple(ordered)
+
+
+def _found(rules_root=None) -> list[str]:
+    """Rule base folders with a question module (sorted; nothing imported)."""
+    from kb.catalog.compiled import rules_dir
+
+    try:
+        folders = sorted(e.name for e in os.scandir(rules_root or rules_dir()) if e.is_dir())
+    except OSError:
+        return []
+    here = os.path.dirname(__file__)
+    return [q for q in folders if q.replace("-", "_").isidentifier() and q not in ("base", "words")
+            and os.path.isfile(os.path.join(here, f"{q.replace('-', '_')}.py"))]
 
 
 def module(question: str):
-    if question not in QUESTIONS:
-        raise UnusableInput(Text(f"unknown question {question!r}; known: {', '.join(QUESTIONS)}",
-                                 f"unbekannte Frage {question!r}; bekannt: {', '.join(QUESTIONS)}"), suggestions=list(QUESTIONS))
-    return importlib.import_module(f"kb.questions.{question}")
+    """The module of a question; UnusableInput (with the known ones) for a name that is none."""
+    if question not in _found():
+        known = questions()
+        raise UnusableInput(Text(f"unknown question {question!r}; known: {', '.join(known)}",
+                                 f"unbekannte Frage {question!r}; bekannt: {', '.join(known)}"), suggestions=list(known))
+    return importlib.import_module(f"kb.questions.{question.replace('-', '_')}")
 
 
 class Asker:
@@ -118,10 +153,10 @@ def compute_all(data: dict, *, engine: str = "durable", rules=None) -> list[dict
     """Compute the whole matrix without any cache (dependencies first: methods reuse mig answers)."""
     asker = Asker(data, engine=engine, rules=rules)
     out = []
-    for question in QUESTIONS:
+    for question in questions():
         mod = module(question)
         out += asker.answer_many(question, mod.defaults(asker.index))
     return out
 
 
-__all__ = ["QUESTIONS", "Asker", "answer", "export_all", "compute_all", "resolve", "module", "needs"]
+__all__ = ["questions", "Asker", "answer", "export_all", "compute_all", "resolve", "module", "needs"]

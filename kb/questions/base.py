@@ -1,18 +1,61 @@
-"""What every question shares: the name/version index, verdict folding, the answer shape."""
+"""What every question shares: its command-line parameters, the name/version index, verdict folding, the
+answer shape."""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from kb import versions
 from kb.engine.syntax import VERDICTS
 from kb.errors import UnusableInput
+from kb.questions import words
 from kb.text import Text
 
 #: most restrictive last: folding keeps the most restrictive verdict that fired
 RANK = {verdict: rank for rank, verdict in enumerate(VERDICTS)}
 
 
+class Param(NamedTuple):
+    """A parameter of a question, as `gpukb ask <question>` takes it (kb.cli.ask builds the command from a
+    module's PARAMS; the question's `resolve` gets it by `name`)."""
+
+    name: str
+    kind: str = "text"               # argument | text | int | flag
+    help: Text | None = None
+    metavar: str | None = None
+    required: bool = False
+    multiple: bool = False           # an option given once per value (a list)
+    choices: tuple = ()              # fixed values the command line checks
+    values_from: str | None = None   # the index list its values come from (resolve checks them; --help lists them)
+    option: str | None = None        # the option's name, where not --<name with dashes>
+
+
+#: parameters several questions take
+CARD = Param("card", "argument", metavar="CARD", required=True)
+OPERATOR = Param("operator", metavar="V", help=Text("GPU Operator release, e.g. 26.7.0 (default: the newest known).",
+                                                    "GPU-Operator-Release, z. B. 26.7.0 (Standard: das neueste bekannte)."))
+DRIVER = Param("driver", metavar="V", help=Text("NVIDIA driver version, e.g. 580.82.07.",
+                                                "NVIDIA-Treiberversion, z. B. 580.82.07."))
+
+
+def known_value(index: dict, key: str, value, what: Text) -> str:
+    """`value` if the index's list `key` (values the catalog defines) has it; UnusableInput with the closest
+    known values otherwise."""
+    known = list(index.get(key) or [])
+    if value in known:
+        return value
+    import difflib
+
+    close = difflib.get_close_matches(str(value), known, n=3, cutoff=0.5)
+    hint = Text(" — did you mean: {close}", " — meinten Sie: {close}").format(close=", ".join(close)) if close else ""
+    raise UnusableInput(Text("unknown {what} {value}{hint}; known: {known}",
+                             "unbekannte {what} {value}{hint}; bekannt: {known}").format(
+        what=what, value=versions.shown(value), hint=hint, known=", ".join(known)), suggestions=close or known)
+
+
 def make_index(data: dict) -> dict:
-    """The small part of the catalog needed to resolve inputs (kept beside the cached answers)."""
+    """The small part of the catalog that resolves inputs (names, versions, and the values the catalog
+    defines: workloads, DRA features, methods); compiled with the catalog as its part `index`."""
     cards = {}
     for cid, card in data["cards"].items():
         cards[cid] = {
@@ -36,8 +79,15 @@ def make_index(data: dict) -> dict:
         "dra_features": [c["id"] for c in dra.get("capabilities", [])],
         "dra_min_kubernetes": ((dra.get("requirements") or {}).get("min_kubernetes") or {}).get("value"),
         "dra_min_operator": ((dra.get("requirements") or {}).get("min_operator") or {}).get("value"),
-        "workloads": sorted({s["workload"] for m in data["methods"].values() for s in m.get("suited_for", [])}),
+        "workloads": _ordered({s["workload"] for m in data["methods"].values() for s in m.get("suited_for", [])},
+                              words.WORKLOAD),
+        "methods": _ordered(set(data["methods"]), words.METHOD),
     }
+
+
+def _ordered(ids: set, table: dict) -> list[str]:
+    """The catalog's ids, in the order people read them (the value words' order), unknown ones last."""
+    return [i for i in table if i in ids] + sorted(i for i in ids if i not in table)
 
 
 def card_id(index: dict, name: str) -> str:

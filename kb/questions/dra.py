@@ -18,11 +18,30 @@ from kb.text import Text
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("methods", "sources")
 USES = ()
+TITLE = Text("DRA", "DRA")
+HELP = Text(
+    "Can NVIDIA's DRA driver be used here, and how mature is the feature?\n\n\b\nExample:\n"
+    "  gpukb ask dra --operator 26.7.0 --k8s 1.34.2 --feature dynamic-mig\n"
+    "  gpukb ask dra --install standalone --k8s 1.33.4",
+    "Lässt sich NVIDIAs DRA-Treiber hier nutzen, und wie reif ist die Funktion?\n\n\b\nBeispiel:\n"
+    "  gpukb ask dra --operator 26.7.0 --k8s 1.34.2 --feature dynamic-mig --lang de")
 
 DEFAULT_FEATURE = "whole-gpu"
 INSTALLS = ("operator", "standalone")
 #: which requirements of methods/dra each way of installing reads
 REQUIREMENTS = {"operator": "requirements", "standalone": "standalone_requirements"}
+PARAMS = (
+    base.OPERATOR,
+    base.Param("k8s", metavar="V", help=Text("Kubernetes version of the cluster, e.g. 1.34.2.",
+                                             "Kubernetes-Version des Clusters, z. B. 1.34.2.")),
+    base.Param("feature", metavar="F", values_from="dra_features",
+               help=Text(f"DRA capability (default: {DEFAULT_FEATURE}).", f"DRA-Funktion (Standard: {DEFAULT_FEATURE}).")),
+    base.Param("install", choices=INSTALLS, help=Text(
+        "The DRA driver managed by the GPU Operator (GPUCluster) or installed on its own with its Helm chart "
+        "(default: operator where the release manages it).",
+        "Der DRA-Treiber, vom GPU Operator verwaltet (GPUCluster) oder eigenständig mit seinem Helm-Chart "
+        "installiert (Standard: operator, wo das Release ihn verwaltet).")),
+)
 
 
 def resolve(index: dict, k8s: str | None = None, operator: str | None = None, feature: str | None = None,
@@ -30,11 +49,7 @@ def resolve(index: dict, k8s: str | None = None, operator: str | None = None, fe
     if k8s is None:
         raise UnusableInput(Text("say which Kubernetes version the cluster runs: --k8s 1.34.2",
                                  "sagen Sie, welche Kubernetes-Version der Cluster hat: --k8s 1.34.2"))
-    feature = feature or DEFAULT_FEATURE
-    known = index["dra_features"]
-    if feature not in known:
-        raise UnusableInput(Text("unknown DRA feature {f}; known: {known}", "unbekannte DRA-Funktion {f}; bekannt: {known}")
-                            .format(f=repr(feature), known=", ".join(known)), suggestions=known)
+    feature = base.known_value(index, "dra_features", feature or DEFAULT_FEATURE, Text("DRA feature", "DRA-Funktion"))
     if install not in (None, *INSTALLS):
         raise UnusableInput(Text("unknown way to install the DRA driver {i}; known: operator, standalone",
                                  "unbekannte Installationsart des DRA-Treibers {i}; bekannt: operator, standalone")

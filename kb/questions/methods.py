@@ -15,8 +15,15 @@ from kb.text import Text
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "methods", "releases", "sources")
 USES = ("mig",)
+TITLE = Text("Sharing methods", "Sharing-Methoden")
+HELP = Text(
+    "Which sharing methods work on CARD (whole, mig, time-slicing, mps, vm-passthrough, vgpu, dra)?\n\n\b\n"
+    'Example:\n  gpukb ask methods "H200 NVL" --mig-enabled',
+    "Welche Sharing-Methoden gehen auf CARD (whole, mig, time-slicing, mps, vm-passthrough, vgpu, dra)?\n\n\b\n"
+    'Beispiel:\n  gpukb ask methods "H200 NVL" --mig-enabled --lang de')
+PARAMS = (base.CARD, base.OPERATOR, base.DRIVER,
+          base.Param("mig_enabled", "flag", Text("The GPU has MIG enabled.", "MIG ist auf der GPU aktiviert.")))
 
-METHOD_IDS = ("whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra")
 
 
 def resolve(index: dict, card: str, operator: str | None = None, driver: str | None = None,
@@ -72,7 +79,7 @@ def facts(asker, inputs: dict) -> list[dict]:
     context = {"card": card["id"], "name": card["short_name"], "operator": inputs["operator"],
                "mig_enabled": inputs["mig_enabled"], "mig_verdict": asker.answer("mig", mig_inputs)["verdict"]}
     out = []
-    for m in METHOD_IDS:
+    for m in asker.index["methods"]:
         if m in data["methods"]:
             fact = {**method_fact(data["methods"][m]), **context}
             if m == "dra":
@@ -86,11 +93,11 @@ def facts(asker, inputs: dict) -> list[dict]:
     return [*out, support, *behaviour.facts(data, inputs["operator"]), *issues]
 
 
-def per_method(conclusions: list[dict]) -> dict[str, str]:
-    """Each method's verdict: the most restrictive of the conclusions about it (a rule names one method in
-    `details.method` or several in `details.methods`); unconfirmed if none."""
+def per_method(methods: list[str], conclusions: list[dict]) -> dict[str, str]:
+    """Each method's verdict (in the order of `methods`): the most restrictive of the conclusions about it (a
+    rule names one method in `details.method` or several in `details.methods`); unconfirmed if none."""
     out = {}
-    for m in METHOD_IDS:
+    for m in methods:
         about = [c for c in conclusions if c["details"].get("method") == m or m in c["details"].get("methods", ())]
         out[m] = base.fold_verdict(about)
     return out
@@ -109,7 +116,7 @@ _SUMMARY = {
 
 def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
     card = asker.data["cards"][inputs["card"]]
-    methods = per_method(conclusions)
+    methods = per_method(asker.index["methods"], conclusions)
     sharing = [v for m, v in methods.items() if m != "whole"]
     verdict = min(sharing, key=base.RANK.__getitem__)
     en, de = _SUMMARY[verdict]

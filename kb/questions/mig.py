@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from kb import versions
 from kb.questions import base, known_issues
+from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "releases", "sources")
 USES = ()
+TITLE = Text("MIG", "MIG")
+HELP = Text(
+    'Can CARD run MIG (with this operator release and driver)?\n\n\b\nExample:\n'
+    '  gpukb ask mig "RTX PRO 6000 Server Edition" --driver 575.57.08',
+    'Kann CARD MIG nutzen (mit diesem Operator-Release und Treiber)?\n\n\b\nBeispiel:\n'
+    '  gpukb ask mig "RTX PRO 6000 Server Edition" --driver 575.57.08 --lang de')
+PARAMS = (base.CARD, base.OPERATOR, base.DRIVER)
 
 
 def resolve(index: dict, card: str, operator: str | None = None, driver: str | None = None) -> dict:

@@ -8,21 +8,32 @@ from __future__ import annotations
 
 from kb.errors import UnusableInput
 from kb.questions import base, words
-from kb.questions.methods import METHOD_IDS, method_fact
+from kb.questions.methods import method_fact
 from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "methods", "sources")
 USES = ("methods", "mig")
 
-WORKLOADS = ("training", "large-model", "small-inference", "dev", "multi-tenant")
+TITLE = Text("Recommendation", "Empfehlung")
+HELP = Text(
+    "Which sharing method suits a workload (ranked, with the risk for neighbours)?\n\n\b\nExample:\n"
+    '  gpukb ask recommend --workload multi-tenant --isolation required --card "RTX PRO 6000 Server Edition"',
+    "Welche Sharing-Methode passt zu einer Arbeitslast (gereiht, mit dem Risiko für Nachbarn)?\n\n\b\nBeispiel:\n"
+    '  gpukb ask recommend --workload multi-tenant --isolation required --card "RTX PRO 6000 Server Edition" --lang de')
+PARAMS = (
+    base.Param("workload", required=True, metavar="W", values_from="workloads",
+               help=Text("What runs on the GPUs.", "Was auf den GPUs läuft.")),
+    base.Param("card", metavar="CARD", help=Text("Only methods that work on this card.",
+                                                 "Nur Methoden, die auf dieser Karte gehen.")),
+    base.Param("isolation", choices=("required",), help=Text("Consumers must be isolated from each other.",
+                                                             "Die Nutzer müssen voneinander isoliert sein.")),
+)
 
 
 def resolve(index: dict, workload: str | None = None, card: str | None = None, isolation: str | None = None,
             operator: str | None = None) -> dict:
-    if workload not in WORKLOADS:
-        raise UnusableInput(Text(f"unknown workload {workload!r}; known: {', '.join(WORKLOADS)}",
-                                 f"unbekannte Arbeitslast {workload!r}; bekannt: {', '.join(WORKLOADS)}"), suggestions=list(WORKLOADS))
+    workload = base.known_value(index, "workloads", workload, Text("workload", "Arbeitslast"))
     if isolation not in (None, "required"):
         raise UnusableInput(Text(f"--isolation takes 'required', not {isolation!r}",
                                  f"--isolation kennt nur 'required', nicht {isolation!r}"))
@@ -34,7 +45,7 @@ def resolve(index: dict, workload: str | None = None, card: str | None = None, i
 def defaults(index: dict) -> list[dict]:
     """Every workload, without a card and for every card (newest operator release), with and without isolation."""
     out = []
-    for workload in WORKLOADS:
+    for workload in index["workloads"]:
         for isolation in (None, "required"):
             out.append({"workload": workload, "card": None, "isolation": isolation, "operator": None})
             out += [{"workload": workload, "card": c, "isolation": isolation, "operator": index["operator_releases"][0]}
@@ -54,7 +65,7 @@ def facts(asker, inputs: dict) -> list[dict]:
                                            "mig_enabled": False})
         card_verdicts = methods["details"]["methods"]
     out = []
-    for m in METHOD_IDS:
+    for m in asker.index["methods"]:
         method = data["methods"].get(m)
         fit = _suitability(method, inputs["workload"]) if method else None
         if fit is None:

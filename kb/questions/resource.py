@@ -19,6 +19,25 @@ from kb.versions import shown
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "methods", "releases", "sources")
 USES = ("mig",)
+TITLE = Text("Resource request", "Ressourcenanforderung")
+HELP = Text(
+    "What does a pod on CARD request, and how do the node labels change?\n\n\b\nExample:\n"
+    '  gpukb ask resource "H200 NVL" --profile 1g.18gb --mig-strategy mixed\n'
+    "  gpukb ask resource L4 --time-slicing 4 --rename-by-default",
+    "Was fordert ein Pod auf CARD an, und wie ändern sich die Node-Labels?\n\n\b\nBeispiel:\n"
+    '  gpukb ask resource "H200 NVL" --profile 1g.18gb --mig-strategy mixed --lang de\n'
+    "  gpukb ask resource L4 --time-slicing 4 --rename-by-default --lang de")
+PARAMS = (
+    base.CARD, base.OPERATOR,
+    base.Param("profile", metavar="P", help=Text("MIG profile, e.g. 1g.18gb.", "MIG-Profil, z. B. 1g.18gb.")),
+    base.Param("mig_strategy", choices=("single", "mixed"),
+               help=Text("mig.strategy (default: single).", "mig.strategy (Standard: single).")),
+    base.Param("time_slicing", "int", metavar="N",
+               help=Text("Time-slicing with N replicas per GPU.", "Time-Slicing mit N Replikaten je GPU.")),
+    base.Param("mps", "int", metavar="N", help=Text("MPS with N replicas per GPU.", "MPS mit N Replikaten je GPU.")),
+    base.Param("rename_by_default", "flag", Text("renameByDefault: true (resource name gets .shared).",
+                                                 "renameByDefault: true (der Ressourcenname bekommt .shared).")),
+)
 
 #: the device plugin reads `replicas` into a Go int (64 bits): a larger count does not load
 MAX_REPLICAS = 2**63 - 1

@@ -14,6 +14,18 @@ from kb.versions import shown
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "methods", "releases", "sources")
 USES = ("mig",)
+TITLE = Text("MIG strategy", "MIG-Strategie")
+HELP = Text(
+    "Which mig.strategy does a node with these GPUs need?\n\n\b\nExample:\n"
+    '  gpukb ask strategy --gpu "H200 NVL:all-1g.18gb" --gpu "H200 NVL" --driver 570.148.08',
+    "Welche mig.strategy braucht ein Node mit diesen GPUs?\n\n\b\nBeispiel:\n"
+    '  gpukb ask strategy --gpu "H200 NVL:all-1g.18gb" --gpu "H200 NVL" --driver 570.148.08 --lang de')
+PARAMS = (
+    base.Param("gpus", option="--gpu", multiple=True, metavar="CARD[:LAYOUT]", help=Text(
+        "A GPU of the node with its MIG layout (all-<profile>, p1,p2,…, or none); once per GPU.",
+        "Eine GPU des Nodes mit ihrem MIG-Layout (all-<Profil>, p1,p2,… oder none); einmal je GPU.")),
+    base.OPERATOR, base.DRIVER,
+)
 
 _NO_MIG = ("none", "whole", "disabled", "all-disabled")
 
