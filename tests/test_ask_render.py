@@ -18,9 +18,10 @@ from kb.questions import compute_all
 
 from conftest import FIXTURES, REPO
 
-#: catalog ids that are not words of either language
-IDS = ("not-listed", "datasheet-only", "whole-gpu", "static-mig", "dynamic-mig", "small-inference", "large-model",
-       "multi-tenant", "vm-passthrough", "ga")
+#: catalog ids that are not words of either language (the values the catalog defines, read from it)
+_INDEX = load_data(REPO / "catalog")["index"]
+IDS = tuple(i for i in ("not-listed", "datasheet-only", "ga", *_INDEX["workloads"], *_INDEX["dra_features"],
+                        *_INDEX["methods"]) if "-" in i and i != "time-slicing")  # time-slicing: English too
 #: ids that are English words but not German ones
 ENGLISH = ("documented", "announced", "conditional", "unconfirmed", "yes", "no", "none", "partial", "full", "whole",
            "training", "dev", "time-slicing", "mps", "alpha", "mode", "feature", "profile", "replicas", "isolation",
