@@ -48,7 +48,7 @@ def test_add_a_card_touches_one_file(tmp_path):
     (catalog / "cards" / "l4-demo.yaml").write_text(yaml.safe_dump(card, sort_keys=False, allow_unicode=True),
                                                      encoding="utf-8")
     assert _files(catalog) - before == {"cards/l4-demo.yaml"}
-    env = dict(os.environ, GPUKB_CATALOG=str(catalog), GPUKB_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(os.environ, GPUKB_CATALOG=str(catalog))  # the test's own (warm) cache
     lint = gpukb("lint", "--json", env=env)
     assert json.loads(lint.stdout)["problems"] == [], lint.stdout
     assert json.loads(gpukb("ask", "mig", "L4 Demo", "--json", env=env).stdout)["inputs"]["card"] == "l4-demo"
@@ -128,7 +128,7 @@ def test_add_a_question_touches_four_files(tmp_path):
             """), encoding="utf-8")
     assert _files(repo) - before == {"kb/questions/memory.py", "rules/memory/MEM-001-48gb.yaml",
                                      "tests/rules/memory/MEM-001/fires.yaml", "tests/rules/memory/MEM-001/quiet.yaml"}
-    env = dict(os.environ, GPUKB_TRY_REPO=str(repo), GPUKB_RULES=str(repo / "rules"), GPUKB_CACHE_DIR=str(tmp_path / "c"),
+    env = dict(os.environ, GPUKB_TRY_REPO=str(repo), GPUKB_RULES=str(repo / "rules"),
                GPUKB_CATALOG=str(REPO / "catalog"))
     assert "memory" in gpukb("ask", "--help", env=env).stdout
     answer = gpukb("ask", "memory", "H200 NVL", "--lang", "de", env=env)
@@ -191,7 +191,7 @@ def test_add_a_check_rule_touches_three_files(tmp_path):
     (fixtures / "quiet.yaml").write_text(NODE.format(name="other-node"), encoding="utf-8")
     assert _files(repo) - before == {"rules/check/CHK-900-demo.yaml", "tests/rules/check/CHK-900/fires.yaml",
                                      "tests/rules/check/CHK-900/quiet.yaml"}
-    env = dict(os.environ, GPUKB_RULES=str(repo / "rules"), GPUKB_CACHE_DIR=str(tmp_path / "c"))
+    env = dict(os.environ, GPUKB_RULES=str(repo / "rules"))
     for outcome in OUTCOMES:
         result = gpukb("check", fixtures / f"{outcome}.yaml", "--json", env=env)
         fired = [f["rule"] for f in json.loads(result.stdout)["findings"]]
