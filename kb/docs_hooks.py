@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
 STAMP = ".generated"
 
@@ -157,6 +158,45 @@ def _expand_nav(nav, folder: Path):
     return nav
 
 
+#: where generated pages are published (their source stays docs/generated/<name>): the customer's URLs carry
+#: no "generated/", and the pages for support staff sit under reference/
+PUBLISHED = {"rules": "reference/rules", "cli": "reference/cli", "sources": "reference/sources"}
+
+
+def published(src: str) -> str:
+    """The site path of a generated file: 'generated/rules/index.html' → 'reference/rules/index.html'."""
+    rest = src.removeprefix("generated/")
+    head, sep, tail = rest.partition("/")
+    if not sep:  # a file directly in generated/ (mig-matrix.de.json …)
+        stem = rest.split(".", 1)[0]
+        return PUBLISHED[stem] + rest[len(stem):] if stem in PUBLISHED else rest
+    return f"{PUBLISHED.get(head, head)}/{tail}"
+
+
+def _publish(f, config) -> None:
+    """Move one generated file to its published path (once: the file may be seen again as an alternate)."""
+    if not f.src_uri.startswith("generated/"):
+        return
+    lang, _, rest = f.dest_uri.partition("/")
+    prefix = lang + "/" if lang == "en" and rest.startswith("generated/") else ""
+    dest = f.dest_uri[len(prefix):]
+    if not dest.startswith("generated/"):
+        return
+    f.dest_uri = prefix + published(dest)
+    f.abs_dest_path = os.path.normpath(os.path.join(config.site_dir, f.dest_uri))
+    f.url = f._get_url(config.use_directory_urls)
+
+
+@event_priority(-110)  # after mkdocs-static-i18n (-100), which gives each language its files and alternates
+def on_files(files, config):
+    """Publish generated pages without the 'generated/' folder in their URL (see PUBLISHED)."""
+    for f in files:
+        _publish(f, config)
+        for alternate in getattr(f, "alternates", {}).values():
+            _publish(alternate, config)
+    return files
+
+
 _LANG = re.compile(r"\.(de|en)\.md$")
 
 
@@ -182,8 +222,92 @@ _FOOTNOTE_RUN = re.compile(rf"{_FOOTNOTE_REF}(?:{_FOOTNOTE_REF})+")
 
 def on_page_content(html, page, config, files):
     """Adjacent footnote references: separated by commas (¹,² rather than ¹², which reads as twelve) and
-    kept on one line."""
+    kept on one line. A page without a description in its front matter gets its first paragraph's text."""
     def run(m):
         refs = re.findall(_FOOTNOTE_REF, m.group(0))
         return '<span class="gpukb-fnrefs">' + '<sup class="gpukb-fnsep">,</sup>'.join(refs) + "</span>"
-    return _FOOTNOTE_RUN.sub(run, html)
+    if page is not None and not page.meta.get("description"):
+        page.meta["description"] = describe(html)
+    return _NOT_SEARCHED.sub(r"\1 data-search-exclude\2", _FOOTNOTE_RUN.sub(run, html))
+
+
+#: blocks kept out of the search index: the footnotes (source quotes, repeated on many pages) and the data
+#: stamp of generated pages; the text around them is what a reader searches for
+_NOT_SEARCHED = re.compile(r'(<div class="(?:footnote|admonition info gpukb-stamp)")(>)')
+
+
+_ADMONITION = re.compile(r'<div class="admonition[^"]*">.*?</div>', re.S)
+_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+_FOOTNOTE_MARK = re.compile(r'<sup[^>]*>.*?</sup>', re.S)
+
+
+def describe(html: str, limit: int = 160) -> str:
+    """The text of the first paragraph outside admonitions, without footnote marks, cut at a word."""
+    import html as html_lib
+
+    for m in _PARAGRAPH.finditer(_ADMONITION.sub("", html)):
+        text = html_lib.unescape(_TAG.sub("", _FOOTNOTE_MARK.sub("", m.group(1))))
+        text = re.sub(r"\s+", " ", text).strip()
+        if text:
+            if len(text) > limit:
+                text = text[:limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+            return text
+    return ""
+
+
+@event_priority(40)  # after mkdocs-static-i18n (50) set the language links
+def on_page_context(context, page, config, nav):
+    """Language links relative to the page (they work when the site is served below a sub-path); the
+    plugin leaves '/' and '/en/' on the home pages."""
+    alternates = getattr(page.file, "alternates", {})
+    for alt in config.extra.get("alternate") or []:
+        target = alternates.get(alt["lang"])
+        if target is not None:
+            alt["link"] = target.url or "./"
+        elif alt["link"].startswith("/"):
+            alt["link"] = alt["link"].lstrip("/") or "./"
+    return context
+
+
+_NOT_FOUND: dict[str, str] = {}
+
+
+def _language(config) -> str:
+    plugin = config.plugins.get("i18n")
+    return getattr(plugin, "current_language", None) or config.theme.get("language") or "de"
+
+
+def on_pre_template(template, template_name, config):
+    """The 404 page's language links point at the two home pages."""
+    if template_name == "404.html":
+        for alt in config.extra.get("alternate") or []:
+            alt["link"] = "en/" if alt["lang"] == "en" else ""
+    return template
+
+
+def on_post_template(output, template_name, config):
+    """Keep each language's 404 page: every language build writes site/404.html, the last one wins."""
+    if template_name == "404.html":
+        _NOT_FOUND[_language(config)] = output
+    return output
+
+
+@event_priority(-200)  # after mkdocs-static-i18n (-100) has built the other languages and the search index
+def on_post_build(config):
+    """Once both languages are built: a search index and a site map per language, the 404 pages."""
+    plugin = config.plugins.get("i18n")
+    if plugin is not None and getattr(plugin, "building", False):
+        return  # an inner build of one more language: the outer build finishes the site
+    from kb.site.publish import language_sitemap, split_search_index
+
+    site = Path(config.site_dir)
+    default = getattr(plugin, "default_language", "de")
+    others = tuple(lang for lang in getattr(plugin, "build_languages", [default]) if lang != default)
+    split_search_index(site, default, others)
+    for lang in others:
+        language_sitemap(site, config.site_url or "", lang)
+    for lang, output in _NOT_FOUND.items():
+        target = site / ("404.html" if lang == default else f"{lang}/404.html")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(output, encoding="utf-8")

@@ -124,7 +124,7 @@ def test_german_search_finds_the_mig_page(page, server):
 
 
 def test_mig_matrix_shows_the_engines_verdicts(page, server, built):
-    page.goto(server + "/generated/mig-matrix/")
+    page.goto(server + "/mig-matrix/")
     cells = page.locator("span[data-verdict][data-card][data-operators]")
     assert cells.count() > 0
     seen, covered = set(), set()
@@ -146,7 +146,7 @@ def test_mig_matrix_shows_the_engines_verdicts(page, server, built):
 
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_ask_page_answers_for_a_chosen_card(page, server, built, lang):
-    page.goto(server + ("/generated/ask/" if lang == "de" else "/en/generated/ask/"))
+    page.goto(server + ("/ask/" if lang == "de" else "/en/ask/"))
     page.wait_for_selector("#gpukb-ask[data-answered]")
     export = built["export"]
     operators = page.locator("#gpukb-ask-operator option").all_inner_texts()
@@ -167,7 +167,7 @@ def test_ask_page_answers_for_a_chosen_card(page, server, built, lang):
 
 def test_catalog_markup_is_shown_as_text_not_run(page, server, built):
     for prefix in ("", "/en"):
-        page.goto(f"{server}{prefix}/generated/cards/{built['poisoned']}/")
+        page.goto(f"{server}{prefix}/cards/{built['poisoned']}/")
         from test_site_build import POISON
 
         assert POISON in page.locator("article").inner_text()

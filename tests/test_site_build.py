@@ -40,6 +40,7 @@ def build_site(tmp: str) -> SimpleNamespace:
     base = Path(tmp)
     shutil.copytree(ROOT / "catalog", base / "catalog")
     shutil.copytree(ROOT / "docs", base / "docs", ignore=shutil.ignore_patterns("generated"))
+    shutil.copytree(ROOT / "overrides", base / "overrides")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     config = config.replace("  - kb/docs_hooks.py", f"  - {ROOT / 'kb' / 'docs_hooks.py'}")
     (base / "mkdocs.yml").write_text(config, encoding="utf-8")
@@ -73,7 +74,9 @@ def test_every_generated_page_exists_in_both_languages(built):
     stems = {re.sub(r"\.(de|en)\.md$", "", p) for p in pages}
     assert pages == sorted(f"{s}.{lang}.md" for s in stems for lang in ("de", "en"))
     for stem in stems:
-        url = "generated/" + stem.removesuffix("index").removesuffix("/")
+        from kb.docs_hooks import published
+
+        url = published("generated/" + stem.removesuffix("index").removesuffix("/"))
         assert (built.site / url / "index.html").is_file(), stem
         assert (built.site / "en" / url / "index.html").is_file(), stem
 
@@ -94,17 +97,29 @@ def test_no_resource_is_loaded_from_another_host(built):
     assert "fonts.googleapis.com" not in (built.site / "index.html").read_text(encoding="utf-8")
 
 
-def test_search_index_covers_both_languages(built):
-    index = json.loads((built.site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    assert index["config"]["lang"] == ["de", "en"]
+@pytest.mark.parametrize("lang, index", [("de", "search/search_index.json"), ("en", "en/search/search_index.json")])
+def test_each_language_has_its_own_search_index_without_the_reference(built, lang, index):
+    raw = (built.site / index).read_bytes()
+    index = json.loads(raw)
+    assert index["config"]["lang"] == [lang]
     locations = [d["location"] for d in index["docs"]]
-    assert any(loc.startswith("guide/mig/") for loc in locations)
-    assert any(loc.startswith("en/guide/mig/") for loc in locations)
+    assert any(loc.startswith("guide/mig/") for loc in locations)  # relative to the language's root
+    assert not any(loc.startswith(("en/", "reference/")) for loc in locations), locations
+    assert any(loc.startswith("cards/") for loc in locations)
+    titles = " ".join(d["title"] for d in index["docs"])
+    assert ("Karten" in titles) == (lang == "de") and ("Cards" in titles) == (lang == "en")
+    # footnotes (source quotes, repeated on many pages) are not searched: no quote of the catalog is in an entry
+    from kb.catalog.compiled import load_data
+
+    card = load_data()["cards"]["h200-nvl"]
+    quote = card["mig"]["max_instances"]["cite"][0]["quote"]
+    assert not any(quote in d["text"] for d in index["docs"]), quote
+    assert len(raw) < 500_000, f"{len(raw)} bytes"
 
 
 def test_catalog_markup_in_the_html_is_escaped(built):
     for prefix in ("", "en/"):
-        html = (built.site / f"{prefix}generated/cards/{built.poisoned}/index.html").read_text(encoding="utf-8")
+        html = (built.site / f"{prefix}cards/{built.poisoned}/index.html").read_text(encoding="utf-8")
         assert "&lt;script&gt;window.__gpukb_pwned = 1&lt;/script&gt;" in html
         assert "<script>window.__gpukb_pwned" not in html
         assert "<img src=x" not in html and '<img src="x"' not in html

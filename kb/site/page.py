@@ -55,7 +55,7 @@ class Ctx:
         (`files` relative to catalog/, `repo_paths` relative to the repository)."""
         d = self.data
         title = f"{L('data', self.lang)}: {L('data_version', self.lang)} {d['data_version']} · {L('verified', self.lang)} {date(d['verified'], self.lang)}"
-        lines = [f'!!! info "{title}"', ""]
+        lines = [f'!!! info gpukb-stamp "{title}"', ""]
         text = text or self.t("Diese Seite wird aus dem Katalog erzeugt.", "This page is generated from the catalog.")
         links = self._yaml_links(files)
         links += [link(esc(p), f"{self.repo_url}/{'tree' if p.endswith('/') else 'blob'}/main/{p}") for p in repo_paths]
