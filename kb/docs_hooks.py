@@ -64,22 +64,19 @@ def generate(repo_url: str) -> dict[str, str | bytes]:
 
 def _engine_pages(data: dict, repo_url: str) -> dict[str, str]:
     """The matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, computed here on
-    the catalog this site shows (the precomputed matrix plus the ask page's answers with a driver)."""
+    the catalog this site shows."""
     from kb.engine.rules import load_rules
     from kb.errors import RuleBaseInvalid
-    from kb.questions import Asker, compute_all
-    from kb.site.pages import ask_inputs, engine_pages
+    from kb.questions import compute_all
+    from kb.site.pages import engine_pages
 
     try:
         rules = load_rules()
         answers = compute_all(data, rules=rules)
-        mig = [a for a in answers if a["question"] == "mig"]
-        with_driver = Asker(data, rules=rules).answer_many("mig", ask_inputs(data, mig))
+        export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
+        return engine_pages(data, export, rules, repo_url)
     except RuleBaseInvalid as exc:
         raise PluginError(f"gpukb: the rules are not usable:\n{exc}") from None
-    export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
-    try:
-        return engine_pages(data, export, rules, mig + with_driver, repo_url)
     except KeyError as exc:
         raise PluginError(f"gpukb: {exc.args[0]}") from None
 

@@ -144,25 +144,116 @@ def test_mig_matrix_shows_the_engines_verdicts(page, server, built):
     assert first.inner_text() == word[first.get_attribute("data-verdict")]
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
-def test_ask_page_answers_for_a_chosen_card(page, server, built, lang):
-    page.goto(server + ("/ask/" if lang == "de" else "/en/ask/"))
+# --- the ask page: every question by permalink, the same answer as the data's oracle (= gpukb ask) -----
+
+def _oracle(site: Path, lang: str):
+    import json
+
+    from ask_oracle import Oracle
+
+    root = site / ("en" if lang == "en" else "") / "ask" / "data"
+    return Oracle({"shared": json.loads((root / "shared.json").read_text(encoding="utf-8")),
+                   "cards": {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in (root / "cards").glob("*.json")}})
+
+
+def _shown(page) -> dict:
+    """The answer as the page shows it, in the shape of the oracle's answers."""
+    out = page.locator("#gpukb-ask-answer")
+    reasons = out.locator(".gpukb-ask-reasons > li")
+    sources = out.locator(".gpukb-ask-sources > li")
+    cites = [sources.nth(i).inner_text() for i in range(sources.count())]
+
+    def reason(i):
+        li = reasons.nth(i)
+        marks = [int(m.strip("[]")) for m in li.locator("a.gpukb-ask-ref").all_inner_texts()]
+        return {"rule": li.locator("code").inner_text(), "text": li.locator("span").first.inner_text().strip(),
+                "cites": [cites[m - 1] for m in marks]}
+    details = out.locator(".gpukb-ask-details")
+    return {"verdict": out.locator("[data-verdict]").get_attribute("data-verdict"),
+            "summary": out.locator(".gpukb-ask-summary").inner_text(),
+            "conditions": out.locator(".gpukb-ask-conditions > li").all_inner_texts(),
+            "reasons": [reason(i) for i in range(reasons.count())],
+            "details": details.inner_text().split("\n") if details.count() else []}
+
+
+def _expected(answer: dict) -> dict:
+    def cite(c):
+        return (c["title"] + (", " + c["section"] if c.get("section") else "") + ": " + c["quote"]).strip()
+    return {**answer, "reasons": [{**r, "cites": [cite(c) for c in r["cites"]]} for r in answer["reasons"]]}
+
+
+ASKED = [
+    ("de", "q=mig&card=rtx-pro-6000-blackwell-server&driver=580.82.07", "mig",
+     {"card": "rtx-pro-6000-blackwell-server", "driver": "580.82.07"}),
+    ("en", "q=mig&card=RTX%20PRO%206000%20Server%20Edition&operator=v26.3.0&driver=575.57.08", "mig",
+     {"card": "RTX PRO 6000 Server Edition", "operator": "v26.3.0", "driver": "575.57.08"}),
+    ("en", "q=mig&card=NVIDIA-H200-NVL&driver=595.91.07", "mig", {"card": "NVIDIA-H200-NVL", "driver": "595.91.07"}),
+    ("de", "q=methods&card=L40S&driver=580.65.06", "methods", {"card": "L40S", "driver": "580.65.06"}),
+    ("en", "q=methods&card=h200-nvl&mig-enabled=1", "methods", {"card": "h200-nvl", "mig-enabled": True}),
+    ("en", "q=resource&card=H200%20NVL&profile=1g.18gb&strategy=mixed", "resource",
+     {"card": "H200 NVL", "profile": "1g.18gb", "strategy": "mixed"}),
+    ("de", "q=resource&card=L4&time-slicing=4&rename-by-default=1", "resource",
+     {"card": "L4", "time-slicing": "4", "rename-by-default": True}),
+    ("en", "q=resource&card=l40s&mps=9223372036854775807", "resource", {"card": "l40s", "mps": "9223372036854775807"}),
+    ("en", "q=strategy&gpu=H200%20NVL:all-1g.18gb&gpu=L4", "strategy", {"gpu": ["H200 NVL:all-1g.18gb", "L4"]}),
+    ("de", "q=strategy&gpu=H200%20NVL:1g.18gb,1g.18gb,2g.35gb&gpu=rtx-pro-6000-blackwell-max-q:all-1g.24gb&operator=25.10.0",
+     "strategy", {"gpu": ["H200 NVL:1g.18gb,1g.18gb,2g.35gb", "rtx-pro-6000-blackwell-max-q:all-1g.24gb"], "operator": "25.10.0"}),
+    ("en", "q=dra&k8s=1.33.9&feature=dynamic-mig", "dra", {"k8s": "1.33.9", "feature": "dynamic-mig"}),
+    ("de", "q=dra&k8s=v1.35.0&operator=25.10.1", "dra", {"k8s": "v1.35.0", "operator": "25.10.1"}),
+    ("en", "q=recommend&workload=small-inference&card=L4", "recommend", {"workload": "small-inference", "card": "L4"}),
+    ("de", "q=recommend&workload=multi-tenant&isolation=required", "recommend",
+     {"workload": "multi-tenant", "isolation": "required"}),
+]
+
+
+@pytest.mark.parametrize("lang, query, question, state", ASKED, ids=[a[1][:48] for a in ASKED])
+def test_ask_permalink_shows_the_answer_of_gpukb_ask(page, server, built, lang, query, question, state):
+    page.goto(f"{server}{'/en' if lang == 'en' else ''}/ask/?{query}")
     page.wait_for_selector("#gpukb-ask[data-answered]")
-    export = built["export"]
-    operators = page.locator("#gpukb-ask-operator option").all_inner_texts()
-    cards = page.locator("#gpukb-ask-card option").evaluate_all("os => os.map(o => o.value)")
-    assert len(cards) >= 2 and operators
-    for card in cards[:3]:
-        page.select_option("#gpukb-ask-card", card)
-        page.select_option("#gpukb-ask-operator", operators[0])
-        page.select_option("#gpukb-ask-driver", "")
-        expected = mig_answer(export, card, operators[0])
-        verdict = page.locator("#gpukb-ask-answer .gpukb-verdict")
-        assert verdict.get_attribute("data-verdict") == expected["verdict"]
-        summary = page.locator("#gpukb-ask-answer .gpukb-ask-summary").inner_text()
-        assert summary == expected["summary"][lang]
-        assert page.locator("#gpukb-ask-answer .gpukb-ask-reasons code").all_inner_texts() == [
-            r["rule"] for r in expected["reasons"]]
+    expected = _expected(_oracle(built["site"], lang).ask(question, state))
+    assert _shown(page) == expected
+    assert page.locator("html").get_attribute("lang") == lang
+    # the address still holds the question (material's search would take a "q" for itself) …
+    assert f"q={question}" in page.url
+    assert page.locator("#__search").is_checked() is False
+    # … and the link on the page brings the same answer back
+    link = page.locator("#gpukb-ask-link").get_attribute("href")
+    page.goto(link)
+    page.wait_for_selector("#gpukb-ask[data-answered]")
+    assert _shown(page) == expected
+
+
+def test_ask_page_follows_the_form_and_updates_its_address(page, server, built):
+    page.goto(server + "/en/ask/")
+    page.wait_for_selector("#gpukb-ask[data-answered]")
+    page.select_option("#gpukb-ask-q", "mig")
+    page.select_option("#gpukb-ask-card", "rtx-pro-6000-blackwell-server")
+    oracle = _oracle(built["site"], "en")
+    for typed in ("575.57.08", "575.57.9", "580.82.07", "550.1"):
+        page.fill("#gpukb-ask-driver", typed)
+        page.press("#gpukb-ask-driver", "Enter")
+        page.wait_for_function("q => location.search.includes(q)", arg=f"driver={typed}")
+        page.wait_for_selector(f'#gpukb-ask[data-answered*="driver={typed}"]')
+        expected = oracle.ask("mig", {"card": "rtx-pro-6000-blackwell-server", "driver": typed})
+        assert _shown(page) == _expected(expected), typed
+    page.select_option("#gpukb-ask-q", "dra")
+    assert page.locator('[data-field="card"]').is_hidden() and page.locator('[data-field="k8s"]').is_visible()
+
+
+@pytest.mark.parametrize("query, message", [
+    ("q=mig&card=H200", "did you mean: H200 NVL"),
+    ("q=mig&card=RTX%20PRO%206000", "fits several cards"),
+    ("q=mig&card=l4&driver=banana", "is not a driver version"),
+    ("q=dra&k8s=1.34", "without a patch release cannot be answered"),
+    ("q=resource&card=L4&profile=1g.18gb", "L4 has no MIG profiles"),
+    ("q=strategy&gpu=H200%20NVL:all-9g.99gb", "unknown MIG profile '9g.99gb' for H200 NVL"),
+    ("q=mig&card=l4&operator=24.1", "is not a release the catalog knows"),
+])
+def test_ask_page_says_what_is_wrong_with_an_input(page, server, query, message):
+    page.goto(f"{server}/en/ask/?{query}")
+    page.wait_for_selector("#gpukb-ask[data-answered]")
+    alert = page.locator("#gpukb-ask-answer [role=alert]")
+    assert message in alert.inner_text()
 
 
 def test_catalog_markup_is_shown_as_text_not_run(page, server, built):

@@ -1,25 +1,89 @@
-/* gpukb "ask" page: picks an answer the engine computed at build time out of a static JSON file.
+/* gpukb "ask" page: the six questions of `gpukb ask`, answered from answers the rule engine computed when
+ * the site was built (kb/site/askdata.py), without a server.
  *
- * No server, no other host: the JSON sits beside the page (its URL is the href of the link
- * #gpukb-ask-data; rule ids link to the page of the link #gpukb-ask-rules). Everything taken from the
- * JSON is put into the page with textContent, never as HTML, so catalog text cannot inject markup or
- * script. Verdict words and the data stamp come worded from the JSON, as on the generated pages.
+ * - Data: data/shared.json (releases, card names, DRA, recommendations without a card, the node part of
+ *   the MIG strategy) and data/cards/<id>.json per card, beside the page (the href of #gpukb-ask-data).
+ * - A typed driver or Kubernetes version is mapped onto the interval of the catalog's versions it falls
+ *   into; the answer of that interval is a template whose slots (U+E000 name U+E001) take the typed value.
+ * - The strategy answer is put together from the engine's conclusions about the node and about each GPU,
+ *   as kb.questions.strategy.fold does (its rules each match one fact; the build checks that).
+ * - The page's state lives in the URL (q, card, operator, driver, k8s, profile, strategy, time-slicing,
+ *   mps, rename-by-default, mig-enabled, gpu, workload, feature, isolation): a link shows the same answer.
+ * - Everything from the data is put into the page with textContent, never as HTML; links only for
+ *   http(s) URLs.
  */
 (function () {
   "use strict";
 
-  var LABELS = {
+  var OPEN = "\ue000", CLOSE = "\ue001";
+  var SLOT = /\ue000([a-z0-9_-]+)\ue001/g;
+  var RANK = { yes: 0, conditional: 1, unconfirmed: 2, no: 3 };
+  var FILLER = { nvidia: 1, blackwell: 1, edition: 1, gpu: 1 };
+  var QUESTIONS = ["mig", "methods", "resource", "strategy", "dra", "recommend"];
+  var MAX_REPLICAS = BigInt("9223372036854775807");
+
+  var WORDS = {
     de: {
-      conditions: "Bedingungen", reasons: "Begründung", sources: "Quellen", rule: "Regel",
-      none: "nicht angegeben", loading: "Antworten werden geladen …",
-      missing: "Für diese Auswahl hat die Wissensdatenbank keine Antwort berechnet.",
-      failed: "Die Antworten konnten nicht geladen werden."
+      why: "Warum", conditions: "Bedingungen", details: "Details", sources: "Quellen", rule: "Regel",
+      loading: "Antworten werden geladen …", failed: "Die Antworten konnten nicht geladen werden.",
+      stamp: "Datenversion {v} · geprüft am {d}", link: "Link zu dieser Antwort", copied: "Link kopiert",
+      none: "keine Angabe", noCard: "ohne Karte", gpu: "GPU {n}", add: "GPU hinzufügen", remove: "entfernen",
+      layout: "MIG-Layout", noMig: "ohne MIG",
+      emptyCard: "der Kartenname ist leer",
+      unknownCard: "unbekannte Karte {name}", didYouMean: " — meinten Sie: {list}",
+      ambiguousCard: "{name} passt auf mehrere Karten: {list}",
+      badOperator: "GPU Operator {v} ist kein Release, das der Katalog kennt; bekannt: {known}",
+      severalOps: "GPU Operator {v} passt auf mehrere Releases: {list}; nennen Sie das Patch-Release",
+      badDriver: "{v} ist keine Treiberversion (z. B. 575.57.08)",
+      badK8s: "{v} ist keine Kubernetes-Version (z. B. 1.34.2)",
+      k8sMissing: "sagen Sie, welche Kubernetes-Version der Cluster hat (z. B. 1.34.2)",
+      k8sMinor: "Kubernetes {minor} ohne Patch-Release lässt sich nicht beantworten: NVIDIAs DRA-Treiber braucht {min} oder neuer; geben Sie an, welches {minor}.x der Cluster hat",
+      badReplicas: "Replikate müssen eine ganze Zahl ab 1 und unter 2^63 sein, nicht {v}",
+      bothSharing: "wählen Sie entweder Time-Slicing oder MPS",
+      nothing: "sagen Sie, was der Pod bekommt: ein MIG-Profil, Time-Slicing oder MPS",
+      strategyNeedsProfile: "die MIG-Strategie braucht ein MIG-Profil",
+      renameNeedsSharing: "renameByDefault braucht Time-Slicing oder MPS",
+      noProfiles: "Die {name} hat keine MIG-Profile",
+      badProfile: "unbekanntes MIG-Profil {p} für die {name}; bekannt: {known}",
+      migEnabled: "„MIG aktiviert“ passt nicht zur {name}: Sie steht nicht auf NVIDIAs Liste der MIG-fähigen GPUs",
+      noGpus: "nennen Sie die GPUs des Nodes (einmal je GPU)",
+      layoutIncomplete: "unvollständiges MIG-Layout", layoutProfile: "unbekanntes MIG-Profil {p} für die {name}",
+      layoutTail: " in {spec}; Profile der {name}: {known}; Layouts: all-<Profil>, <Profil>,<Profil>,… oder none",
+      noneProfiles: "keine (die Karte hat keine MIG-Profile)",
+      fitsCount: "{spec} passt nicht auf eine {name}: {n} × {p}, die Karte fasst höchstens {max}",
+      fitsSlices: "{spec} passt nicht auf eine {name}: Die Profile brauchen {used} Compute-Slices, die Karte hat {total}",
+      badWorkload: "wählen Sie eine Arbeitslast", missing: "Für diese Auswahl gibt es keine Antwort."
     },
     en: {
-      conditions: "Conditions", reasons: "Why", sources: "Sources", rule: "Rule",
-      none: "not given", loading: "Loading answers …",
-      missing: "The knowledge base computed no answer for this choice.",
-      failed: "The answers could not be loaded.", version: "data version", verified: "verified as of"
+      why: "Why", conditions: "Conditions", details: "Details", sources: "Sources", rule: "Rule",
+      loading: "Loading answers …", failed: "The answers could not be loaded.",
+      stamp: "data version {v} · verified as of {d}", link: "Link to this answer", copied: "Link copied",
+      none: "not given", noCard: "no card", gpu: "GPU {n}", add: "Add a GPU", remove: "remove",
+      layout: "MIG layout", noMig: "no MIG",
+      emptyCard: "the card name is empty",
+      unknownCard: "unknown card {name}", didYouMean: " — did you mean: {list}",
+      ambiguousCard: "{name} fits several cards: {list}",
+      badOperator: "GPU Operator {v} is not a release the catalog knows; known releases: {known}",
+      severalOps: "GPU Operator {v} fits several releases: {list}; name the patch release",
+      badDriver: "{v} is not a driver version (e.g. 575.57.08 or 580.82)",
+      badK8s: "{v} is not a Kubernetes version (e.g. 1.34.2)",
+      k8sMissing: "say which Kubernetes version the cluster runs (e.g. 1.34.2)",
+      k8sMinor: "Kubernetes {minor} without a patch release cannot be answered: NVIDIA's DRA driver needs {min} or newer; say which {minor}.x the cluster runs",
+      badReplicas: "replicas must be a whole number of at least 1 and below 2^63, not {v}",
+      bothSharing: "choose one of time-slicing and MPS",
+      nothing: "say what the pod gets: a MIG profile, time-slicing or MPS",
+      strategyNeedsProfile: "the MIG strategy needs a MIG profile",
+      renameNeedsSharing: "renameByDefault needs time-slicing or MPS",
+      noProfiles: "{name} has no MIG profiles",
+      badProfile: "unknown MIG profile {p} for {name}; known: {known}",
+      migEnabled: "“MIG enabled” does not fit {name}: it is not on NVIDIA's list of MIG-capable GPUs",
+      noGpus: "name the node's GPUs (once per GPU)",
+      layoutIncomplete: "incomplete MIG layout", layoutProfile: "unknown MIG profile {p} for {name}",
+      layoutTail: " in {spec}; profiles of {name}: {known}; layouts: all-<profile>, <profile>,<profile>,… or none",
+      noneProfiles: "none (the card has no MIG profiles)",
+      fitsCount: "{spec} does not fit on one {name}: {n} × {p}, but the card holds at most {max}",
+      fitsSlices: "{spec} does not fit on one {name}: its profiles need {used} compute slices, the card has {total}",
+      badWorkload: "choose a workload", missing: "There is no answer for this choice."
     }
   };
 
@@ -27,11 +91,351 @@
     return (document.documentElement.lang || "de").slice(0, 2) === "en" ? "en" : "de";
   }
 
-  function text(value) {
-    if (value === null || value === undefined) return "";
-    if (typeof value === "object") return String(value[lang()] !== undefined ? value[lang()] : value.en || "");
-    return String(value);
+  function say(key, values) {
+    return String(WORDS[lang()][key]).replace(/\{([a-z]+)\}/g, function (m, k) {
+      return values && values[k] !== undefined ? String(values[k]) : m;
+    });
   }
+
+  function Problem(message) { this.message = message; }
+
+  function shown(text) {
+    text = String(text);
+    return "'" + (text.length <= 60 ? text : text.slice(0, 60) + "…") + "'";
+  }
+
+  // ---------------------------------------------------------------- versions (kb/versions.py)
+
+  var VERSION = /^\s*[vV]?(\d+(?:\.\d+){0,3})\s*$/;
+
+  function parseVersion(text) {
+    var m = VERSION.exec(String(text));
+    if (!m) return null;
+    var parts = m[1].split(".").map(function (p) { return parseInt(p, 10); });
+    if (parts.some(function (p) { return p > 999; })) return null;
+    return { text: m[1], parts: parts };
+  }
+
+  function key4(parts) { return (parts.concat([0, 0, 0, 0])).slice(0, 4); }
+
+  function cmp(a, b) {
+    for (var i = 0; i < 4; i++) { if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1; }
+    return 0;
+  }
+
+  function classify(key, classes) {
+    for (var i = 0; i < classes.length; i++) {
+      var c = classes[i];
+      if (c.at) { if (cmp(key, c.at) === 0) return i; continue; }
+      if ((!c.above || cmp(key, c.above) > 0) && (!c.below || cmp(key, c.below) < 0)) return i;
+    }
+    return -1;
+  }
+
+  function operator(data, text) {
+    var known = data.ops;
+    if (text === null || text === undefined || String(text).trim() === "") return known[0];
+    var v = parseVersion(text);
+    if (!v) throw new Problem(say("badOperator", { v: shown(text), known: known.join(", ") }));
+    if (v.parts.length < 3) {
+      var prefix = known.filter(function (op) {
+        var p = key4(parseVersion(op).parts);
+        return v.parts.every(function (x, i) { return p[i] === x; });
+      });
+      if (prefix.length === 1) return prefix[0];
+      if (prefix.length > 1) throw new Problem(say("severalOps", { v: v.parts.join("."), list: prefix.join(", ") }));
+    }
+    var wanted = key4(v.parts);
+    for (var i = 0; i < known.length; i++) {
+      if (cmp(key4(parseVersion(known[i]).parts), wanted) === 0) return known[i];
+    }
+    throw new Problem(say("badOperator", { v: v.parts.join("."), known: known.join(", ") }));
+  }
+
+  function driver(text) {
+    var v = parseVersion(text);
+    if (!v || v.parts.length < 2) throw new Problem(say("badDriver", { v: shown(text) }));
+    return v;
+  }
+
+  function kubernetes(data, text) {
+    if (text === null || text === undefined || String(text).trim() === "") throw new Problem(say("k8sMissing"));
+    var v = parseVersion(text);
+    if (!v || v.parts.length < 2 || v.parts.length > 3) throw new Problem(say("badK8s", { v: shown(text) }));
+    var normal = v.parts.concat([0]).slice(0, 3);
+    var min = data.dra_min_kubernetes ? parseVersion(data.dra_min_kubernetes) : null;
+    if (min && v.parts.length === 2 && v.parts[0] === min.parts[0] && v.parts[1] === min.parts[1] &&
+        cmp(key4(v.parts), key4(min.parts)) < 0) {
+      throw new Problem(say("k8sMinor", { minor: normal.slice(0, 2).join("."), min: data.dra_min_kubernetes }));
+    }
+    return { text: normal.join("."), parts: normal };
+  }
+
+  function replicas(text) {
+    var m = /^\s*\+?(\d+)\s*$/.exec(String(text));
+    var n = m ? BigInt(m[1]) : null;
+    if (n === null || n < BigInt(1) || n > MAX_REPLICAS) throw new Problem(say("badReplicas", { v: shown(text) }));
+    return n.toString();
+  }
+
+  // ---------------------------------------------------------------- card names (kb/catalog/names.py)
+
+  function normalise(name) {
+    var s = String(name).normalize("NFKC").toLowerCase().replace(/[\s\-_/.,()]+/g, "");
+    return s.indexOf("nvidia") === 0 && s.length > 6 ? s.slice(6) : s;
+  }
+
+  function wordsOf(name) {
+    var found = String(name).normalize("NFKC").toLowerCase().match(/[a-z]+|\d+/g) || [];
+    var out = {};
+    found.forEach(function (w) { if (!FILLER[w]) out[w] = 1; });
+    return out;
+  }
+
+  function subset(a, b) { return Object.keys(a).every(function (k) { return b[k]; }); }
+  function size(a) { return Object.keys(a).length; }
+
+  function resolveCard(data, name) {
+    var cards = data.cards;
+    if (String(name).trim() === "") throw new Problem(say("emptyCard"));
+    var key = normalise(name);
+    var exact = {}, wordsets = [];
+    cards.forEach(function (c) {
+      c.names.forEach(function (n) {
+        (exact[normalise(n)] = exact[normalise(n)] || {})[c.id] = 1;
+        var ws = wordsOf(n);
+        if (size(ws)) wordsets.push([ws, c.id]);
+      });
+    });
+    var hits = key ? Object.keys(exact[key] || {}) : [];
+    var typed = wordsOf(name);
+    if (key && !hits.length) {
+      var covered = {};
+      wordsets.forEach(function (e) {
+        if (subset(e[0], typed)) covered[e[1]] = Math.max(covered[e[1]] || 0, size(e[0]));
+      });
+      var best = Math.max.apply(null, [0].concat(Object.keys(covered).map(function (k) { return covered[k]; })));
+      hits = Object.keys(covered).filter(function (k) { return covered[k] === best && best > 0; });
+    }
+    var byId = {};
+    cards.forEach(function (c) { byId[c.id] = c; });
+    var list = function (ids) {
+      return ids.slice().sort().map(function (id) { return byId[id].short + " (" + id + ")"; }).join("; ");
+    };
+    if (hits.length === 1) return hits[0];
+    if (hits.length > 1) {
+      var plain = hits.filter(function (id) { return byId[id].plain; });
+      if (plain.length === 1) return plain[0];
+      throw new Problem(say("ambiguousCard", { name: shown(name), list: list(hits) }));
+    }
+    var partial = {};
+    if (size(typed)) {
+      wordsets.forEach(function (e) { if (subset(typed, e[0]) && size(typed) < size(e[0])) partial[e[1]] = 1; });
+    }
+    var ids = Object.keys(partial);
+    if (ids.length > 1) throw new Problem(say("ambiguousCard", { name: shown(name), list: list(ids) }));
+    throw new Problem(say("unknownCard", { name: shown(name) }) + (ids.length ? say("didYouMean", { list: list(ids) }) : ""));
+  }
+
+  // ---------------------------------------------------------------- answers
+
+  function fill(text, values) {
+    return String(text).replace(SLOT, function (m, name) { return values[name] !== undefined ? values[name] : m; });
+  }
+
+  function answerOf(table, index, values) {
+    var a = table.answers[index];
+    if (!a) throw new Problem(say("missing"));
+    return {
+      verdict: a.verdict, summary: fill(a.summary, values),
+      conditions: a.conditions.map(function (c) { return fill(c, values); }),
+      reasons: a.reasons.map(function (i) {
+        var r = table.reasons[i];
+        return { rule: r.rule, text: fill(r.text, values), cites: r.cites.map(function (j) { return table.cites[j]; }) };
+      }),
+      details: a.details.map(function (d) { return fill(d, values); })
+    };
+  }
+
+  function cardGroup(card, op) {
+    var g = card.ops[op];
+    if (g === undefined) throw new Problem(say("missing"));
+    return card.groups[g];
+  }
+
+  function driverClass(card, typed) {
+    if (!typed) return 0;
+    var i = classify(key4(typed.parts), card.classes);
+    if (i < 0) throw new Problem(say("missing"));
+    return i + 1;
+  }
+
+  var ASK = {
+    mig: function (s, ctx) {
+      var card = ctx.card(s.card), op = operator(ctx.shared, s.operator);
+      var drv = s.driver ? driver(s.driver) : null;
+      var group = cardGroup(card, op);
+      return answerOf(card, group.mig[driverClass(card, drv)], { operator: op, driver: drv ? drv.text : "" });
+    },
+    methods: function (s, ctx) {
+      var card = ctx.card(s.card), info = ctx.info(s.card), op = operator(ctx.shared, s.operator);
+      var drv = s.driver ? driver(s.driver) : null;
+      if (s["mig-enabled"] && info.mig_status === "not-listed") throw new Problem(say("migEnabled", { name: info.short }));
+      var row = cardGroup(card, op).methods[driverClass(card, drv)];
+      return answerOf(card, row[s["mig-enabled"] ? 1 : 0], { operator: op, driver: drv ? drv.text : "" });
+    },
+    resource: function (s, ctx) {
+      var info = ctx.info(s.card);
+      var ts = s["time-slicing"], mps = s.mps;
+      if (ts && mps) throw new Problem(say("bothSharing"));
+      if (!s.profile && !ts && !mps) throw new Problem(say("nothing"));
+      if (s.strategy && !s.profile) throw new Problem(say("strategyNeedsProfile"));
+      if (s["rename-by-default"] && !ts && !mps) throw new Problem(say("renameNeedsSharing"));
+      var n = ts || mps ? replicas(ts || mps) : null;
+      var profile = "";
+      if (s.profile) {
+        if (!info.profiles.length) throw new Problem(say("noProfiles", { name: info.short }));
+        profile = info.profiles.filter(function (p) { return p.toLowerCase() === String(s.profile).trim().toLowerCase(); })[0];
+        if (!profile) throw new Problem(say("badProfile", { p: shown(s.profile), name: info.short, known: info.profiles.join(", ") }));
+      }
+      var card = ctx.card(s.card), op = operator(ctx.shared, s.operator);
+      var mode = ts ? "time-slicing" : mps ? "mps" : "mig";
+      var key = [profile, profile ? (s.strategy || "single") : "", mode, s["rename-by-default"] ? "1" : "0"].join("|");
+      var at = card.resource_combos.indexOf(key);
+      if (at < 0) throw new Problem(say("missing"));
+      return answerOf(card, cardGroup(card, op).resource[at], { operator: op, replicas: n || "" });
+    },
+    dra: function (s, ctx) {
+      var data = ctx.shared, op = operator(data, s.operator);
+      var k8s = kubernetes(data, s.k8s);
+      var feature = s.feature || "whole-gpu";
+      var f = data.features.map(function (x) { return x.id; }).indexOf(feature);
+      if (f < 0) throw new Problem(say("missing"));
+      var c = classify(key4(k8s.parts), data.k8s_classes);
+      return answerOf(data, data.dra[op][f][c], { operator: op, k8s: k8s.text });
+    },
+    recommend: function (s, ctx) {
+      var data = ctx.shared;
+      if (!s.workload) throw new Problem(say("badWorkload"));
+      var key = s.workload + "|" + (s.isolation === "required" ? "required" : "");
+      if (!s.card) {
+        if (data.recommend[key] === undefined) throw new Problem(say("missing"));
+        return answerOf(data, data.recommend[key], {});
+      }
+      var card = ctx.card(s.card), at = card.recommend_combos.indexOf(key);
+      if (at < 0) throw new Problem(say("missing"));
+      return answerOf(card, card.recommend[at], { operator: data.ops[0] });
+    },
+    strategy: function (s, ctx) { return strategyAnswer(s, ctx); }
+  };
+
+  // ---------------------------------------------------------------- strategy (kb/questions/strategy.py)
+
+  var NO_MIG = { none: 1, whole: 1, disabled: 1, "all-disabled": 1 };
+
+  function parseGpu(ctx, spec) {
+    var at = String(spec).indexOf(":");
+    var name = at < 0 ? String(spec) : String(spec).slice(0, at);
+    var layout = at < 0 ? "" : String(spec).slice(at + 1).trim();
+    var id = ctx.resolve(name), info = ctx.infoById(id);
+    var known = info.profiles;
+    var fail = function (head) {
+      return new Problem(head + say("layoutTail", { spec: shown(spec), name: info.short,
+        known: known.length ? known.join(", ") : say("noneProfiles") }));
+    };
+    if (at < 0 || NO_MIG[layout.toLowerCase()]) return { card: id, profiles: [] };
+    var every = layout.toLowerCase().indexOf("all-") === 0;
+    var wanted = (every ? layout.slice(4) : layout).split(",").map(function (p) { return p.trim(); });
+    if (!layout || wanted.some(function (p) { return !p; }) || (every && wanted.length !== 1)) {
+      throw fail(say("layoutIncomplete"));
+    }
+    var profiles = wanted.map(function (p) {
+      var found = known.filter(function (k) { return k.toLowerCase() === p.toLowerCase(); })[0];
+      if (!found) throw fail(say("layoutProfile", { p: shown(p), name: info.short }));
+      return found;
+    });
+    if (!every) {
+      var seen = {};
+      profiles.forEach(function (p) {
+        if (seen[p]) return;
+        seen[p] = 1;
+        var n = profiles.filter(function (x) { return x === p; }).length;
+        if (n > info.counts[p]) throw new Problem(say("fitsCount", { spec: shown(spec), name: info.short, n: n, p: p, max: info.counts[p] }));
+      });
+      var slices = function (p) { var h = p.split("g.")[0]; return /^\d+$/.test(h) ? parseInt(h, 10) : 0; };
+      var total = Math.max.apply(null, Object.keys(info.counts).map(function (p) { return slices(p) * info.counts[p]; }));
+      var used = profiles.reduce(function (sum, p) { return sum + slices(p); }, 0);
+      if (used > total) throw new Problem(say("fitsSlices", { spec: shown(spec), name: info.short, used: used, total: total }));
+    }
+    return { card: id, profiles: profiles };
+  }
+
+  function countClass(n, classes) {
+    for (var i = 0; i < classes.length; i++) {
+      var c = classes[i];
+      if (c.at !== undefined) { if (n === c.at) return i; continue; }
+      if ((c.above === null || n > c.above) && (c.below === null || n < c.below)) return i;
+    }
+    return -1;
+  }
+
+  function strategyAnswer(s, ctx) {
+    var data = ctx.shared, node = data.strategy;
+    var specs = (s.gpu || []).filter(function (g) { return String(g).trim() !== ""; });
+    if (!specs.length) throw new Problem(say("noGpus"));
+    var gpus = specs.map(function (g) { return parseGpu(ctx, g); });
+    var op = operator(data, s.operator);
+    return ctx.loadCards(gpus.map(function (g) { return g.card; })).then(function () {
+      var used = {};
+      gpus.forEach(function (g) { g.profiles.forEach(function (p) { used[p] = 1; }); });
+      var distinct = Object.keys(used).sort();
+      var migGpus = gpus.filter(function (g) { return g.profiles.length; }).length;
+      var counts = { mig_gpus: migGpus, whole_gpus: gpus.length - migGpus, distinct_profiles: distinct.length };
+      var nodeKey = ["mig_gpus", "whole_gpus", "distinct_profiles"].map(function (p) {
+        return countClass(counts[p], node.classes[p]);
+      }).join("|");
+      var values = { profiles: distinct.join(", "), profile: distinct.length === 1 ? distinct[0] : "",
+        gpus: String(gpus.length), mig_gpus: String(counts.mig_gpus), whole_gpus: String(counts.whole_gpus),
+        distinct_profiles: String(counts.distinct_profiles) };
+      var parts = (node.nodes[nodeKey] || []).map(function (i) {
+        return { part: data.parts[i], table: data, pos: 0, values: values };
+      });
+      gpus.forEach(function (g, n) {
+        var card = ctx.card(g.card), kind = (g.profiles.length ? "1" : "0") + (migGpus ? "1" : "0");
+        cardGroup(card, op).strategy[kind].forEach(function (i) {
+          parts.push({ part: card.parts[i], table: card, pos: n + 1,
+            values: { index: String(n + 1), gpu_profiles: g.profiles.join(", ") } });
+        });
+      });
+      // the engine's order: by rule, then by the position of the matched fact
+      parts.sort(function (a, b) { return a.part.rule < b.part.rule ? -1 : a.part.rule > b.part.rule ? 1 : a.pos - b.pos; });
+      var verdict = parts.length ? parts.reduce(function (v, p) {
+        return RANK[p.part.verdict] > RANK[v] ? p.part.verdict : v;
+      }, "yes") : node.none.verdict;
+      var strategy = parts.some(function (p) { return p.part.strategy === "mixed"; }) ? "mixed" : "single";
+      var conditions = [], seen = {};
+      if (verdict !== "no") {
+        parts.forEach(function (p) {
+          if (p.part.condition && !seen[fill(p.part.condition_en, p.values)]) {
+            seen[fill(p.part.condition_en, p.values)] = 1;
+            conditions.push(fill(p.part.condition, p.values));
+          }
+        });
+      }
+      var reasons = parts.map(function (p, i) { return { p: p, i: i }; }).sort(function (a, b) {
+        var d = RANK[b.p.part.verdict] - RANK[a.p.part.verdict];
+        if (d) return d;
+        return a.p.part.rule < b.p.part.rule ? -1 : a.p.part.rule > b.p.part.rule ? 1 : a.i - b.i;
+      }).map(function (x) {
+        return { rule: x.p.part.rule, text: fill(x.p.part.text, x.p.values),
+          cites: x.p.part.cites.map(function (j) { return x.p.table.cites[j]; }) };
+      });
+      return { verdict: verdict, summary: node.summaries[strategy + "|" + verdict], conditions: conditions,
+        reasons: reasons, details: [fill(node.detail, { strategy: strategy })] };
+    });
+  }
+
+  // ---------------------------------------------------------------- rendering
 
   function el(tag, attrs, content) {
     var node = document.createElement(tag);
@@ -41,91 +445,304 @@
   }
 
   function safeUrl(url) {
-    return /^https:\/\//.test(String(url || "")) ? String(url) : null;
+    return /^https?:\/\//i.test(String(url || "")) ? String(url) : null;
   }
 
-  function option(select, value, label) {
-    var o = el("option", { value: value }, label);
-    select.appendChild(o);
-  }
-
-  function ruleLink(rule, L, rulesPage) {
-    if (rulesPage && /^[A-Z]+-[0-9]+$/.test(rule)) {
-      var a = el("a", { href: rulesPage + "#" + rule.toLowerCase(), title: L.rule + " " + rule });
-      a.appendChild(el("code", {}, rule));
-      return a;
-    }
-    return el("code", { title: L.rule }, rule);
-  }
-
-  function render(out, answer, L, data, rulesPage) {
+  function render(out, answer, shared, rulesPage) {
     out.textContent = "";
-    if (!answer) {
-      out.appendChild(el("p", { "class": "gpukb-ask-missing" }, L.missing));
-      return;
-    }
     var verdict = el("p", { "class": "gpukb-verdict gpukb-v-" + answer.verdict, "data-verdict": answer.verdict },
-      (data.verdicts || {})[answer.verdict] || answer.verdict);
+      shared.verdicts[answer.verdict] || answer.verdict);
     out.appendChild(verdict);
-    out.appendChild(el("p", { "class": "gpukb-ask-summary" }, text(answer.summary)));
-    var conditions = answer.conditions || [];
-    if (conditions.length) {
-      out.appendChild(el("h3", {}, L.conditions));
-      var ol = el("ol", { "class": "gpukb-ask-conditions" });
-      conditions.forEach(function (c) { ol.appendChild(el("li", {}, text(c))); });
-      out.appendChild(ol);
-    }
-    var reasons = answer.reasons || [];
-    if (reasons.length) {
-      out.appendChild(el("h3", {}, L.reasons));
+    out.appendChild(el("p", { "class": "gpukb-ask-summary" }, answer.summary));
+    var numbers = {}, notes = [];
+    answer.reasons.forEach(function (r) {
+      r.cites.forEach(function (c) {
+        var k = JSON.stringify(c);
+        if (!numbers[k]) { notes.push(c); numbers[k] = notes.length; }
+      });
+    });
+    if (answer.reasons.length) {
+      out.appendChild(el("h2", {}, say("why")));
       var ul = el("ul", { "class": "gpukb-ask-reasons" });
-      reasons.forEach(function (i) {
-        var r = data.reasons[i];
+      answer.reasons.forEach(function (r) {
         var li = el("li");
-        li.appendChild(el("span", {}, text(r.text) + " "));
-        li.appendChild(ruleLink(r.rule, L, rulesPage));
-        var cites = r.citations || [];
-        if (cites.length) {
-          var src = el("ul", { "class": "gpukb-ask-sources" });
-          cites.forEach(function (j) {
-            var c = data.citations[j];
-            var item = el("li");
-            var url = safeUrl(c.url);
-            var title = text(c.title);
-            if (url) {
-              item.appendChild(el("a", { href: url, rel: "noopener" }, title));
-            } else {
-              item.appendChild(el("span", {}, title));
-            }
-            if (c.quote) item.appendChild(el("q", {}, text(c.quote)));
-            src.appendChild(item);
-          });
-          li.appendChild(src);
+        li.appendChild(el("span", {}, r.text + " "));
+        r.cites.forEach(function (c) {
+          var n = numbers[JSON.stringify(c)];
+          li.appendChild(el("a", { href: "#gpukb-src-" + n, "class": "gpukb-ask-ref" }, "[" + n + "]"));
+        });
+        li.appendChild(document.createTextNode(" "));
+        if (rulesPage && /^[A-Z]+-[0-9]+$/.test(r.rule)) {
+          var a = el("a", { href: rulesPage + "#" + r.rule.toLowerCase(), "class": "gpukb-ask-rule" });
+          a.appendChild(el("code", {}, r.rule));
+          li.appendChild(a);
+        } else {
+          li.appendChild(el("code", {}, r.rule));
         }
         ul.appendChild(li);
       });
       out.appendChild(ul);
     }
+    if (answer.conditions.length) {
+      out.appendChild(el("h2", {}, say("conditions")));
+      var ol = el("ul", { "class": "gpukb-ask-conditions" });
+      answer.conditions.forEach(function (c) { ol.appendChild(el("li", {}, c)); });
+      out.appendChild(ol);
+    }
+    if (answer.details.length) {
+      out.appendChild(el("h2", {}, say("details")));
+      out.appendChild(el("pre", { "class": "gpukb-ask-details" }, answer.details.join("\n")));
+    }
+    if (notes.length) {
+      out.appendChild(el("h2", {}, say("sources")));
+      var src = el("ol", { "class": "gpukb-ask-sources" });
+      notes.forEach(function (c, i) {
+        var li = el("li", { id: "gpukb-src-" + (i + 1) });
+        var url = safeUrl(c.url);
+        var title = c.title + (c.section ? ", " + c.section : "");
+        li.appendChild(url ? el("a", { href: url, rel: "noopener" }, title) : el("span", {}, title));
+        li.appendChild(document.createTextNode(": "));
+        li.appendChild(el("q", {}, c.quote));
+        src.appendChild(li);
+      });
+      out.appendChild(src);
+    }
   }
 
-  function setup(root, data, rulesPage) {
-    var L = LABELS[lang()];
-    var card = root.querySelector("#gpukb-ask-card");
-    var operator = root.querySelector("#gpukb-ask-operator");
-    var driver = root.querySelector("#gpukb-ask-driver");
-    var out = root.querySelector("#gpukb-ask-answer");
-    data.cards.forEach(function (c) { option(card, c.id, c.name); });
-    data.operators.forEach(function (v) { option(operator, v, v); });
-    option(driver, "", L.none);
-    data.drivers.forEach(function (v) { option(driver, v, v); });
-    var stamp = root.querySelector("#gpukb-ask-stamp");
-    stamp.textContent = data.stamp || "";
-    function update() {
-      var key = [card.value, operator.value, driver.value].join("|");
-      render(out, data.answers[key], L, data, rulesPage);
-      root.setAttribute("data-answered", key);
+  function problem(out, message) {
+    out.textContent = "";
+    out.appendChild(el("p", { "class": "gpukb-ask-problem", role: "alert" }, message));
+  }
+
+  // ---------------------------------------------------------------- the form and the URL
+
+  var FIELDS = ["card", "operator", "driver", "k8s", "profile", "strategy", "time-slicing", "mps", "workload",
+    "feature", "isolation", "mig-enabled", "rename-by-default"];
+  var SHOWN = {
+    mig: ["card", "operator", "driver"],
+    methods: ["card", "operator", "driver", "mig-enabled"],
+    resource: ["card", "operator", "profile", "strategy", "sharing", "replicas", "rename-by-default"],
+    strategy: ["gpus", "operator"],
+    dra: ["operator", "k8s", "feature"],
+    recommend: ["workload", "card", "isolation"]
+  };
+
+  // mkdocs-material opens its search for a "q" in the address (and drops it when the search closes): a
+  // script before material's (overrides/main.html) takes the ask page's "q" out of the address and keeps it
+  // in window.__gpukbAskQuestion; the page puts it back once it shows the answer
+  var question = window.__gpukbAskQuestion || null;
+
+  function readUrl() {
+    var params = new URLSearchParams(location.search);
+    var s = { q: question || params.get("q") || "mig", gpu: params.getAll("gpu") };
+    if (QUESTIONS.indexOf(s.q) < 0) s.q = "mig";
+    FIELDS.forEach(function (f) { var v = params.get(f); if (v !== null) s[f] = v; });
+    ["mig-enabled", "rename-by-default"].forEach(function (f) { s[f] = s[f] === "1" || s[f] === "true"; });
+    return s;
+  }
+
+  function writeUrl(s) {
+    var params = new URLSearchParams();
+    params.set("q", s.q);
+    var used = SHOWN[s.q];
+    FIELDS.forEach(function (f) {
+      var show = used.indexOf(f) >= 0 || (f === "time-slicing" || f === "mps") && used.indexOf("sharing") >= 0;
+      if (!show) return;
+      if (f === "mig-enabled" || f === "rename-by-default") { if (s[f]) params.set(f, "1"); return; }
+      if (s[f] !== undefined && s[f] !== null && String(s[f]) !== "") params.set(f, s[f]);
+    });
+    if (s.q === "strategy") (s.gpu || []).forEach(function (g) { if (String(g).trim()) params.append("gpu", g); });
+    var url = location.pathname + "?" + params.toString();
+    history.replaceState(null, "", url);
+    return location.href;
+  }
+
+  function Ctx(shared, base) {
+    var self = this;
+    this.shared = shared;
+    this.cards = {};
+    this.byId = {};
+    shared.cards.forEach(function (c) { self.byId[c.id] = c; });
+    this.resolve = function (name) { return resolveCard(shared, name); };
+    this.infoById = function (id) { return self.byId[id]; };
+    this.info = function (name) { return self.byId[self.resolve(name === undefined ? "" : name)]; };
+    this.card = function (name) {
+      var id = self.byId[name] ? name : self.resolve(name === undefined ? "" : name);
+      if (!self.cards[id]) throw new Problem(say("missing"));
+      return self.cards[id];
+    };
+    this.loadCards = function (ids) {
+      return Promise.all(ids.filter(function (id) { return !self.cards[id]; }).map(function (id) {
+        return fetch(base + "cards/" + encodeURIComponent(id) + ".json")
+          .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+          .then(function (d) { self.cards[id] = d; });
+      }));
+    };
+  }
+
+  function ask(s, ctx) {
+    var needsCard = ["mig", "methods", "resource"].indexOf(s.q) >= 0 || (s.q === "recommend" && s.card);
+    if (needsCard) {
+      var id;
+      id = ctx.resolve(s.card === undefined ? "" : s.card);
+      return ctx.loadCards([id]).then(function () { return ASK[s.q](Object.assign({}, s, { card: id }), ctx); });
     }
-    [card, operator, driver].forEach(function (s) { s.addEventListener("change", update); });
+    return Promise.resolve(ASK[s.q](s, ctx));
+  }
+
+  function setup(root, shared, base, rulesPage) {
+    var ctx = new Ctx(shared, base);
+    var form = root.querySelector("form");
+    var out = root.querySelector("#gpukb-ask-answer");
+    var state = readUrl();
+    var q = form.elements.q, card = form.elements.card, op = form.elements.operator;
+    shared.cards.forEach(function (c) { card.appendChild(el("option", { value: c.id }, c.short)); });
+    shared.ops.forEach(function (v) { op.appendChild(el("option", { value: v }, v)); });
+    shared.workloads.forEach(function (w) { form.elements.workload.appendChild(el("option", { value: w.id }, w.name)); });
+    shared.features.forEach(function (f) { form.elements.feature.appendChild(el("option", { value: f.id }, f.name)); });
+    var noCard = el("option", { value: "" }, say("noCard"));
+    var gpuList = root.querySelector("#gpukb-ask-gpus");
+    var gpuTemplate = root.querySelector("#gpukb-ask-gpu-template");
+    root.querySelector("#gpukb-ask-stamp").textContent = say("stamp", { v: shared.data_version, d: shared.verified });
+
+    function addGpu(spec) {
+      var row = gpuTemplate.content.firstElementChild.cloneNode(true);
+      var sel = row.querySelector("select"), layout = row.querySelector("input");
+      shared.cards.forEach(function (c) { sel.appendChild(el("option", { value: c.id }, c.short)); });
+      var at = String(spec || "").indexOf(":");
+      var name = at < 0 ? String(spec || "") : String(spec).slice(0, at);
+      try { if (name) sel.value = ctx.resolve(name); } catch (e) { /* shown when asked */ }
+      if (name && sel.value !== name && !ctx.byId[name]) row.setAttribute("data-typed", name);
+      layout.value = at < 0 ? "" : String(spec).slice(at + 1);
+      row.querySelector("button").addEventListener("click", function () { row.remove(); update(); });
+      sel.addEventListener("change", function () { row.removeAttribute("data-typed"); update(); });
+      layout.addEventListener("change", update);
+      gpuList.appendChild(row);
+      numberGpus();
+    }
+
+    function numberGpus() {
+      Array.prototype.forEach.call(gpuList.children, function (row, i) {
+        row.querySelector(".gpukb-ask-gpu-n").textContent = say("gpu", { n: i + 1 });
+      });
+    }
+
+    function fromForm() {
+      var s = { q: q.value };
+      var typedCard = card.getAttribute("data-typed");
+      s.card = typedCard || card.value;
+      ["operator", "driver", "k8s", "profile", "strategy", "workload", "feature"].forEach(function (f) {
+        s[f] = form.elements[f].value;
+      });
+      s.operator = op.getAttribute("data-typed") || s.operator;
+      var sharing = form.elements.sharing.value, n = form.elements.replicas.value;
+      if (sharing === "time-slicing") s["time-slicing"] = n;
+      if (sharing === "mps") s.mps = n;
+      s.isolation = form.elements.isolation.checked ? "required" : "";
+      s["mig-enabled"] = form.elements["mig-enabled"].checked;
+      s["rename-by-default"] = form.elements["rename-by-default"].checked;
+      s.gpu = Array.prototype.map.call(gpuList.children, function (row) {
+        var name = row.getAttribute("data-typed") || row.querySelector("select").value;
+        var layout = row.querySelector("input").value.trim();
+        return layout ? name + ":" + layout : name;
+      });
+      return s;
+    }
+
+    function toForm(s) {
+      q.value = s.q;
+      if (s.q === "recommend" && !card.querySelector('option[value=""]')) card.insertBefore(noCard, card.firstChild);
+      if (s.q !== "recommend" && noCard.parentNode) noCard.remove();
+      card.removeAttribute("data-typed");
+      if (s.card !== undefined) {
+        var id = null;
+        try { id = s.card === "" ? "" : ctx.resolve(s.card); } catch (e) { card.setAttribute("data-typed", s.card); }
+        if (id !== null) card.value = id;
+      } else if (s.q === "recommend") {
+        card.value = "";
+      }
+      op.value = s.operator ? (function () { try { return operator(shared, s.operator); } catch (e) { return op.value; } })() : shared.ops[0];
+      if (s.operator && op.value !== s.operator) op.setAttribute("data-typed", s.operator); else op.removeAttribute("data-typed");
+      ["driver", "k8s", "workload", "feature"].forEach(function (f) { if (s[f] !== undefined) form.elements[f].value = s[f]; });
+      fillProfiles(s.profile);
+      form.elements.strategy.value = s.strategy || "";
+      form.elements.sharing.value = s["time-slicing"] ? "time-slicing" : s.mps ? "mps" : "";
+      form.elements.replicas.value = s["time-slicing"] || s.mps || form.elements.replicas.value || "4";
+      form.elements.isolation.checked = s.isolation === "required";
+      form.elements["mig-enabled"].checked = !!s["mig-enabled"];
+      form.elements["rename-by-default"].checked = !!s["rename-by-default"];
+      gpuList.textContent = "";
+      (s.gpu && s.gpu.length ? s.gpu : [card.value || shared.cards[0].id]).forEach(addGpu);
+      showFields(s.q);
+    }
+
+    function fillProfiles(wanted) {
+      var sel = form.elements.profile, info = ctx.byId[card.value];
+      sel.textContent = "";
+      sel.appendChild(el("option", { value: "" }, say("none")));
+      (info ? info.profiles : []).forEach(function (p) { sel.appendChild(el("option", { value: p }, p)); });
+      if (wanted !== undefined) {
+        var hit = (info ? info.profiles : []).filter(function (p) { return p.toLowerCase() === String(wanted).toLowerCase(); })[0];
+        if (hit) sel.value = hit;
+        else if (wanted) { sel.appendChild(el("option", { value: wanted }, wanted)); sel.value = wanted; }
+      }
+    }
+
+    function showFields(question) {
+      Array.prototype.forEach.call(root.querySelectorAll("[data-field]"), function (node) {
+        var field = node.getAttribute("data-field");
+        node.hidden = field !== "q" && SHOWN[question].indexOf(field) < 0;
+      });
+    }
+
+    var asked = 0;
+    function update() {
+      var s = fromForm();
+      showFields(s.q);
+      var link = writeUrl(s);
+      root.querySelector("#gpukb-ask-link").setAttribute("href", link);
+      var mine = ++asked;
+      var done = function () { if (mine === asked) root.setAttribute("data-answered", location.search); };
+      var result;
+      try {
+        result = ask(s, ctx);
+      } catch (e) {
+        if (!(e instanceof Problem)) throw e;
+        problem(out, e.message);
+        done();
+        return;
+      }
+      result.then(function (answer) {
+        if (mine !== asked) return;
+        render(out, answer, shared, rulesPage);
+        done();
+      }, function (e) {
+        if (mine !== asked) return;
+        problem(out, e instanceof Problem ? e.message : say("failed"));
+        done();
+      });
+    }
+
+    form.addEventListener("change", function (e) {
+      if (e.target === card) { card.removeAttribute("data-typed"); fillProfiles(); }
+      if (e.target === op) op.removeAttribute("data-typed");
+      if (e.target === q) {
+        if (q.value === "recommend" && !card.querySelector('option[value=""]')) card.insertBefore(noCard, card.firstChild);
+        if (q.value !== "recommend" && noCard.parentNode) { noCard.remove(); if (!card.value) card.value = shared.cards[0].id; }
+      }
+      update();
+    });
+    form.addEventListener("submit", function (e) { e.preventDefault(); update(); });
+    root.querySelector("#gpukb-ask-add").addEventListener("click", function () { addGpu(card.value); update(); });
+    root.querySelector("#gpukb-ask-copy").addEventListener("click", function () {
+      var button = this;
+      var done = function () { button.textContent = say("copied"); };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(location.href).then(done, function () {});
+      }
+    });
+    toForm(state);
+    root.hidden = false;
     update();
   }
 
@@ -133,16 +750,20 @@
     var root = document.getElementById("gpukb-ask");
     var link = document.getElementById("gpukb-ask-data");
     var rules = document.getElementById("gpukb-ask-rules");
-    var rulesPage = rules ? rules.href.split("#")[0] : null;
     if (!root || !link) return;
-    var L = LABELS[lang()];
+    var rulesPage = rules ? rules.href.split("#")[0] : null;
+    var base = link.href.replace(/[^/]*$/, "");
     var out = root.querySelector("#gpukb-ask-answer");
-    out.textContent = L.loading;
+    out.textContent = say("loading");
+    root.hidden = false;
     fetch(link.href)
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
-      .then(function (data) { setup(root, data, rulesPage); })
-      .catch(function () { out.textContent = L.failed; });
+      .then(function (shared) { setup(root, shared, base, rulesPage); })
+      .catch(function (e) { problem(out, say("failed")); if (window.console) console.warn(e); });
   }
+
+  // the page's script API for tests: the answer for a state, as the page would show it
+  window.gpukbAsk = { normalise: normalise, classify: classify };
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

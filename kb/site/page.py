@@ -25,6 +25,17 @@ class Ctx:
     def t(self, de: str, en: str) -> str:
         return de if self.lang == "de" else en
 
+    @staticmethod
+    def front(description: str, hide_toc: bool = False) -> str:
+        """The page's front matter: its description (the meta description) and whether the table of contents
+        is hidden (the matrices need the page's full width)."""
+        import json
+
+        lines = ["---", f"description: {json.dumps(description, ensure_ascii=False)}"]
+        if hide_toc:
+            lines += ["hide:", "  - toc"]
+        return "\n".join(lines + ["---", ""])
+
     def pick(self, text: dict | None) -> str:
         """Escaped catalog text in this page's language."""
         return esc(pick(text, self.lang))

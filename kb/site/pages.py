@@ -34,34 +34,18 @@ def cli_pages(data: dict, helps: list[tuple[str, str]], version: str, repo_url: 
     return {f"cli.{lang}.md": cli_page(Ctx(data, lang, repo_url), helps, version) for lang in LANGS}
 
 
-def known_drivers(data: dict) -> list[str]:
-    """Driver versions the catalog names for MIG (minimums, disputed minimums, exceptions): the choices of
-    the ask page, each answered by the engine at build time."""
-    from kb import versions
+def ask_files(data: dict, rules: dict, repo_url: str) -> dict[str, str]:
+    """The ask page in both languages and its data (kb.site.askdata): ask.<lang>.md, ask/data/…"""
+    from kb.site.ask import ask_page
+    from kb.site.askdata import files
 
-    found: set[str] = set()
-    for card in data["cards"].values():
-        pre = (card["mig"].get("prerequisites") or {}).get("min_driver")
-        sup = card["operator_support"]
-        for fact in (pre, sup.get("min_driver")):
-            if fact:
-                found.add(fact["value"])
-                found.update(c["value"] for c in fact.get("disputed_by", []))
-        found.update(e["driver"] for e in sup.get("driver_exceptions", []))
-    return sorted(found, key=versions.key)
+    out = {f"ask.{lang}.md": ask_page(Ctx(data, lang, repo_url)) for lang in LANGS}
+    out.update({f"ask/{name}": text for name, text in files(data, rules).items()})
+    return out
 
 
-def ask_inputs(data: dict, mig_answers: list[dict]) -> list[dict]:
-    """The ask page's questions beyond the precomputed matrix: each MIG question of the matrix again with
-    every known driver (grouped by driver)."""
-    return [{**a["inputs"], "driver": driver} for driver in known_drivers(data) for a in mig_answers]
-
-
-def engine_pages(data: dict, export: dict, rules: dict, ask_answers: list[dict], repo_url: str) -> dict[str, str]:
-    """Pages made of engine answers: MIG and method matrices, rule reference, the ask page and its JSON."""
-    import json
-
-    from kb.site.ask import JSON_NAME, ask_page, payload
+def engine_pages(data: dict, export: dict, rules: dict, repo_url: str) -> dict[str, str]:
+    """Pages made of engine answers: MIG and method matrices, rule reference, the ask page and its data."""
     from kb.site.matrices import method_matrix_page, mig_matrix_page
     from kb.site.rulesref import rules_page
 
@@ -72,8 +56,5 @@ def engine_pages(data: dict, export: dict, rules: dict, ask_answers: list[dict],
         out[f"method-matrix.{lang}.md"] = method_matrix_page(Ctx(data, lang, repo_url), export,
                                                              lambda cid: f"cards/{cid}.md", "rules.md")
         out[f"rules.{lang}.md"] = rules_page(Ctx(data, lang, repo_url), rules)
-        out[f"ask.{lang}.md"] = ask_page(Ctx(data, lang, repo_url))
-        # one file per language: mkdocs-static-i18n serves `ask-answers.<lang>.json` as ask-answers.json
-        stem, ext = JSON_NAME.rsplit(".", 1)
-        out[f"{stem}.{lang}.{ext}"] = json.dumps(payload(data, ask_answers, lang), ensure_ascii=False, sort_keys=True) + "\n"
+    out.update(ask_files(data, rules, repo_url))
     return out

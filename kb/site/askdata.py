@@ -1,0 +1,405 @@
+"""The ask page's data: for every question of `gpukb ask`, the engine's answers as templates (kb.site.askbatch),
+indexed the way the page looks them up.
+
+One JSON file per card and language (the questions about one card: mig, methods, resource, recommend and the
+card's part of strategy) and one file per language for what no card decides (dra, recommend without a card,
+the node part of strategy, names, releases, words). The page loads the shared file first, then the files of
+the cards a question names.
+
+Versions a visitor types are mapped onto classes (kb.site.askbatch.intervals) whose lines are every version
+the card's facts (for drivers) or the DRA method's facts (for Kubernetes) name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from kb import versions
+from kb.answer import _detail_lines
+from kb.questions import words
+from kb.questions.recommend import WORKLOADS
+from kb.site.askbatch import REPLICAS, TemplateAsker, intervals, padded, slot
+
+VERSION = re.compile(r"^\d+(\.\d+){1,3}$")
+LANGS = ("de", "en")
+
+
+def version_strings(node) -> set[str]:
+    """Every text in `node` (any depth) that is a version: the lines a typed version is compared with."""
+    found: set[str] = set()
+    if isinstance(node, str):
+        if VERSION.match(node):
+            found.add(node)
+    elif isinstance(node, dict):
+        for v in node.values():
+            found |= version_strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            found |= version_strings(v)
+    return found
+
+
+def driver_lines(card: dict) -> list[str]:
+    """The versions a typed driver is compared with for this card: every version its MIG prerequisites and
+    its operator support name (minimum drivers, disputed minimums, driver exceptions, list entries)."""
+    return sorted(version_strings([card["mig"], card["operator_support"]]), key=versions.key)
+
+
+def k8s_lines(data: dict) -> list[str]:
+    return sorted(version_strings(data["methods"].get("dra", {})), key=versions.key)
+
+
+_OPS: dict[str, str] = {}
+
+
+def _op(op: str) -> str:
+    """The sentinel of a GPU Operator release."""
+    if op not in _OPS:
+        _OPS[op] = padded(versions.key(op), 3)
+    return _OPS[op]
+
+
+def _classes_json(classes: list[dict]) -> list[dict]:
+    return [{k: list(v) for k, v in c.items() if k != "rep" and v is not None} for c in classes]
+
+
+def resource_combos(profiles: list[str]) -> list[dict]:
+    """Every request `gpukb ask resource` accepts for a card, the replica count left open."""
+    out = []
+    for profile in [None, *profiles]:
+        strategies = ["single", "mixed"] if profile else [None]
+        for strategy in strategies:
+            if profile:
+                out.append({"profile": profile, "mig_strategy": strategy, "mode": "mig", "replicas": None,
+                            "rename_by_default": False})
+            for mode in ("time-slicing", "mps"):
+                for rename in (False, True):
+                    out.append({"profile": profile, "mig_strategy": strategy, "mode": mode, "replicas": REPLICAS,
+                                "rename_by_default": rename})
+    return out
+
+
+def combo_key(c: dict) -> str:
+    """'1g.18gb|mixed|time-slicing|1' — the page builds the same key from the form."""
+    return "|".join([c["profile"] or "", c["mig_strategy"] or "", c["mode"], "1" if c["rename_by_default"] else "0"])
+
+
+def compute(data: dict, rules: dict) -> dict:
+    """Every template the page needs, both languages still in them: {"cards": {id: …}, "shared": …}."""
+    asker = TemplateAsker(data, rules=rules)
+    index = asker.index
+    ops = index["operator_releases"]
+    cards = {}
+    for cid, card in data["cards"].items():
+        classes = intervals(driver_lines(card))
+        drivers = [None] + [padded(c["rep"], kind="driver") for c in classes]
+        out = {"classes": classes, "ops": {}}
+
+        def sent(op, driver=None):
+            s = {_op(op): "operator"}
+            if driver:
+                s[driver] = "driver"
+            return s
+
+        # releases between which this card's facts differ only in the release's number share every answer:
+        # found from the answers without a driver (mig, methods), computed for one release of each group
+        first = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": None}, sent(op)) for op in ops])
+        second = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": None, "mig_enabled": False},
+                                              sent(op)) for op in ops])
+        groups: list[list[str]] = []
+        for k, op in enumerate(ops):
+            same = next((g for g in groups if first[ops.index(g[0])] is first[k] and second[ops.index(g[0])] is second[k]), None)
+            if same is None:
+                groups.append([op])
+            else:
+                same.append(op)
+        reps = [g[0] for g in groups]
+        mig_req = [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d)) for op in reps for d in drivers]
+        mig = asker.templates("mig", mig_req)
+        enabled = [False] + ([True] if index["cards"][cid]["mig_status"] != "not-listed" else [])
+        meth_req = [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e}, sent(op, d))
+                    for op in reps for d in drivers for e in enabled]
+        meth = asker.templates("methods", meth_req)
+        combos = resource_combos(index["cards"][cid]["profiles"])
+        res_req = [({"card": cid, "operator": _op(op), **c}, {**sent(op), str(REPLICAS): "replicas"})
+                   for op in reps for c in combos]
+        res = asker.templates("resource", res_req)
+        # `gpukb ask recommend` has no --operator: the newest release answers
+        rec_combos = [(w, i) for w in WORKLOADS for i in (None, "required")]
+        rec = asker.templates("recommend", [({"workload": w, "card": cid, "isolation": i, "operator": _op(ops[0])},
+                                             sent(ops[0])) for w, i in rec_combos])
+        nd, ne, nc = len(drivers), len(enabled), len(combos)
+        out["groups"] = []
+        for k, group in enumerate(groups):
+            out["groups"].append({
+                "mig": mig[k * nd:(k + 1) * nd],
+                "methods": [meth[(k * nd + d) * ne:(k * nd + d + 1) * ne] for d in range(nd)],
+                "resource": res[k * nc:(k + 1) * nc],
+                "strategy": strategy_gpu(asker, cid, reps[k]),
+            })
+            for op in group:
+                out["ops"][op] = k
+        out["recommend"] = rec
+        out["resource_combos"] = [combo_key(c) for c in combos]
+        out["recommend_combos"] = [f"{w}|{i or ''}" for w, i in rec_combos]
+        cards[cid] = out
+    shared = {"ops": ops, "recommend": {}, "dra": {}}
+    for w in WORKLOADS:
+        for i in (None, "required"):
+            [shared["recommend"][f"{w}|{i or ''}"]] = asker.templates(
+                "recommend", [({"workload": w, "card": None, "isolation": i, "operator": None}, {})])
+    k8s = intervals(k8s_lines(data))
+    shared["k8s_classes"] = k8s
+    features = index["dra_features"]
+    shared["dra_features"] = features
+    dra_req = [({"operator": _op(op), "k8s": padded(c["rep"], 3, "k8s"), "feature": f},
+                {_op(op): "operator", padded(c["rep"], 3, "k8s"): "k8s"}) for op in ops for f in features for c in k8s]
+    dra = asker.templates("dra", dra_req) if features else []
+    nf, nk = len(features), len(k8s)
+    shared["strategy"] = strategy_node(asker)
+    shared["dra"] = {op: [dra[(i * nf + j) * nk:(i * nf + j + 1) * nk] for j in range(nf)] for i, op in enumerate(ops)}
+    return {"cards": cards, "shared": shared}
+
+
+# ---------------------------------------------------------------- strategy: the engine's conclusions per fact
+
+def _join_free(rules: list[dict]) -> None:
+    joined = [r["id"] for r in rules if len(r["when"]) != 1]
+    if joined:
+        raise KeyError(f"the ask page assembles strategy answers fact by fact, but rules {', '.join(joined)} "
+                       "match several facts at once")
+
+
+def _slotted(fact: dict, props: dict[str, str], reads: set[str]) -> dict:
+    """The fact with some properties replaced by slots; a property a rule reads cannot be one."""
+    for prop, name in props.items():
+        if prop in fact:
+            if prop in reads:
+                raise KeyError(f"the ask page fills in the strategy fact property {prop!r}, but a rule reads it")
+            fact = {**fact, prop: slot(name)}
+    return fact
+
+
+def strategy_gpu(asker, cid: str, op: str) -> dict[str, list[dict]]:
+    """The conclusions about one GPU of a node, by (GPU uses MIG, node uses MIG): '00', '01', '11'. Its number
+    and layout are slots; the facts are what `ask strategy` builds (kb.questions.strategy.facts)."""
+    from kb.engine import evaluate_many
+    from kb.questions import strategy
+    from kb.site.askbatch import read_props
+
+    rules = asker.rules["strategy"]
+    _join_free(rules)
+    reads = read_props(rules)
+    other = next((c for c in asker.index["cards"] if c != cid), cid)
+    shapes = {"00": [{"card": cid, "profiles": []}],
+              "01": [{"card": cid, "profiles": []}, {"card": other, "profiles": ["x"]}],
+              "11": [{"card": cid, "profiles": ["x"]}]}
+    facts = []
+    for gpus in shapes.values():
+        gpu = strategy.facts(asker, {"gpus": gpus, "operator": op})[1]
+        facts.append([_slotted(gpu, {"index": "index", "profiles": "gpu_profiles"}, reads)])
+    results = evaluate_many("strategy", facts, engine=asker.engine, data=asker.data, rules=asker.rules)
+    return dict(zip(shapes, results))
+
+
+def _constants(rules: list[dict], prop: str) -> set:
+    """The numbers the rules compare a property with."""
+    found: set = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == prop and isinstance(v, (int, float)) and not isinstance(v, bool):
+                    found.add(v)
+                walk(v)
+        elif isinstance(node, (list, tuple)):
+            for v in node:
+                walk(v)
+    for rule in rules:
+        for _alias, cond in rule["when"]:
+            walk(cond)
+    return found
+
+
+def count_classes(constants: set) -> list[dict]:
+    """Classes of a count (0, 1, 2 …): each count up to the largest number the rules compare it with is a class
+    of its own ({"at": n}), the counts above it one class ({"above": n}); each with `real`, a count inside it."""
+    top = max([int(x) for x in constants if x >= 0], default=-1)
+    return [{"at": n, "real": n} for n in range(top + 1)] + [{"above": top, "below": None, "real": top + 1}]
+
+
+#: a count standing for "any count of this class" (no catalog text holds it), one per property
+COUNT_SENTINEL = {"mig_gpus": 7000001, "whole_gpus": 7000003, "distinct_profiles": 7000007}
+
+
+def strategy_node(asker) -> dict:
+    """The conclusions about the node as a whole, by the classes of its counts (mig GPUs, whole GPUs, distinct
+    profiles) between the numbers the rules compare them with; the counts, the GPU total and the profiles are
+    slots. Also the summary of each (strategy, verdict), as kb.questions.strategy.fold words it."""
+    from kb.engine import evaluate_many
+    from kb.questions import strategy
+    from kb.site.askbatch import read_props
+
+    rules = asker.rules["strategy"]
+    _join_free(rules)
+    reads = read_props(rules)
+    card = next(iter(asker.index["cards"]))
+    op = asker.index["operator_releases"][0]
+    counts = ("mig_gpus", "whole_gpus", "distinct_profiles")
+    classes = {prop: count_classes(_constants(rules, prop)) for prop in counts}
+    keys, facts, sentinels = [], [], []
+    for i, mig in enumerate(classes["mig_gpus"]):
+        for j, whole in enumerate(classes["whole_gpus"]):
+            for k, distinct in enumerate(classes["distinct_profiles"]):
+                m, w, d = mig["real"], whole["real"], distinct["real"]
+                if m + w == 0 or (m == 0) != (d == 0):
+                    continue
+                gpus = [{"card": card, "profiles": [f"p{n}" for n in range(d)] if g == 0 else ["p0"]} for g in range(m)]
+                gpus += [{"card": card, "profiles": []}] * w
+                node = dict(strategy.facts(asker, {"gpus": gpus, "operator": op})[0])
+                shown = {}
+                for prop, cls in (("mig_gpus", mig), ("whole_gpus", whole), ("distinct_profiles", distinct)):
+                    if prop in node and "at" not in cls:  # any count of the class: a sentinel in its place
+                        node[prop] = COUNT_SENTINEL[prop]
+                        shown[str(COUNT_SENTINEL[prop])] = prop
+                for prop in node:
+                    if prop != "kind" and prop not in counts:
+                        if prop in reads:
+                            raise KeyError(f"the ask page fills in the node property {prop!r}, but a strategy rule reads it")
+                        node[prop] = slot(prop)
+                keys.append(f"{i}|{j}|{k}")
+                facts.append([node])
+                sentinels.append(shown)
+    results = evaluate_many("strategy", facts, engine=asker.engine, data=asker.data, rules=asker.rules)
+    from kb.site.askbatch import template_value
+
+    nodes = {key: [template_value({k: v for k, v in c.items() if k != "facts"}, shown) for c in conclusions]
+             for key, conclusions, shown in zip(keys, results, sentinels)}
+    summaries = {}
+    for strat in ("single", "mixed"):
+        for verdict in ("yes", "conditional", "unconfirmed", "no"):
+            fake = {"rule": "", "title": {"en": "", "de": ""}, "verdict": verdict, "text": {"en": "", "de": ""},
+                    "condition": None, "details": {"strategy": strat}, "cites": [], "facts": []}
+            summaries[f"{strat}|{verdict}"] = strategy.fold(asker, {"gpus": [], "operator": op}, [fake])["summary"]
+    none = strategy.fold(asker, {"gpus": [], "operator": op}, [])
+    return {"nodes": nodes, "summaries": summaries, "classes": {p: [{k: v for k, v in c.items() if k != "real"}
+                                                                      for c in cls] for p, cls in classes.items()},
+            "none": {"verdict": none["verdict"], "strategy": none["details"]["strategy"]}}
+
+
+# ---------------------------------------------------------------- the JSON files
+
+class _Pool:
+    """Answers, reasons and citations stored once per file; answers refer to them by index."""
+
+    def __init__(self, data: dict, lang: str):
+        self.data, self.lang = data, lang
+        self.tables: dict[str, list] = {"answers": [], "reasons": [], "cites": [], "parts": []}
+        self._index: dict = {}
+        self._seen: dict[int, tuple[dict, int]] = {}
+
+    def _intern(self, table: str, item) -> int:
+        key = (table, json.dumps(item, sort_keys=True, ensure_ascii=False))
+        if key not in self._index:
+            self._index[key] = len(self.tables[table])
+            self.tables[table].append(item)
+        return self._index[key]
+
+    def answer(self, a: dict) -> int:
+        """The index of a template's answer (templates are shared objects: each is rendered once)."""
+        seen = self._seen.get(id(a))
+        if seen is not None and seen[0] is a:
+            return seen[1]
+        n = self._answer(a)
+        self._seen[id(a)] = (a, n)
+        return n
+
+    def part(self, c: dict) -> int:
+        """One conclusion of the engine, as the page assembles a strategy answer from them (its index)."""
+        lang = self.lang
+        cites = [self._intern("cites", {k: x[k] for k in ("title", "section", "quote", "url") if x.get(k)})
+                 for x in c["cites"]]
+        out = {"rule": c["rule"], "title": c["title"][lang], "verdict": c.get("verdict"), "text": c["text"][lang],
+               "cites": cites, "strategy": c["details"].get("strategy")}
+        if c.get("condition"):
+            out["condition"] = c["condition"][lang]
+            out["condition_en"] = c["condition"]["en"]  # conditions count once by their English text
+        return self._intern("parts", out)
+
+    def _answer(self, a: dict) -> int:
+        lang = self.lang
+        reasons = []
+        for r in a["reasons"]:
+            cites = [self._intern("cites", {k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)})
+                     for c in r["citations"]]
+            reasons.append(self._intern("reasons", {"rule": r["rule"], "title": r["title"][lang],
+                                                    "text": r["text"][lang], "cites": cites}))
+        item = {"verdict": a["verdict"], "summary": a["summary"][lang],
+                "conditions": [c["text"][lang] for c in a["conditions"]], "reasons": reasons,
+                "details": _detail_lines(a["details"], lang, "")}
+        return self._intern("answers", item)
+
+
+def card_payload(data: dict, computed: dict, cid: str, lang: str) -> dict:
+    c = computed["cards"][cid]
+    pool = _Pool(data, lang)
+    out = {"card": cid, "classes": _classes_json(c["classes"]), "resource_combos": c["resource_combos"],
+           "recommend_combos": c["recommend_combos"], "ops": c["ops"], "groups": []}
+    for qs in c["groups"]:
+        out["groups"].append({
+            "mig": [pool.answer(a) for a in qs["mig"]],
+            "methods": [[pool.answer(a) for a in row] for row in qs["methods"]],
+            "resource": [pool.answer(a) for a in qs["resource"]],
+            "strategy": {k: [pool.part(c) for c in parts] for k, parts in qs["strategy"].items()},
+        })
+    out["recommend"] = [pool.answer(a) for a in c["recommend"]]
+    out.update(pool.tables)
+    return out
+
+
+def shared_payload(data: dict, computed: dict, lang: str) -> dict:
+    from kb.questions.base import make_index
+
+    s = computed["shared"]
+    pool = _Pool(data, lang)
+    index = make_index(data)
+    cards = [{"id": cid, "name": card["name"], "short": card["short_name"], "names": [cid, card["name"],
+              card["short_name"], *card.get("aliases", [])], "plain": bool(card.get("plain_product")),
+              "mig_status": index["cards"][cid]["mig_status"], "profiles": index["cards"][cid]["profiles"],
+              "counts": index["cards"][cid]["profile_counts"]}
+             for cid, card in data["cards"].items()]
+    node = s["strategy"]
+    out = {
+        "data_version": data["data_version"], "verified": data["verified"], "ops": s["ops"], "cards": cards,
+        "strategy": {"nodes": {k: [pool.part(c) for c in parts] for k, parts in node["nodes"].items()},
+                     "summaries": {k: v[lang] for k, v in node["summaries"].items()}, "none": node["none"],
+                     "classes": node["classes"], "detail": _detail_lines({"strategy": slot("strategy")}, lang, "")[0]},
+        "workloads": [{"id": w, "name": words.word(words.WORKLOAD, w, lang)} for w in WORKLOADS],
+        "features": [{"id": f, "name": words.word(words.DRA_FEATURE, f, lang)} for f in s["dra_features"]],
+        "dra_min_kubernetes": index.get("dra_min_kubernetes"),
+        "verdicts": {v: words.capital(words.VERDICT[v][lang]) for v in ("yes", "conditional", "unconfirmed", "no")},
+        "k8s_classes": _classes_json(s["k8s_classes"]),
+        "recommend": {k: pool.answer(a) for k, a in s["recommend"].items()},
+        "dra": {op: [[pool.answer(a) for a in row] for row in rows] for op, rows in s["dra"].items()},
+    }
+    out.update(pool.tables)
+    return out
+
+
+def files(data: dict, rules: dict) -> dict[str, str]:
+    """The JSON files below the ask page's folder, per language: {"data/shared.de.json": …, "data/l4.en.json": …}."""
+    computed = compute(data, rules)
+    out = {}
+    for lang in LANGS:
+        out[f"data/shared.{lang}.json"] = _dump(shared_payload(data, computed, lang))
+        for cid in data["cards"]:
+            out[f"data/cards/{cid}.{lang}.json"] = _dump(card_payload(data, computed, cid, lang))
+    return out
+
+
+def _dump(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
+
+
+__all__ = ["compute", "files", "card_payload", "shared_payload", "driver_lines", "k8s_lines", "slot"]

@@ -1,0 +1,228 @@
+"""A mirror of docs/javascripts/ask.js in Python, for the tests: how the page finds and fills an answer in its
+data. tests/test_site_ask.py compares it with `gpukb ask` for every input; tests/test_site_browser.py compares
+the page's script with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.answer import _detail_lines
+
+SLOT = re.compile("\ue000([a-z0-9_-]+)\ue001")
+RANK = {"yes": 0, "conditional": 1, "unconfirmed": 2, "no": 3}
+
+
+def fill(text: str, values: dict) -> str:
+    return SLOT.sub(lambda m: str(values[m.group(1)]), text)
+
+
+def page_view(answer: dict) -> dict:
+    return answer
+
+
+def cli_view(answer: dict) -> dict:
+    """What the page shows of an answer of `gpukb ask --json` (one language)."""
+    lang = answer["lang"]
+    return {
+        "verdict": answer["verdict"], "summary": answer["summary"],
+        "conditions": [c["text"] for c in answer["conditions"]],
+        "reasons": [{"rule": r["rule"], "text": r["text"],
+                     "cites": [{k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)} for c in r["citations"]]}
+                    for r in answer["reasons"]],
+        "details": _detail_lines(answer["details"], lang, ""),
+    }
+
+
+def _key(parts):
+    return tuple((list(parts) + [0, 0, 0, 0])[:4])
+
+
+def _classify(key, classes):
+    for i, c in enumerate(classes):
+        if "at" in c:
+            if _key(c["at"]) == key:
+                return i
+            continue
+        if ("above" not in c or key > _key(c["above"])) and ("below" not in c or key < _key(c["below"])):
+            return i
+    raise AssertionError(f"no class for {key}")
+
+
+def _count_class(n, classes):
+    for i, c in enumerate(classes):
+        if "at" in c:
+            if c["at"] == n:
+                return i
+            continue
+        if (c["above"] is None or n > c["above"]) and (c["below"] is None or n < c["below"]):
+            return i
+    raise AssertionError(n)
+
+
+class Oracle:
+    def __init__(self, payload: dict):
+        self.shared = payload["shared"]
+        self.cards = payload["cards"]
+        self.by_id = {c["id"]: c for c in self.shared["cards"]}
+
+    # -- helpers the JS has too
+    @staticmethod
+    def version_in(cls: dict, parts: int = 3) -> str | None:
+        """A version of `parts` parts inside a class (None where the class holds none, e.g. a Kubernetes
+        version between 1.34.2 and 1.34.2.1)."""
+        def inside(key):
+            return ("at" not in cls or _key(cls["at"]) == _key(key)) and \
+                ("above" not in cls or _key(key) > _key(cls["above"])) and \
+                ("below" not in cls or _key(key) < _key(cls["below"]))
+        if "at" in cls:
+            key = list(cls["at"])[:parts]
+        elif "below" in cls:
+            key = list(cls["below"])[:parts]
+            for i in range(parts - 1, -1, -1):
+                if key[i] > 0:
+                    key[i] -= 1
+                    key = key[:i + 1] + [999] * (parts - 1 - i)
+                    break
+        elif "above" in cls:
+            key = list(cls["above"])[:parts]
+            key[-1] += 1
+        else:  # the one class of a card whose facts name no version: any version
+            key = [580, 82, 7][:parts]
+        return ".".join(map(str, key)) if inside(key) else None
+
+    def resolve(self, name: str) -> str:
+        from kb.catalog.names import NameError_, NameIndex
+
+        if not str(name).strip():
+            raise ValueError("the card name is empty")
+        cards = {c["id"]: {"id": c["id"], "name": c["name"], "short_name": c["short"],
+                           "aliases": c["names"][3:], "plain_product": c["plain"]} for c in self.shared["cards"]}
+        try:
+            return NameIndex(cards).resolve(name)
+        except NameError_ as exc:
+            raise ValueError(str(exc)) from None
+
+    def operator(self, text):
+        from kb import versions
+
+        if text in (None, ""):
+            return self.shared["ops"][0]
+        try:
+            return versions.operator(text, self.shared["ops"])
+        except versions.VersionError as exc:
+            raise ValueError(str(exc)) from None
+
+    @staticmethod
+    def driver(text):
+        from kb import versions
+
+        try:
+            return versions.driver(text)
+        except versions.VersionError as exc:
+            raise ValueError(str(exc)) from None
+
+    def answer(self, table: dict, index: int, values: dict) -> dict:
+        a = table["answers"][index]
+        return {
+            "verdict": a["verdict"], "summary": fill(a["summary"], values),
+            "conditions": [fill(c, values) for c in a["conditions"]],
+            "reasons": [{"rule": table["reasons"][i]["rule"], "text": fill(table["reasons"][i]["text"], values),
+                         "cites": [table["cites"][j] for j in table["reasons"][i]["cites"]]} for i in a["reasons"]],
+            "details": [fill(d, values) for d in a["details"]],
+        }
+
+    def _driver_class(self, card: dict, typed: str | None) -> int:
+        from kb import versions
+
+        if not typed:
+            return 0
+        return _classify(versions.key(typed), card["classes"]) + 1
+
+    # -- the questions
+    def ask(self, question: str, s: dict) -> dict:
+        return getattr(self, "_" + question)(s)
+
+    def _mig(self, s):
+        cid = self.resolve(s["card"])
+        card, op = self.cards[cid], self.operator(s.get("operator"))
+        drv = self.driver(s["driver"]) if s.get("driver") else None
+        group = card["groups"][card["ops"][op]]
+        return self.answer(card, group["mig"][self._driver_class(card, drv)], {"operator": op, "driver": drv or ""})
+
+    def _methods(self, s):
+        cid = self.resolve(s["card"])
+        card, op = self.cards[cid], self.operator(s.get("operator"))
+        drv = self.driver(s["driver"]) if s.get("driver") else None
+        row = card["groups"][card["ops"][op]]["methods"][self._driver_class(card, drv)]
+        return self.answer(card, row[1 if s.get("mig-enabled") else 0], {"operator": op, "driver": drv or ""})
+
+    def _resource(self, s):
+        cid = self.resolve(s["card"])
+        info = self.by_id[cid]
+        n = s.get("time-slicing") or s.get("mps")
+        mode = "time-slicing" if s.get("time-slicing") else "mps" if s.get("mps") else "mig"
+        profile = next((p for p in info["profiles"] if p.lower() == (s.get("profile") or "").lower()), "")
+        key = "|".join([profile, (s.get("strategy") or "single") if profile else "", mode,
+                        "1" if s.get("rename-by-default") else "0"])
+        card, op = self.cards[cid], self.operator(s.get("operator"))
+        at = card["resource_combos"].index(key)
+        return self.answer(card, card["groups"][card["ops"][op]]["resource"][at],
+                           {"operator": op, "replicas": str(int(n)) if n else ""})
+
+    def _dra(self, s):
+        from kb import versions
+        from kb.questions.base import InputError, kubernetes_version
+
+        op = self.operator(s.get("operator"))
+        try:
+            k8s = kubernetes_version(s["k8s"], self.shared["dra_min_kubernetes"])
+        except InputError as exc:
+            raise ValueError(exc.text["en"]) from None
+        f = [x["id"] for x in self.shared["features"]].index(s.get("feature") or "whole-gpu")
+        c = _classify(versions.key(k8s), self.shared["k8s_classes"])
+        return self.answer(self.shared, self.shared["dra"][op][f][c], {"operator": op, "k8s": k8s})
+
+    def _recommend(self, s):
+        key = f"{s['workload']}|{'required' if s.get('isolation') == 'required' else ''}"
+        if not s.get("card"):
+            return self.answer(self.shared, self.shared["recommend"][key], {})
+        card = self.cards[self.resolve(s["card"])]
+        return self.answer(card, card["recommend"][card["recommend_combos"].index(key)], {"operator": self.shared["ops"][0]})
+
+    def _strategy(self, s):
+        from kb.questions.base import make_index  # noqa: F401 (the layout rules are the CLI's)
+        from kb.questions.strategy import parse_gpu
+
+        index = {"cards": {c["id"]: {"id": c["id"], "name": c["name"], "short_name": c["short"], "aliases": c["names"][3:],
+                                     "plain_product": c["plain"], "profiles": c["profiles"], "profile_counts": c["counts"]}
+                           for c in self.shared["cards"]}, "exact": {}}
+        gpus = [parse_gpu(index, g) for g in s["gpu"]]
+        op = self.operator(s.get("operator"))
+        node = self.shared["strategy"]
+        used = sorted({p for g in gpus for p in g["profiles"]})
+        mig = sum(1 for g in gpus if g["profiles"])
+        counts = {"mig_gpus": mig, "whole_gpus": len(gpus) - mig, "distinct_profiles": len(used)}
+        key = "|".join(str(_count_class(counts[p], node["classes"][p])) for p in ("mig_gpus", "whole_gpus", "distinct_profiles"))
+        values = {"profiles": ", ".join(used), "profile": used[0] if len(used) == 1 else "", "gpus": str(len(gpus)),
+                  **{p: str(n) for p, n in counts.items()}}
+        parts = [(self.shared["parts"][i], self.shared, 0, values) for i in node["nodes"][key]]
+        for n, g in enumerate(gpus, 1):
+            card = self.cards[g["card"]]
+            kind = ("1" if g["profiles"] else "0") + ("1" if mig else "0")
+            for i in card["groups"][card["ops"][op]]["strategy"][kind]:
+                parts.append((card["parts"][i], card, n, {"index": str(n), "gpu_profiles": ", ".join(g["profiles"])}))
+        parts.sort(key=lambda p: (p[0]["rule"], p[2]))
+        verdict = max((p[0]["verdict"] for p in parts), key=RANK.__getitem__) if parts else node["none"]["verdict"]
+        strategy = "mixed" if any(p[0]["strategy"] == "mixed" for p in parts) else "single"
+        conditions, seen = [], set()
+        if verdict != "no":
+            for part, _t, _n, values in parts:
+                if part.get("condition") and fill(part["condition_en"], values) not in seen:
+                    seen.add(fill(part["condition_en"], values))
+                    conditions.append(fill(part["condition"], values))
+        ordered = sorted(parts, key=lambda p: (-RANK[p[0]["verdict"]], p[0]["rule"]))
+        return {"verdict": verdict, "summary": node["summaries"][f"{strategy}|{verdict}"], "conditions": conditions,
+                "reasons": [{"rule": p["rule"], "text": fill(p["text"], v), "cites": [t["cites"][j] for j in p["cites"]]}
+                            for p, t, _n, v in ordered],
+                "details": [fill(node["detail"], {"strategy": strategy})]}

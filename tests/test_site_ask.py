@@ -1,0 +1,252 @@
+"""The ask page's data against `gpukb ask`: every answer the page can show, filled in the way the page fills
+it (tests/ask_oracle.py mirrors docs/javascripts/ask.js), equals the engine's answer for the same input —
+for every input of the exported tables, and for typed versions around every line of the catalog.
+
+The page's own script is checked against the same oracle in tests/test_site_browser.py.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from ask_oracle import Oracle, cli_view, page_view
+from kb.answer import localise
+from kb.catalog.compiled import load_data
+from kb.engine.rules import load_rules
+from kb.questions import Asker, resolve
+from kb.site import askdata
+from kb.site.askbatch import OPEN, REPLICAS, classify, intervals, padded
+
+
+@pytest.fixture(scope="module")
+def world():
+    data = load_data()
+    rules = load_rules()
+    computed = askdata.compute(data, rules)
+    payloads = {lang: {"shared": askdata.shared_payload(data, computed, lang),
+                       "cards": {cid: askdata.card_payload(data, computed, cid, lang) for cid in data["cards"]}}
+                for lang in ("de", "en")}
+    return {"data": data, "rules": rules, "asker": Asker(data, rules=rules), "page": payloads,
+            "oracle": {lang: Oracle(p) for lang, p in payloads.items()}}
+
+
+def cli(world, question: str, lang: str, **raw) -> dict:
+    asker = world["asker"]
+    inputs = resolve(question, asker.index, **raw)
+    return cli_view(localise(asker.answer(question, inputs), lang))
+
+
+def same(world, question: str, state: dict, raw: dict, lang: str = "en") -> None:
+    shown = page_view(world["oracle"][lang].ask(question, state))
+    assert shown == cli(world, question, lang, **raw), (question, state)
+
+
+# --- intervals ---------------------------------------------------------------------------------------
+
+def test_intervals_cover_every_version_once():
+    classes = intervals(["575.57.08", "580.65.06", "575.57.08", "575.51.03"])
+    for key in [(0, 0, 0, 0), (575, 51, 3, 0), (575, 51, 3, 1), (575, 57, 8, 0), (580, 0, 0, 0),
+                (580, 65, 6, 0), (999, 999, 999, 999)]:
+        hits = [i for i, c in enumerate(classes) if (c.get("at") == key) or ("at" not in c and (
+            c["above"] is None or key > c["above"]) and (c["below"] is None or key < c["below"]))]
+        assert hits == [classify(key, classes)], key
+    assert [c.get("at") for c in classes if "at" in c] == [(575, 51, 3, 0), (575, 57, 8, 0), (580, 65, 6, 0)]
+    for c in classes:  # every representative lies in its own class
+        assert classify(c["rep"], classes) == classes.index(c)
+
+
+def test_a_sentinel_decides_like_its_version_and_occurs_in_no_catalog_text(world):
+    import json
+
+    text = json.dumps(world["data"], ensure_ascii=False)
+    from kb import versions
+    from kb.site.askbatch import WIDTH
+
+    assert padded((580, 82, 7), kind="driver") == "00580.00082.00007.00000"
+    assert versions.key(padded((580, 82, 7), kind="driver")) == (580, 82, 7, 0)
+    # one version as each kind: three different sentinels (an operator release can be a line for Kubernetes)
+    assert len({padded((26, 7, 0), 3, kind) for kind in WIDTH}) == 3
+    assert "00580.00082" not in text and str(REPLICAS) not in text and OPEN not in text
+
+
+# --- every exported answer ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_mig_and_methods_answer_of_the_page_is_the_clis(world, lang):
+    oracle = world["oracle"][lang]
+    checked = 0
+    for cid, card in world["page"][lang]["cards"].items():
+        for op in card["ops"]:
+            for n, cls in enumerate([None, *card["classes"]]):
+                driver = None if cls is None else oracle.version_in(cls)
+                state = {"card": cid, "operator": op, "driver": driver}
+                same(world, "mig", state, dict(card=cid, operator=op, driver=driver), lang)
+                same(world, "methods", {**state, "mig-enabled": False}, dict(card=cid, operator=op, driver=driver), lang)
+                if len(card["groups"][card["ops"][op]]["methods"][n]) > 1:
+                    same(world, "methods", {**state, "mig-enabled": True},
+                         dict(card=cid, operator=op, driver=driver, mig_enabled=True), lang)
+                checked += 1
+    assert checked > 50
+
+
+def test_every_resource_answer_of_the_page_is_the_clis(world):
+    rnd = random.Random(15)
+    for cid, card in world["page"]["en"]["cards"].items():
+        for op in card["ops"]:
+            for combo in card["resource_combos"]:
+                profile, strategy, mode, rename = combo.split("|")
+                n = str(rnd.choice([1, 2, 4, 7, 48, 2**63 - 1]))
+                state = {"card": cid, "operator": op, "profile": profile, "strategy": strategy or None,
+                         "rename-by-default": rename == "1",
+                         "time-slicing": n if mode == "time-slicing" else None, "mps": n if mode == "mps" else None}
+                raw = dict(card=cid, operator=op, profile=profile or None, mig_strategy=strategy or None,
+                           rename_by_default=rename == "1", time_slicing=int(n) if mode == "time-slicing" else None,
+                           mps=int(n) if mode == "mps" else None)
+                same(world, "resource", state, raw)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_recommend_and_dra_answer_of_the_page_is_the_clis(world, lang):
+    shared = world["page"][lang]["shared"]
+    oracle = world["oracle"][lang]
+    for w in shared["workloads"]:
+        for iso in (None, "required"):
+            same(world, "recommend", {"workload": w["id"], "isolation": iso}, dict(workload=w["id"], isolation=iso), lang)
+            for cid in world["page"][lang]["cards"]:
+                same(world, "recommend", {"workload": w["id"], "isolation": iso, "card": cid},
+                     dict(workload=w["id"], isolation=iso, card=cid), lang)
+    for op in shared["ops"]:
+        for f in shared["features"]:
+            for cls in shared["k8s_classes"]:
+                k8s = oracle.version_in(cls, parts=3)
+                if k8s is None:
+                    continue
+                same(world, "dra", {"operator": op, "k8s": k8s, "feature": f["id"]},
+                     dict(operator=op, k8s=k8s, feature=f["id"]), lang)
+
+
+# --- typed versions -----------------------------------------------------------------------------------
+
+def _around(version: str) -> list[str]:
+    """Versions at, just below and just above a line, written as people write them."""
+    from kb import versions
+
+    parts = list(versions.parse(version))
+    below = parts[:-1] + [parts[-1] - 1] if parts[-1] > 0 else parts[:-2] + [parts[-2] - 1, 99]
+    above = parts[:-1] + [parts[-1] + 1]
+    return [version, ".".join(map(str, below)), ".".join(map(str, above)), "v" + version, version + ".0"]
+
+
+def test_typed_drivers_around_every_line_get_the_clis_answer(world):
+    rnd = random.Random(7)
+    data = world["data"]
+    for cid, card in data["cards"].items():
+        typed = [t for line in askdata.driver_lines(card) for t in _around(line)]
+        typed += [f"{rnd.randint(300, 700)}.{rnd.randint(0, 199)}.{rnd.randint(0, 99):02d}" for _ in range(5)]
+        typed += ["580.82", "999.999.999"]
+        for op in rnd.sample(world["page"]["en"]["shared"]["ops"], 2):
+            for driver in typed:
+                same(world, "mig", {"card": cid, "operator": op, "driver": driver}, dict(card=cid, operator=op, driver=driver))
+                same(world, "methods", {"card": cid, "operator": op, "driver": driver},
+                     dict(card=cid, operator=op, driver=driver), "de")
+
+
+def test_typed_kubernetes_versions_get_the_clis_answer(world):
+    typed = ["1.34.2", "v1.34.2", "1.34.3", "1.35", "1.33.9", "1.32", "1.32.0", "1.31.5", "2.0.0", "1.34.10"]
+    for k8s in typed:
+        for feature in ("whole-gpu", "dynamic-mig"):
+            same(world, "dra", {"k8s": k8s, "feature": feature}, dict(k8s=k8s, feature=feature))
+
+
+@pytest.mark.parametrize("raw, message", [
+    ({"k8s": "1.34"}, "Kubernetes 1.34 without a patch release cannot be answered"),
+    ({"k8s": "banana"}, "'banana' is not a Kubernetes version"),
+])
+def test_the_page_refuses_what_the_cli_refuses(world, raw, message):
+    from kb.questions.base import InputError
+
+    with pytest.raises(InputError) as cli_exc:
+        resolve("dra", world["asker"].index, **raw)
+    assert message in cli_exc.value.text["en"]
+    with pytest.raises(ValueError) as page_exc:
+        world["oracle"]["en"].ask("dra", raw)
+    assert message in str(page_exc.value)
+
+
+# --- strategy: assembled from the engine's conclusions per fact ------------------------------------------
+
+def _nodes(world, count: int, seed: int) -> list[list[str]]:
+    rnd = random.Random(seed)
+    index = world["asker"].index
+    with_profiles = [c for c, card in index["cards"].items() if card["profiles"]]
+    out = []
+    for _ in range(count):
+        gpus = []
+        for _ in range(rnd.randint(1, 6)):
+            cid = rnd.choice(list(index["cards"]))
+            profiles = index["cards"][cid]["profiles"]
+            kind = rnd.random()
+            if cid in with_profiles and kind < 0.5:
+                gpus.append(f"{index['cards'][cid]['short_name']}:all-{rnd.choice(profiles)}")
+            elif cid in with_profiles and kind < 0.75:
+                gpus.append(f"{cid}:{rnd.choice(profiles)}")
+            else:
+                gpus.append(cid)
+        out.append(gpus)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_strategy_answers_for_random_nodes_are_the_clis(world, lang):
+    ops = world["page"][lang]["shared"]["ops"]
+    for n, gpus in enumerate(_nodes(world, 120, seed=15 if lang == "en" else 16)):
+        op = ops[n % len(ops)]
+        same(world, "strategy", {"gpu": gpus, "operator": op}, dict(gpus=gpus, operator=op), lang)
+
+
+def test_strategy_answers_for_the_examples_of_the_cli_are_the_clis(world):
+    for gpus in (["H200 NVL:all-1g.18gb", "L4"], ["H200 NVL:all-1g.18gb", "H200 NVL"], ["L4", "L40S"],
+                 ["H200 NVL:1g.18gb,1g.18gb,2g.35gb"], ["RTX PRO 6000 Server Edition:all-1g.24gb"] * 4):
+        same(world, "strategy", {"gpu": gpus}, dict(gpus=gpus))
+
+
+# --- names -----------------------------------------------------------------------------------------------
+
+NAMES = ["H200 NVL", "h200nvl", "NVIDIA-H200-NVL", "RTX PRO 6000 Server Edition", "rtx pro 6000 workstation",
+         "RTX PRO 5000", "RTX PRO 4500", "Ｌ４", "L4", "l40s", "RTX PRO 6000 Blackwell Max-Q Workstation Edition"]
+
+
+@pytest.mark.parametrize("name", NAMES + ["H200", "RTX PRO 6000", "L40", "", "  "])
+def test_card_names_resolve_on_the_page_as_in_the_cli(world, name):
+    from kb.questions.base import InputError, card_id
+
+    try:
+        expected = card_id(world["asker"].index, name)
+    except InputError:
+        expected = None
+    try:
+        got = world["oracle"]["en"].resolve(name)
+    except ValueError:
+        got = None
+    assert got == expected
+
+
+def test_the_cli_itself_agrees_for_a_typed_driver():
+    """One round through the real command line (`gpukb ask mig … --json`), not only through the engine."""
+    import json
+
+    from kb.cli.main import cli as gpukb
+
+    result = CliRunner().invoke(gpukb, ["ask", "mig", "RTX PRO 6000 Server Edition", "--driver", "575.57.9",
+                                        "--json", "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    data = load_data()
+    computed = askdata.compute(data, load_rules())
+    oracle = Oracle({"shared": askdata.shared_payload(data, computed, "de"),
+                     "cards": {"rtx-pro-6000-blackwell-server": askdata.card_payload(
+                         data, computed, "rtx-pro-6000-blackwell-server", "de")}})
+    shown = page_view(oracle.ask("mig", {"card": "RTX PRO 6000 Server Edition", "driver": "575.57.9"}))
+    assert shown == cli_view(json.loads(result.output))
