@@ -163,16 +163,24 @@ class Oracle:
         n = s.get("time-slicing") or s.get("mps")
         mode = "time-slicing" if s.get("time-slicing") else "mps" if s.get("mps") else "mig"
         profile = next((p for p in info["profiles"] if p.lower() == (s.get("profile") or "").lower()), "")
+        cls = "" if mode == "mig" else str(_count_class(int(n), self.shared["replica_classes"]))
         key = "|".join([profile, (s.get("strategy") or "single") if profile else "", mode,
-                        "1" if s.get("rename-by-default") else "0"])
+                        "1" if s.get("rename-by-default") else "0", cls])
         card, op = self.cards[cid], self.operator(s.get("operator"))
         at = card["resource_combos"].index(key)
-        return self.answer(card, card["groups"][card["ops"][op]]["resource"][at],
-                           {"operator": op, "replicas": str(int(n)) if n else ""})
+        values = {"operator": op}
+        if n:
+            count = int(n)
+            values.update(replicas=str(count), client_thread_percentage=str(100 // count))
+            if info.get("memory_gb"):
+                memory = round(info["memory_gb"] / count, 1)
+                values["client_memory_gb"] = str(int(memory)) if float(memory).is_integer() else str(memory)
+        return self.answer(card, card["groups"][card["ops"][op]]["resource"][at], values)
 
     def _dra(self, s):
         from kb import versions
-        from kb.questions.base import InputError, kubernetes_version
+        from kb.errors import UnusableInput as InputError
+        from kb.questions.base import kubernetes_version
 
         op = self.operator(s.get("operator"))
         try:

@@ -38,7 +38,8 @@
       badK8s: "{v} ist keine Kubernetes-Version (z. B. 1.34.2)",
       k8sMissing: "sagen Sie, welche Kubernetes-Version der Cluster hat (z. B. 1.34.2)",
       k8sMinor: "Kubernetes {minor} ohne Patch-Release lässt sich nicht beantworten: NVIDIAs DRA-Treiber braucht {min} oder neuer; geben Sie an, welches {minor}.x der Cluster hat",
-      badReplicas: "Replikate müssen eine ganze Zahl ab 1 und unter 2^63 sein, nicht {v}",
+      badReplicas: "Replikate müssen eine ganze Zahl unter 2^63 sein, nicht {v}",
+      fewReplicas: "Replikate müssen mindestens {min} sein, nicht {v}: Das Device-Plugin lehnt eine geteilte Ressource mit weniger ab („number of replicas must be >= {min}“) und startet nicht",
       bothSharing: "wählen Sie entweder Time-Slicing oder MPS",
       nothing: "sagen Sie, was der Pod bekommt: ein MIG-Profil, Time-Slicing oder MPS",
       strategyNeedsProfile: "die MIG-Strategie braucht ein MIG-Profil",
@@ -69,7 +70,8 @@
       badK8s: "{v} is not a Kubernetes version (e.g. 1.34.2)",
       k8sMissing: "say which Kubernetes version the cluster runs (e.g. 1.34.2)",
       k8sMinor: "Kubernetes {minor} without a patch release cannot be answered: NVIDIA's DRA driver needs {min} or newer; say which {minor}.x the cluster runs",
-      badReplicas: "replicas must be a whole number of at least 1 and below 2^63, not {v}",
+      badReplicas: "replicas must be a whole number below 2^63, not {v}",
+      fewReplicas: "replicas must be at least {min}, not {v}: the device plugin refuses a shared resource with fewer (\"number of replicas must be >= {min}\") and does not start",
       bothSharing: "choose one of time-slicing and MPS",
       nothing: "say what the pod gets: a MIG profile, time-slicing or MPS",
       strategyNeedsProfile: "the MIG strategy needs a MIG profile",
@@ -171,10 +173,11 @@
     return { text: normal.join("."), parts: normal };
   }
 
-  function replicas(text) {
-    var m = /^\s*\+?(\d+)\s*$/.exec(String(text));
-    var n = m ? BigInt(m[1]) : null;
-    if (n === null || n < BigInt(1) || n > MAX_REPLICAS) throw new Problem(say("badReplicas", { v: shown(text) }));
+  function replicas(text, min) {
+    var m = /^\s*([+-]?)(\d+)\s*$/.exec(String(text));
+    var n = m ? BigInt(m[1] === "-" ? "-" + m[2] : m[2]) : null;
+    if (n === null || n > MAX_REPLICAS) throw new Problem(say("badReplicas", { v: shown(text) }));
+    if (n < BigInt(min)) throw new Problem(say("fewReplicas", { v: n.toString(), min: min }));
     return n.toString();
   }
 
@@ -257,6 +260,24 @@
     };
   }
 
+  // what follows from a replica count, as kb.questions.resource.facts builds it (kb.site.askdata.derived; the
+  // build checks that the facts agree), shown as the engine shows a number (an integer float without ".0")
+  function pyRound1(x) {
+    // Python's round(x, 1): the exact binary value, a tie to the even digit (ties only where 4x is whole)
+    if (Number.isInteger(x * 4) && (x * 20) % 2 === 1) {
+      var q = Math.floor(x * 10);
+      return (q % 2 === 0 ? q : q + 1) / 10;
+    }
+    return Number(x.toFixed(1));
+  }
+
+  function derived(n, info, op) {
+    var count = BigInt(n);
+    var out = { operator: op, replicas: count.toString(), client_thread_percentage: (BigInt(100) / count).toString() };
+    if (info.memory_gb) out.client_memory_gb = String(pyRound1(info.memory_gb / Number(count)));
+    return out;
+  }
+
   function cardGroup(card, op) {
     var g = card.ops[op];
     if (g === undefined) throw new Problem(say("missing"));
@@ -291,7 +312,7 @@
       if (!s.profile && !ts && !mps) throw new Problem(say("nothing"));
       if (s.strategy && !s.profile) throw new Problem(say("strategyNeedsProfile"));
       if (s["rename-by-default"] && !ts && !mps) throw new Problem(say("renameNeedsSharing"));
-      var n = ts || mps ? replicas(ts || mps) : null;
+      var n = ts || mps ? replicas(ts || mps, ctx.shared.min_replicas) : null;
       var profile = "";
       if (s.profile) {
         if (!info.profiles.length) throw new Problem(say("noProfiles", { name: info.short }));
@@ -300,10 +321,11 @@
       }
       var card = ctx.card(s.card), op = operator(ctx.shared, s.operator);
       var mode = ts ? "time-slicing" : mps ? "mps" : "mig";
-      var key = [profile, profile ? (s.strategy || "single") : "", mode, s["rename-by-default"] ? "1" : "0"].join("|");
+      var cls = n === null ? "" : String(bigClass(BigInt(n), ctx.shared.replica_classes));
+      var key = [profile, profile ? (s.strategy || "single") : "", mode, s["rename-by-default"] ? "1" : "0", cls].join("|");
       var at = card.resource_combos.indexOf(key);
       if (at < 0) throw new Problem(say("missing"));
-      return answerOf(card, cardGroup(card, op).resource[at], { operator: op, replicas: n || "" });
+      return answerOf(card, cardGroup(card, op).resource[at], n === null ? { operator: op } : derived(n, info, op));
     },
     dra: function (s, ctx) {
       var data = ctx.shared, op = operator(data, s.operator);
@@ -368,6 +390,15 @@
       if (used > total) throw new Problem(say("fitsSlices", { spec: shown(spec), name: info.short, used: used, total: total }));
     }
     return { card: id, profiles: profiles };
+  }
+
+  function bigClass(n, classes) {
+    for (var i = 0; i < classes.length; i++) {
+      var c = classes[i];
+      if (c.at !== undefined) { if (n === BigInt(c.at)) return i; continue; }
+      if ((c.above === null || n > BigInt(c.above)) && (c.below === null || n < BigInt(c.below))) return i;
+    }
+    return -1;
   }
 
   function countClass(n, classes) {

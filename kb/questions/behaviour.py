@@ -69,8 +69,19 @@ def versioned_statements(data: dict) -> list[tuple[str, dict]]:
     return out
 
 
+_FACTS: dict = {}
+
+
 def facts(data: dict, operator: str) -> list[dict]:
-    """One `behaviour` fact per version-bound statement of a component the operator release ships."""
+    """One `behaviour` fact per version-bound statement of a component the operator release ships (fresh
+    copies of facts built once per catalog and release: every question about a release asks for them)."""
+    key = (data.get("hash") or id(data), operator)
+    if key not in _FACTS:
+        _FACTS[key] = _facts(data, operator)
+    return [dict(f) for f in _FACTS[key]]
+
+
+def _facts(data: dict, operator: str) -> list[dict]:
     out = []
     shipped: dict[str, tuple] = {}
     for component, statement in versioned_statements(data):
@@ -80,7 +91,7 @@ def facts(data: dict, operator: str) -> list[dict]:
         fact = {"kind": "behaviour", "component": component, "statement": statement["id"], "operator": operator,
                 "version": version or "unknown",
                 "status": status(version, statement.get("since"), statement.get("until"))}
-        if listed_in and listed_in != operator:
+        if listed_in and versions.key(listed_in) != versions.key(operator):
             fact["inherited_from"] = listed_in
         for bound in ("since", "until"):
             if statement.get(bound):

@@ -5,11 +5,13 @@ Answers change only where the catalog draws a line (a minimum driver, the DRA dr
 so the page needs one answer per interval between those lines, with the typed value filled in where the
 answer quotes it. This module computes such answers with the real engine:
 
-- A *sentinel* stands for the value to be filled in: a version written with zero-padded parts
-  ('0580.0082.0007' has the key of 580.82.7 but occurs in no catalog text), or a replica count no text
-  contains. Questions compare versions by key only, so a sentinel decides like the version it stands for.
+- A *sentinel* stands for the version to be filled in: a version written with zero-padded parts
+  ('00580.00082.00007' has the key of 580.82.7 but occurs in no catalog text). Questions compare versions by key only, so a sentinel decides like the version it stands for.
 - `template()` turns an answer computed with sentinels into a template: every sentinel in its text becomes
   a slot `\ue000name\ue001` the page fills with the visitor's value.
+- A number the rules compare (a replica count) cannot be a sentinel: its classes lie between the numbers the
+  rules compare it with (`number_classes`); each class is computed with two numbers of it, the rules must
+  decide alike for both, and the fact properties that differ (the count, what follows from it) become slots.
 - A template leaves out the facts each reason read (what `gpukb ask --explain` adds).
 - Requests whose facts are equal except for properties holding a sentinel that no rule condition or
   citation reads share one engine run and one fold (`Templates.answer_many`): the GPU Operator release
@@ -28,8 +30,6 @@ from kb import versions
 from kb.questions import Asker
 
 OPEN, CLOSE = "\ue000", "\ue001"
-#: a replica count no catalog text contains (checked in `Sentinels`)
-REPLICAS = 987654321
 _MAX = (999, 999, 999, 999)
 
 
@@ -107,8 +107,6 @@ def _walk(value, fn):
         return {k: _walk(v, fn) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_walk(v, fn) for v in value]
-    if value == REPLICAS and isinstance(value, int) and not isinstance(value, bool):
-        return slot("replicas")
     return value
 
 
@@ -150,30 +148,90 @@ def fill(value, values: dict):
     return _walk(value, one)
 
 
+def number_classes(constants, lowest: int) -> list[dict]:
+    """Classes of a whole number from `lowest` on, between the numbers rules compare it with: each compared
+    number is a class ({"at": n}), the runs between them are classes ({"above": n|None, "below": n|None}).
+    Each class has `reps`: one number ({"at"}) or two numbers inside it."""
+    marks = sorted({int(c) for c in constants if int(c) >= lowest})
+    out, start = [], lowest
+    for c in marks + [None]:
+        end = c - 1 if c is not None else None
+        if end is None or start <= end:
+            if end is not None and start == end:
+                out.append({"at": start, "reps": [start]})
+            else:
+                out.append({"above": start - 1, "below": None if c is None else c, "reps": _two(start, end)})
+        if c is not None:
+            out.append({"at": c, "reps": [c]})
+            start = c + 1
+    return out
+
+
+def _two(lo: int, hi: int | None) -> list[int]:
+    """Two numbers in [lo, hi] with as many digits and no digit in common (2 and 3, 49 and 50)."""
+    top = hi if hi is not None else lo + 10**6
+    for x in range(lo, min(top, lo + 500) + 1):
+        for y in range(x + 1, min(top, x + 5000) + 1):
+            if len(str(y)) != len(str(x)):
+                break
+            if set(str(x)).isdisjoint(str(y)):
+                return [x, y]
+    raise ValueError(f"no two numbers to tell apart in [{lo}, {hi}]")
+
+
 def read_props(rules: list[dict]) -> set[str]:
     """Every name a rule condition or citation of these rules reads (property names, and every text in a
     condition, which over-approximates references to other facts' properties)."""
-    found: set[str] = set()
-
-    def walk(node):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if not k.startswith("$"):
-                    found.add(k)
-                walk(v)
-        elif isinstance(node, (list, tuple)):
-            for v in node:
-                walk(v)
-        elif isinstance(node, str):
-            found.add(node)
-
+    constant, joined = condition_props(rules)
+    found = constant | joined
     for rule in rules:
-        for _alias, cond in rule["when"]:
-            walk(cond)
         for ref in rule["cites"]:
             for name in re.findall(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}", ref):
                 found.add(name.rsplit(".", 1)[-1])
     return found
+
+
+def condition_props(rules: list[dict]) -> tuple[set[str], set[str]]:
+    """(properties conditions compare with a constant, properties that only join two facts): the firing
+    of a rule depends on the first's values and on which of the second's values are equal."""
+    constant: set[str] = set()
+    joined: set[str] = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k.startswith("$"):
+                    walk(v)
+                elif isinstance(v, dict) and len(v) == 1 and not next(iter(v)).startswith("$"):
+                    (_alias, other), = v.items()
+                    joined.update({k, other} if isinstance(other, str) else {k})
+                else:
+                    constant.add(k)
+                    walk(v)
+        elif isinstance(node, (list, tuple)):
+            for v in node:
+                walk(v)
+
+    for rule in rules:
+        for _alias, cond in rule["when"]:
+            walk(cond)
+    return constant, joined - constant
+
+
+def projection(facts: list[dict], constant: set[str], joined: set[str]) -> tuple:
+    """What of `facts` the rules' conditions see: the values compared with constants, and for joined
+    properties only which values are equal (numbered by first appearance)."""
+    tokens: dict = {}
+    out = []
+    for f in facts:
+        row = []
+        for k in sorted(f):
+            if k in constant:
+                row.append((k, f[k]))
+            elif k in joined:
+                row.append((k, tokens.setdefault(_hashable(f[k]), len(tokens))))
+        out.append(tuple(row))
+    return tuple(out)
 
 
 def _hashable(value):
@@ -190,9 +248,17 @@ class TemplateAsker(Asker):
 
     def __init__(self, data: dict, *, engine: str = "durable", rules=None):
         super().__init__(data, engine=engine, rules=rules)
-        self._read: dict[str, set[str]] = {}
+        self._read: dict = {}
         self._templates: dict = {}
         self._exact: dict = {}
+        #: sentinel → the version it stands for, as the catalog writes it (citations are looked up with it)
+        self.real: dict[str, str] = {}
+
+    def _conditions(self, question: str) -> tuple[set[str], set[str]]:
+        key = ("conditions", question)
+        if key not in self._read:
+            self._read[key] = condition_props(self.rules[question])
+        return self._read[key]
 
     def _reads(self, question: str) -> set[str]:
         if question not in self._read:
@@ -211,38 +277,98 @@ class TemplateAsker(Asker):
         more = iter(super().answer_many(question, missing) if missing else [])
         return [a if a is not None else next(more) for a in found]
 
-    def templates(self, question: str, requests: list[tuple[dict, dict[str, str]]]) -> list[dict]:
+    def templates(self, question: str, requests: list[tuple], derived=None) -> list[dict]:
         """Templates for many requests of one question. A request is (inputs with sentinels, {sentinel: slot
-        name}); requests whose facts differ only in sentinel-valued properties no rule reads share one
-        engine run and one fold. Returns one template per request."""
-        from kb.engine import evaluate_many
+        name}) or (inputs, sentinels, (input name, second value)) for a number the rules compare (a replica
+        count): the facts are built with both values; the properties that differ follow from the number and
+        become slots (each must be one `derived` knows how to compute: derived(prop, value, fact) → the fact's
+        value). Returns one template per request.
+
+        The engine runs once per distinct *projection* of the facts on what the rules read (conditions and
+        citations): requests whose facts agree there fire the same rules on the same facts. Each request's
+        conclusions are then written from its own facts and folded with its own inputs, as the engine does."""
+        from kb.engine import fire
+        from kb.engine.conclude import conclude
         from kb.questions import module
 
         mod = module(question)
-        reads = self._reads(question)
-        firsts: dict[str, tuple[int, list]] = {}
-        keys = []
-        for n, (inputs, sentinels) in enumerate(requests):
+        constant, joined = self._conditions(question)
+        by_id = {r["id"]: r for r in self.rules[question]}
+        prepared = []  # (n, key, facts, render)
+        projections: dict = {}
+        for n, request in enumerate(requests):
+            inputs, sentinels = request[0], request[1]
+            counted = len(request) > 2
+            # the inputs decide the facts: the same inputs, the same template
+            key = (question, tuple(sorted((k, _hashable(v)) for k, v in inputs.items())),
+                   request[2] if counted else None)
+            if key in self._templates:
+                prepared.append((n, key, None, None))
+                continue
             facts = mod.facts(self, inputs)
-            canon = tuple(tuple(sorted((k, (slot(sentinels[v]) if isinstance(v, str) and v in sentinels
-                                            and k not in reads else v)) for k, v in f.items())) for f in facts)
-            shown = tuple(sorted((k, (slot(sentinels[v]) if isinstance(v, str) and v in sentinels else _hashable(v)))
-                                 for k, v in inputs.items()))
-            key = (question, canon, shown)
-            keys.append(key)
-            if key not in self._templates and key not in firsts:
-                firsts[key] = (n, facts)
-        if firsts:
-            todo = list(firsts.values())
-            results = evaluate_many(question, [facts for _, facts in todo], engine=self.engine, data=self.data,
-                                    rules=self.rules)
-            for (n, _facts), conclusions in zip(todo, results):
-                inputs, sentinels = requests[n]
-                answer = mod.fold(self, inputs, conclusions)
-                answer["reasons"] = [{k: v for k, v in r.items() if k != "facts"} for r in answer["reasons"]]
-                self._templates[keys[n]] = template(answer, sentinels)
-        out = [self._templates[k] for k in keys]
-        for (inputs, sentinels), tmpl in zip(requests, out):
-            values = {name: (REPLICAS if name == "replicas" else s) for s, name in sentinels.items()}
-            self._exact.setdefault(_key(question, inputs), (tmpl, values))
+            render = facts
+            if counted:
+                name, second = request[2]
+                other = mod.facts(self, {**inputs, name: second})
+                render = self._counted(question, facts, other, name, (inputs[name], second), derived)
+            seen = projection(facts, constant, joined)
+            projections.setdefault(seen, facts)
+            prepared.append((n, key, seen, render))
+        todo = list(projections.items())
+        if todo:
+            fired = fire(question, [facts for _, facts in todo], engine=self.engine, rules=self.rules)
+            firings = {}
+            for (seen, facts), one in zip(todo, fired):
+                firings[seen] = [(rid, [next(i for i, f in enumerate(facts) if f is m) for m in matched])
+                                       for rid, matched in one]
+        for n, key, seen, render in prepared:
+            if seen is None or key in self._templates:
+                continue
+            inputs, sentinels = requests[n][0], requests[n][1]
+            if len(requests[n]) > 2:
+                inputs = {**inputs, requests[n][2][0]: slot(requests[n][2][0])}
+            conclusions = []
+            for rid, pos in firings[seen]:
+                written = conclude(by_id[rid], tuple(render[i] for i in pos), self.data)
+                if self.real and any("{" in ref for ref in by_id[rid]["cites"]):
+                    # citations are looked up by the real versions (a catalog list is selected by "26.3.3",
+                    # not by its sentinel); the text keeps the sentinels, which become slots
+                    real = tuple({k: self.real.get(v, v) if isinstance(v, str) else v for k, v in render[i].items()}
+                                 for i in pos)
+                    written["cites"] = conclude(by_id[rid], real, self.data)["cites"]
+                conclusions.append(written)
+            answer = mod.fold(self, inputs, conclusions)
+            answer["reasons"] = [{k: v for k, v in r.items() if k != "facts"} for r in answer["reasons"]]
+            self._templates[key] = template(answer, sentinels)
+        out = [self._templates[key] for _n, key, _p, _r in prepared]
+        for request, tmpl in zip(requests, out):
+            if len(request) == 2:
+                self._exact.setdefault(_key(question, request[0]), (tmpl, {name: s for s, name in request[1].items()}))
+        return out
+
+    def _counted(self, question: str, facts: list[dict], other: list[dict], name: str, values: tuple,
+                 derived) -> list[dict]:
+        """The facts with the number and every property that follows from it (what `derived` computes) as
+        slots; any other property that differs between the two numbers' facts is an error, and so is a rule
+        that reads a property following from the number (the classes only know the number's own lines)."""
+        if len(facts) != len(other) or any(a.keys() != b.keys() for a, b in zip(facts, other)):
+            raise ValueError(f"the facts differ in shape for two values of {name}: {values}")
+        out = []
+        for a, b in zip(facts, other):
+            row = dict(a)
+            for k in a:
+                follows = derived is not None and derived(k, values[0], a) is not None
+                if follows:
+                    for value, fact in zip(values, (a, b)):
+                        if derived(k, value, fact) != fact[k]:
+                            raise ValueError(f"the ask page computes {k} for {name} {value} as "
+                                             f"{derived(k, value, fact)!r}, the facts have {fact[k]!r}")
+                    if k != name and k in self._reads(question):
+                        raise ValueError(f"a {question} rule reads {k}, which follows from {name}: the ask page "
+                                         "cannot class it")
+                    row[k] = slot(k)
+                elif a[k] != b[k]:
+                    raise ValueError(f"the ask page does not know how {k} follows from {name} "
+                                     f"({name} {values[0]}: {a[k]!r}, {values[1]}: {b[k]!r})")
+            out.append(row)
         return out

@@ -19,7 +19,8 @@ from kb import versions
 from kb.answer import _detail_lines
 from kb.questions import words
 from kb.questions.recommend import WORKLOADS
-from kb.site.askbatch import REPLICAS, TemplateAsker, intervals, padded, slot
+from kb.questions.resource import MIN_REPLICAS
+from kb.site.askbatch import TemplateAsker, intervals, padded, slot
 
 VERSION = re.compile(r"^\d+(\.\d+){1,3}$")
 LANGS = ("de", "en")
@@ -60,29 +61,79 @@ def _op(op: str) -> str:
     return _OPS[op]
 
 
+def _real(key: tuple, lines: list[str]) -> str:
+    """The version a class representative stands for, as the catalog writes it where it is one of its lines."""
+    return next((line for line in lines if versions.key(line) == tuple(key)), ".".join(map(str, key)))
+
+
 def _classes_json(classes: list[dict]) -> list[dict]:
     return [{k: list(v) for k, v in c.items() if k != "rep" and v is not None} for c in classes]
 
 
-def resource_combos(profiles: list[str]) -> list[dict]:
-    """Every request `gpukb ask resource` accepts for a card, the replica count left open."""
+def resource_combos(profiles: list[str], replica_classes: list[dict]) -> list[dict]:
+    """Every request `gpukb ask resource` accepts for a card, one per class of replica counts."""
     out = []
     for profile in [None, *profiles]:
         strategies = ["single", "mixed"] if profile else [None]
         for strategy in strategies:
             if profile:
                 out.append({"profile": profile, "mig_strategy": strategy, "mode": "mig", "replicas": None,
-                            "rename_by_default": False})
+                            "rename_by_default": False, "class": None})
             for mode in ("time-slicing", "mps"):
                 for rename in (False, True):
-                    out.append({"profile": profile, "mig_strategy": strategy, "mode": mode, "replicas": REPLICAS,
-                                "rename_by_default": rename})
+                    for n, cls in enumerate(replica_classes):
+                        out.append({"profile": profile, "mig_strategy": strategy, "mode": mode, "replicas": cls["reps"],
+                                    "rename_by_default": rename, "class": n})
     return out
 
 
 def combo_key(c: dict) -> str:
-    """'1g.18gb|mixed|time-slicing|1' — the page builds the same key from the form."""
-    return "|".join([c["profile"] or "", c["mig_strategy"] or "", c["mode"], "1" if c["rename_by_default"] else "0"])
+    """'1g.18gb|mixed|time-slicing|1|0' (profile, strategy, sharing, renameByDefault, class of the replica
+    count) — the page builds the same key from the form."""
+    return "|".join([c["profile"] or "", c["mig_strategy"] or "", c["mode"], "1" if c["rename_by_default"] else "0",
+                     "" if c["class"] is None else str(c["class"])])
+
+
+def replica_classes(rules: dict) -> list[dict]:
+    """The classes of a typed replica count: between the numbers the resource rules compare it with, from the
+    smallest count the question accepts."""
+    from kb.site.askbatch import number_classes
+
+    return number_classes(_constants(rules.get("resource", []), "replicas"), MIN_REPLICAS)
+
+
+def derived(prop: str, count: int, fact: dict):
+    """What a fact property is for a replica count, as kb.questions.resource.facts builds it — the page
+    computes the same (`DERIVED` in docs/javascripts/ask.js); the build checks both agree with the facts."""
+    if prop == "replicas":
+        return count
+    if prop == "client_thread_percentage":
+        return 100 // count
+    if prop == "client_memory_gb":
+        return round(fact["memory_gb"] / count, 1)
+    return None
+
+
+def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sent) -> list[dict]:
+    """One template per (release, combination); a class of replica counts is computed with two counts of it
+    (kb.site.askbatch.TemplateAsker.templates): what follows from the count is filled in by the page."""
+    requests = []
+    for op in ops:
+        for c in combos:
+            base = {"card": cid, "operator": _op(op), **{k: v for k, v in c.items() if k not in ("class", "replicas")}}
+            reps = c["replicas"] or [None]
+            if len(reps) == 2:
+                requests.append(({**base, "replicas": reps[0]}, sent(op), ("replicas", reps[1])))
+            else:
+                requests.append(({**base, "replicas": reps[0]}, sent(op)))
+    return asker.templates("resource", requests, derived)
+
+
+def _behaviour(data: dict, op: str) -> str:
+    """What the components of a GPU Operator release do, without the release's own number."""
+    from kb.questions import behaviour
+
+    return json.dumps([{k: v for k, v in f.items() if k != "operator"} for f in behaviour.facts(data, op)], sort_keys=True)
 
 
 def compute(data: dict, rules: dict) -> dict:
@@ -90,10 +141,14 @@ def compute(data: dict, rules: dict) -> dict:
     asker = TemplateAsker(data, rules=rules)
     index = asker.index
     ops = index["operator_releases"]
+    replicas = replica_classes(rules)
+    asker.real.update({_op(op): op for op in ops})
     cards = {}
     for cid, card in data["cards"].items():
-        classes = intervals(driver_lines(card))
+        lines = driver_lines(card)
+        classes = intervals(lines)
         drivers = [None] + [padded(c["rep"], kind="driver") for c in classes]
+        asker.real.update({padded(c["rep"], kind="driver"): _real(c["rep"], lines) for c in classes})
         out = {"classes": classes, "ops": {}}
 
         def sent(op, driver=None):
@@ -107,9 +162,12 @@ def compute(data: dict, rules: dict) -> dict:
         first = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": None}, sent(op)) for op in ops])
         second = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": None, "mig_enabled": False},
                                               sent(op)) for op in ops])
+        # … and whose components behave alike (kb.questions.behaviour: the device plugin's version decides
+        # resource names and MPS)
+        signature = [(id(first[k]), id(second[k]), _behaviour(data, op)) for k, op in enumerate(ops)]
         groups: list[list[str]] = []
         for k, op in enumerate(ops):
-            same = next((g for g in groups if first[ops.index(g[0])] is first[k] and second[ops.index(g[0])] is second[k]), None)
+            same = next((g for g in groups if signature[ops.index(g[0])] == signature[k]), None)
             if same is None:
                 groups.append([op])
             else:
@@ -121,10 +179,8 @@ def compute(data: dict, rules: dict) -> dict:
         meth_req = [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e}, sent(op, d))
                     for op in reps for d in drivers for e in enabled]
         meth = asker.templates("methods", meth_req)
-        combos = resource_combos(index["cards"][cid]["profiles"])
-        res_req = [({"card": cid, "operator": _op(op), **c}, {**sent(op), str(REPLICAS): "replicas"})
-                   for op in reps for c in combos]
-        res = asker.templates("resource", res_req)
+        combos = resource_combos(index["cards"][cid]["profiles"], replicas)
+        res = _resource_templates(asker, cid, reps, combos, sent)
         # `gpukb ask recommend` has no --operator: the newest release answers
         rec_combos = [(w, i) for w in WORKLOADS for i in (None, "required")]
         rec = asker.templates("recommend", [({"workload": w, "card": cid, "isolation": i, "operator": _op(ops[0])},
@@ -144,12 +200,13 @@ def compute(data: dict, rules: dict) -> dict:
         out["resource_combos"] = [combo_key(c) for c in combos]
         out["recommend_combos"] = [f"{w}|{i or ''}" for w, i in rec_combos]
         cards[cid] = out
-    shared = {"ops": ops, "recommend": {}, "dra": {}}
+    shared = {"ops": ops, "recommend": {}, "dra": {}, "replica_classes": replicas}
     for w in WORKLOADS:
         for i in (None, "required"):
             [shared["recommend"][f"{w}|{i or ''}"]] = asker.templates(
                 "recommend", [({"workload": w, "card": None, "isolation": i, "operator": None}, {})])
     k8s = intervals(k8s_lines(data))
+    asker.real.update({padded(c["rep"], 3, "k8s"): _real(c["rep"], k8s_lines(data)) for c in k8s})
     shared["k8s_classes"] = k8s
     features = index["dra_features"]
     shared["dra_features"] = features
@@ -290,6 +347,15 @@ def strategy_node(asker) -> dict:
 
 # ---------------------------------------------------------------- the JSON files
 
+def _frozen(value):
+    """A hashable copy of a JSON-like value (dict items sorted)."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
 class _Pool:
     """Answers, reasons and citations stored once per file; answers refer to them by index."""
 
@@ -300,7 +366,7 @@ class _Pool:
         self._seen: dict[int, tuple[dict, int]] = {}
 
     def _intern(self, table: str, item) -> int:
-        key = (table, json.dumps(item, sort_keys=True, ensure_ascii=False))
+        key = (table, _frozen(item))
         if key not in self._index:
             self._index[key] = len(self.tables[table])
             self.tables[table].append(item)
@@ -327,12 +393,17 @@ class _Pool:
             out["condition_en"] = c["condition"]["en"]  # conditions count once by their English text
         return self._intern("parts", out)
 
+    def _cite(self, c: dict) -> int:
+        key = ("cite", c["source"], c.get("section"), c["quote"], c.get("url"), c.get("title"))
+        if key not in self._index:
+            self._index[key] = self._intern("cites", {k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)})
+        return self._index[key]
+
     def _answer(self, a: dict) -> int:
         lang = self.lang
         reasons = []
         for r in a["reasons"]:
-            cites = [self._intern("cites", {k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)})
-                     for c in r["citations"]]
+            cites = [self._cite(c) for c in r["citations"]]
             reasons.append(self._intern("reasons", {"rule": r["rule"], "title": r["title"][lang],
                                                     "text": r["text"][lang], "cites": cites}))
         item = {"verdict": a["verdict"], "summary": a["summary"][lang],
@@ -367,7 +438,8 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
     cards = [{"id": cid, "name": card["name"], "short": card["short_name"], "names": [cid, card["name"],
               card["short_name"], *card.get("aliases", [])], "plain": bool(card.get("plain_product")),
               "mig_status": index["cards"][cid]["mig_status"], "profiles": index["cards"][cid]["profiles"],
-              "counts": index["cards"][cid]["profile_counts"]}
+              "counts": index["cards"][cid]["profile_counts"],
+              "memory_gb": (card.get("memory_gb") or {}).get("value")}
              for cid, card in data["cards"].items()]
     node = s["strategy"]
     out = {
@@ -378,6 +450,8 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
         "workloads": [{"id": w, "name": words.word(words.WORKLOAD, w, lang)} for w in WORKLOADS],
         "features": [{"id": f, "name": words.word(words.DRA_FEATURE, f, lang)} for f in s["dra_features"]],
         "dra_min_kubernetes": index.get("dra_min_kubernetes"),
+        "min_replicas": MIN_REPLICAS,
+        "replica_classes": [{k: v for k, v in c.items() if k != "reps"} for c in s["replica_classes"]],
         "verdicts": {v: words.capital(words.VERDICT[v][lang]) for v in ("yes", "conditional", "unconfirmed", "no")},
         "k8s_classes": _classes_json(s["k8s_classes"]),
         "recommend": {k: pool.answer(a) for k, a in s["recommend"].items()},
