@@ -123,7 +123,10 @@ def write_tree(folder: Path, files: dict[str, str | bytes], key: str) -> None:
 
 
 def on_config(config):
-    """Generate docs/generated/ unless it is up to date (or GPUKB_SKIP_GENERATE=1), then list the card pages."""
+    """Generate docs/generated/ unless it is up to date (or GPUKB_SKIP_GENERATE=1), then list the card pages.
+    GPUKB_SITE_URL, where set, is the site's address (site_url)."""
+    if os.environ.get("GPUKB_SITE_URL"):
+        config.site_url = os.environ["GPUKB_SITE_URL"].rstrip("/") + "/"
     folder = Path(config.docs_dir) / "generated"
     if os.environ.get("GPUKB_SKIP_GENERATE") == "1":
         if not (folder / STAMP).is_file():
