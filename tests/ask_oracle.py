@@ -208,17 +208,23 @@ class Oracle:
         gpus = [parse_gpu(index, g) for g in s["gpu"]]
         op = self.operator(s.get("operator"))
         node = self.shared["strategy"]
+        drv = self.driver(s["driver"]) if s.get("driver") else None
+        from kb import versions
+
+        node_driver = _classify(versions.key(drv), node["driver_classes"]) + 1 if drv else 0
         used = sorted({p for g in gpus for p in g["profiles"]})
         mig = sum(1 for g in gpus if g["profiles"])
         counts = {"mig_gpus": mig, "whole_gpus": len(gpus) - mig, "distinct_profiles": len(used)}
-        key = "|".join(str(_count_class(counts[p], node["classes"][p])) for p in ("mig_gpus", "whole_gpus", "distinct_profiles"))
+        key = "|".join([op, str(node_driver)] + [str(_count_class(counts[p], node["classes"][p]))
+                                                 for p in ("mig_gpus", "whole_gpus", "distinct_profiles")])
         values = {"profiles": ", ".join(used), "profile": used[0] if len(used) == 1 else "", "gpus": str(len(gpus)),
+                  "operator": op, "driver": drv or "",
                   **{p: str(n) for p, n in counts.items()}}
         parts = [(self.shared["parts"][i], self.shared, 0, values) for i in node["nodes"][key]]
         for n, g in enumerate(gpus, 1):
             card = self.cards[g["card"]]
             kind = ("1" if g["profiles"] else "0") + ("1" if mig else "0")
-            for i in card["groups"][card["ops"][op]]["strategy"][kind]:
+            for i in card["groups"][card["ops"][op]]["strategy"][f"{self._driver_class(card, drv)}|{kind}"]:
                 parts.append((card["parts"][i], card, n, {"index": str(n), "gpu_profiles": ", ".join(g["profiles"])}))
         parts.sort(key=lambda p: (p[0]["rule"], p[2]))
         verdict = max((p[0]["verdict"] for p in parts), key=RANK.__getitem__) if parts else node["none"]["verdict"]

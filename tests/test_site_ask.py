@@ -223,9 +223,12 @@ def _nodes(world, count: int, seed: int) -> list[list[str]]:
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_strategy_answers_for_random_nodes_are_the_clis(world, lang):
     ops = world["page"][lang]["shared"]["ops"]
+    rnd = random.Random(3)
+    drivers = [None, *askdata.node_driver_lines(world["data"]), "580.82.07", "570.150.1", "999.1"]
     for n, gpus in enumerate(_nodes(world, 120, seed=15 if lang == "en" else 16)):
         op = ops[n % len(ops)]
-        same(world, "strategy", {"gpu": gpus, "operator": op}, dict(gpus=gpus, operator=op), lang)
+        driver = rnd.choice(drivers)
+        same(world, "strategy", {"gpu": gpus, "operator": op, "driver": driver}, dict(gpus=gpus, operator=op, driver=driver), lang)
 
 
 def test_strategy_answers_for_the_examples_of_the_cli_are_the_clis(world):

@@ -416,16 +416,19 @@
     if (!specs.length) throw new Problem(say("noGpus"));
     var gpus = specs.map(function (g) { return parseGpu(ctx, g); });
     var op = operator(data, s.operator);
+    var drv = s.driver ? driver(s.driver) : null;
+    var nodeDriver = drv ? classify(key4(drv.parts), node.driver_classes) + 1 : 0;
     return ctx.loadCards(gpus.map(function (g) { return g.card; })).then(function () {
       var used = {};
       gpus.forEach(function (g) { g.profiles.forEach(function (p) { used[p] = 1; }); });
       var distinct = Object.keys(used).sort();
       var migGpus = gpus.filter(function (g) { return g.profiles.length; }).length;
       var counts = { mig_gpus: migGpus, whole_gpus: gpus.length - migGpus, distinct_profiles: distinct.length };
-      var nodeKey = ["mig_gpus", "whole_gpus", "distinct_profiles"].map(function (p) {
+      var nodeKey = [op, nodeDriver].concat(["mig_gpus", "whole_gpus", "distinct_profiles"].map(function (p) {
         return countClass(counts[p], node.classes[p]);
-      }).join("|");
+      })).join("|");
       var values = { profiles: distinct.join(", "), profile: distinct.length === 1 ? distinct[0] : "",
+        operator: op, driver: drv ? drv.text : "",
         gpus: String(gpus.length), mig_gpus: String(counts.mig_gpus), whole_gpus: String(counts.whole_gpus),
         distinct_profiles: String(counts.distinct_profiles) };
       var parts = (node.nodes[nodeKey] || []).map(function (i) {
@@ -433,7 +436,7 @@
       });
       gpus.forEach(function (g, n) {
         var card = ctx.card(g.card), kind = (g.profiles.length ? "1" : "0") + (migGpus ? "1" : "0");
-        cardGroup(card, op).strategy[kind].forEach(function (i) {
+        cardGroup(card, op).strategy[driverClass(card, drv) + "|" + kind].forEach(function (i) {
           parts.push({ part: card.parts[i], table: card, pos: n + 1,
             values: { index: String(n + 1), gpu_profiles: g.profiles.join(", ") } });
         });
@@ -553,7 +556,7 @@
     mig: ["card", "operator", "driver"],
     methods: ["card", "operator", "driver", "mig-enabled"],
     resource: ["card", "operator", "profile", "strategy", "sharing", "replicas", "rename-by-default"],
-    strategy: ["gpus", "operator"],
+    strategy: ["gpus", "operator", "driver"],
     dra: ["operator", "k8s", "feature"],
     recommend: ["workload", "card", "isolation"]
   };

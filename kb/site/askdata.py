@@ -41,10 +41,14 @@ def version_strings(node) -> set[str]:
     return found
 
 
-def driver_lines(card: dict) -> list[str]:
+def driver_lines(card: dict, data: dict | None = None) -> list[str]:
     """The versions a typed driver is compared with for this card: every version its MIG prerequisites and
-    its operator support name (minimum drivers, disputed minimums, driver exceptions, list entries)."""
-    return sorted(version_strings([card["mig"], card["operator_support"]]), key=versions.key)
+    its operator support name (minimum drivers, disputed minimums, driver exceptions, list entries) and every
+    version of a known issue (`data` given)."""
+    found = version_strings([card["mig"], card["operator_support"]])
+    if data is not None:
+        found |= version_strings([f.get("known_issues", []) for f in data["releases"].values()])
+    return sorted(found, key=versions.key)
 
 
 def k8s_lines(data: dict) -> list[str]:
@@ -145,7 +149,7 @@ def compute(data: dict, rules: dict) -> dict:
     asker.real.update({_op(op): op for op in ops})
     cards = {}
     for cid, card in data["cards"].items():
-        lines = driver_lines(card)
+        lines = driver_lines(card, data)
         classes = intervals(lines)
         drivers = [None] + [padded(c["rep"], kind="driver") for c in classes]
         asker.real.update({padded(c["rep"], kind="driver"): _real(c["rep"], lines) for c in classes})
@@ -192,7 +196,7 @@ def compute(data: dict, rules: dict) -> dict:
                 "mig": mig[k * nd:(k + 1) * nd],
                 "methods": [meth[(k * nd + d) * ne:(k * nd + d + 1) * ne] for d in range(nd)],
                 "resource": res[k * nc:(k + 1) * nc],
-                "strategy": strategy_gpu(asker, cid, reps[k]),
+                "strategy": strategy_gpu(asker, cid, reps[k], drivers),
             })
             for op in group:
                 out["ops"][op] = k
@@ -214,18 +218,20 @@ def compute(data: dict, rules: dict) -> dict:
                 {_op(op): "operator", padded(c["rep"], 3, "k8s"): "k8s"}) for op in ops for f in features for c in k8s]
     dra = asker.templates("dra", dra_req) if features else []
     nf, nk = len(features), len(k8s)
-    shared["strategy"] = strategy_node(asker)
+    shared["strategy"] = strategy_node(asker, ops)
     shared["dra"] = {op: [dra[(i * nf + j) * nk:(i * nf + j + 1) * nk] for j in range(nf)] for i, op in enumerate(ops)}
     return {"cards": cards, "shared": shared}
 
 
 # ---------------------------------------------------------------- strategy: the engine's conclusions per fact
 
-def _join_free(rules: list[dict]) -> None:
-    joined = [r["id"] for r in rules if len(r["when"]) != 1]
+def _gpu_alone(rules: list[dict]) -> None:
+    """The page puts a strategy answer together from the conclusions about the node (with every fact that is
+    not a GPU) and those about each GPU: no rule may match a GPU together with another fact."""
+    joined = [r["id"] for r in rules if len(r["when"]) > 1 and any('"kind": "gpu"' in json.dumps(c) for _a, c in r["when"])]
     if joined:
-        raise KeyError(f"the ask page assembles strategy answers fact by fact, but rules {', '.join(joined)} "
-                       "match several facts at once")
+        raise KeyError(f"the ask page assembles strategy answers from the node and each GPU, but rules "
+                       f"{', '.join(joined)} match a GPU together with another fact")
 
 
 def _slotted(fact: dict, props: dict[str, str], reads: set[str]) -> dict:
@@ -238,26 +244,29 @@ def _slotted(fact: dict, props: dict[str, str], reads: set[str]) -> dict:
     return fact
 
 
-def strategy_gpu(asker, cid: str, op: str) -> dict[str, list[dict]]:
-    """The conclusions about one GPU of a node, by (GPU uses MIG, node uses MIG): '00', '01', '11'. Its number
-    and layout are slots; the facts are what `ask strategy` builds (kb.questions.strategy.facts)."""
+def strategy_gpu(asker, cid: str, op: str, drivers: list[str | None]) -> dict[str, list]:
+    """The conclusions about one GPU of a node, by driver class and (GPU uses MIG, node uses MIG):
+    {"<class>|00": […], "<class>|01": […], "<class>|11": […]}. Its number and layout are slots; the facts are
+    what `ask strategy` builds (kb.questions.strategy.facts)."""
     from kb.engine import evaluate_many
     from kb.questions import strategy
     from kb.site.askbatch import read_props
 
     rules = asker.rules["strategy"]
-    _join_free(rules)
+    _gpu_alone(rules)
     reads = read_props(rules)
     other = next((c for c in asker.index["cards"] if c != cid), cid)
     shapes = {"00": [{"card": cid, "profiles": []}],
               "01": [{"card": cid, "profiles": []}, {"card": other, "profiles": ["x"]}],
               "11": [{"card": cid, "profiles": ["x"]}]}
-    facts = []
-    for gpus in shapes.values():
-        gpu = strategy.facts(asker, {"gpus": gpus, "operator": op})[1]
-        facts.append([_slotted(gpu, {"index": "index", "profiles": "gpu_profiles"}, reads)])
+    keys, facts = [], []
+    for n, driver in enumerate(drivers):
+        for shape, gpus in shapes.items():
+            gpu = strategy.facts(asker, {"gpus": gpus, "operator": op, "driver": asker.real.get(driver, driver)})[1]
+            keys.append(f"{n}|{shape}")
+            facts.append([_slotted(gpu, {"index": "index", "profiles": "gpu_profiles"}, reads)])
     results = evaluate_many("strategy", facts, engine=asker.engine, data=asker.data, rules=asker.rules)
-    return dict(zip(shapes, results))
+    return {k: [{x: v for x, v in c.items() if x != "facts"} for c in conclusions] for k, conclusions in zip(keys, results)}
 
 
 def _constants(rules: list[dict], prop: str) -> set:
@@ -290,58 +299,69 @@ def count_classes(constants: set) -> list[dict]:
 COUNT_SENTINEL = {"mig_gpus": 7000001, "whole_gpus": 7000003, "distinct_profiles": 7000007}
 
 
-def strategy_node(asker) -> dict:
-    """The conclusions about the node as a whole, by the classes of its counts (mig GPUs, whole GPUs, distinct
-    profiles) between the numbers the rules compare them with; the counts, the GPU total and the profiles are
-    slots. Also the summary of each (strategy, verdict), as kb.questions.strategy.fold words it."""
+def node_driver_lines(data: dict) -> list[str]:
+    """The versions a typed driver is compared with for the node as a whole: the known issues' ranges."""
+    return sorted(version_strings([f.get("known_issues", []) for f in data["releases"].values()]), key=versions.key)
+
+
+def strategy_node(asker, ops: list[str]) -> dict:
+    """The conclusions about the node as a whole (the node fact and every fact that is not a GPU: known issues),
+    by release, driver class and the classes of its counts (mig GPUs, whole GPUs, distinct profiles) between
+    the numbers the rules compare them with; the counts, the GPU total, the profiles, the release and the driver
+    are slots. Also the summary of each (strategy, verdict), as kb.questions.strategy.fold words it."""
     from kb.engine import evaluate_many
     from kb.questions import strategy
-    from kb.site.askbatch import read_props
+    from kb.site.askbatch import read_props, template_value
 
     rules = asker.rules["strategy"]
-    _join_free(rules)
+    _gpu_alone(rules)
     reads = read_props(rules)
     card = next(iter(asker.index["cards"]))
-    op = asker.index["operator_releases"][0]
     counts = ("mig_gpus", "whole_gpus", "distinct_profiles")
     classes = {prop: count_classes(_constants(rules, prop)) for prop in counts}
+    lines = node_driver_lines(asker.data)
+    drivers = intervals(lines)
+    driver_reps = [None] + [padded(c["rep"], kind="driver") for c in drivers]
+    asker.real.update({padded(c["rep"], kind="driver"): _real(c["rep"], lines) for c in drivers})
     keys, facts, sentinels = [], [], []
-    for i, mig in enumerate(classes["mig_gpus"]):
-        for j, whole in enumerate(classes["whole_gpus"]):
-            for k, distinct in enumerate(classes["distinct_profiles"]):
-                m, w, d = mig["real"], whole["real"], distinct["real"]
-                if m + w == 0 or (m == 0) != (d == 0):
-                    continue
-                gpus = [{"card": card, "profiles": [f"p{n}" for n in range(d)] if g == 0 else ["p0"]} for g in range(m)]
-                gpus += [{"card": card, "profiles": []}] * w
-                node = dict(strategy.facts(asker, {"gpus": gpus, "operator": op})[0])
-                shown = {}
-                for prop, cls in (("mig_gpus", mig), ("whole_gpus", whole), ("distinct_profiles", distinct)):
-                    if prop in node and "at" not in cls:  # any count of the class: a sentinel in its place
-                        node[prop] = COUNT_SENTINEL[prop]
-                        shown[str(COUNT_SENTINEL[prop])] = prop
-                for prop in node:
-                    if prop != "kind" and prop not in counts:
-                        if prop in reads:
-                            raise KeyError(f"the ask page fills in the node property {prop!r}, but a strategy rule reads it")
-                        node[prop] = slot(prop)
-                keys.append(f"{i}|{j}|{k}")
-                facts.append([node])
-                sentinels.append(shown)
+    for op in ops:
+        for d, driver in enumerate(driver_reps):
+            for i, mig in enumerate(classes["mig_gpus"]):
+                for j, whole in enumerate(classes["whole_gpus"]):
+                    for k, distinct in enumerate(classes["distinct_profiles"]):
+                        m, w, n = mig["real"], whole["real"], distinct["real"]
+                        if m + w == 0 or (m == 0) != (n == 0):
+                            continue
+                        gpus = [{"card": card, "profiles": [f"p{x}" for x in range(n)] if g == 0 else ["p0"]} for g in range(m)]
+                        gpus += [{"card": card, "profiles": []}] * w
+                        found = strategy.facts(asker, {"gpus": gpus, "operator": _op(op), "driver": driver})
+                        node = dict(found[0])
+                        shown = {_op(op): "operator", **({driver: "driver"} if driver else {})}
+                        for prop, cls in (("mig_gpus", mig), ("whole_gpus", whole), ("distinct_profiles", distinct)):
+                            if prop in node and "at" not in cls:  # any count of the class: a sentinel in its place
+                                node[prop] = COUNT_SENTINEL[prop]
+                                shown[str(COUNT_SENTINEL[prop])] = prop
+                        for prop in node:
+                            if prop != "kind" and prop not in counts:
+                                if prop in reads:
+                                    raise KeyError(f"the ask page fills in the node property {prop!r}, but a strategy rule reads it")
+                                node[prop] = slot(prop)
+                        keys.append(f"{op}|{d}|{i}|{j}|{k}")
+                        facts.append([node, *(f for f in found[1:] if f["kind"] != "gpu")])
+                        sentinels.append(shown)
     results = evaluate_many("strategy", facts, engine=asker.engine, data=asker.data, rules=asker.rules)
-    from kb.site.askbatch import template_value
-
     nodes = {key: [template_value({k: v for k, v in c.items() if k != "facts"}, shown) for c in conclusions]
              for key, conclusions, shown in zip(keys, results, sentinels)}
     summaries = {}
+    op = ops[0]
     for strat in ("single", "mixed"):
         for verdict in ("yes", "conditional", "unconfirmed", "no"):
             fake = {"rule": "", "title": {"en": "", "de": ""}, "verdict": verdict, "text": {"en": "", "de": ""},
                     "condition": None, "details": {"strategy": strat}, "cites": [], "facts": []}
-            summaries[f"{strat}|{verdict}"] = strategy.fold(asker, {"gpus": [], "operator": op}, [fake])["summary"]
-    none = strategy.fold(asker, {"gpus": [], "operator": op}, [])
-    return {"nodes": nodes, "summaries": summaries, "classes": {p: [{k: v for k, v in c.items() if k != "real"}
-                                                                      for c in cls] for p, cls in classes.items()},
+            summaries[f"{strat}|{verdict}"] = strategy.fold(asker, {"gpus": [], "operator": op, "driver": None}, [fake])["summary"]
+    none = strategy.fold(asker, {"gpus": [], "operator": op, "driver": None}, [])
+    return {"nodes": nodes, "summaries": summaries, "driver_classes": drivers,
+            "classes": {p: [{k: v for k, v in c.items() if k != "real"} for c in cls] for p, cls in classes.items()},
             "none": {"verdict": none["verdict"], "strategy": none["details"]["strategy"]}}
 
 
@@ -446,7 +466,7 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
         "data_version": data["data_version"], "verified": data["verified"], "ops": s["ops"], "cards": cards,
         "strategy": {"nodes": {k: [pool.part(c) for c in parts] for k, parts in node["nodes"].items()},
                      "summaries": {k: v[lang] for k, v in node["summaries"].items()}, "none": node["none"],
-                     "classes": node["classes"], "detail": _detail_lines({"strategy": slot("strategy")}, lang, "")[0]},
+                     "classes": node["classes"], "driver_classes": _classes_json(node["driver_classes"]), "detail": _detail_lines({"strategy": slot("strategy")}, lang, "")[0]},
         "workloads": [{"id": w, "name": words.word(words.WORKLOAD, w, lang)} for w in WORKLOADS],
         "features": [{"id": f, "name": words.word(words.DRA_FEATURE, f, lang)} for f in s["dra_features"]],
         "dra_min_kubernetes": index.get("dra_min_kubernetes"),
