@@ -188,8 +188,11 @@ class Oracle:
         except InputError as exc:
             raise ValueError(exc.text["en"]) from None
         f = [x["id"] for x in self.shared["features"]].index(s.get("feature") or "whole-gpu")
+        install = s.get("install") or ("operator" if self.shared["dra_min_operator"] and versions.key(op) >= versions.key(
+            self.shared["dra_min_operator"]) else "standalone")
+        h = self.shared["installs"].index(install)
         c = _classify(versions.key(k8s), self.shared["k8s_classes"])
-        return self.answer(self.shared, self.shared["dra"][op][f][c], {"operator": op, "k8s": k8s})
+        return self.answer(self.shared, self.shared["dra"][op][f][h][c], {"operator": op, "k8s": k8s})
 
     def _recommend(self, s):
         key = f"{s['workload']}|{'required' if s.get('isolation') == 'required' else ''}"

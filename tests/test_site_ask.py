@@ -145,8 +145,9 @@ def test_every_recommend_and_dra_answer_of_the_page_is_the_clis(world, lang):
                 k8s = oracle.version_in(cls, parts=3)
                 if k8s is None:
                     continue
-                same(world, "dra", {"operator": op, "k8s": k8s, "feature": f["id"]},
-                     dict(operator=op, k8s=k8s, feature=f["id"]), lang)
+                for install in (None, "operator", "standalone"):
+                    same(world, "dra", {"operator": op, "k8s": k8s, "feature": f["id"], "install": install},
+                         dict(operator=op, k8s=k8s, feature=f["id"], install=install), lang)
 
 
 # --- typed versions -----------------------------------------------------------------------------------

@@ -53,6 +53,7 @@
       noneProfiles: "keine (die Karte hat keine MIG-Profile)",
       fitsCount: "{spec} passt nicht auf eine {name}: {n} × {p}, die Karte fasst höchstens {max}",
       fitsSlices: "{spec} passt nicht auf eine {name}: Die Profile brauchen {used} Compute-Slices, die Karte hat {total}",
+      badInstall: "unbekannte Installationsart des DRA-Treibers {v}; bekannt: operator, standalone",
       badWorkload: "wählen Sie eine Arbeitslast", missing: "Für diese Auswahl gibt es keine Antwort."
     },
     en: {
@@ -85,6 +86,7 @@
       noneProfiles: "none (the card has no MIG profiles)",
       fitsCount: "{spec} does not fit on one {name}: {n} × {p}, but the card holds at most {max}",
       fitsSlices: "{spec} does not fit on one {name}: its profiles need {used} compute slices, the card has {total}",
+      badInstall: "unknown way to install the DRA driver {v}; known: operator, standalone",
       badWorkload: "choose a workload", missing: "There is no answer for this choice."
     }
   };
@@ -333,8 +335,14 @@
       var feature = s.feature || "whole-gpu";
       var f = data.features.map(function (x) { return x.id; }).indexOf(feature);
       if (f < 0) throw new Problem(say("missing"));
+      var install = s.install;
+      if (install && data.installs.indexOf(install) < 0) throw new Problem(say("badInstall", { v: shown(install) }));
+      if (!install) {
+        install = data.dra_min_operator && cmp(key4(parseVersion(op).parts), key4(parseVersion(data.dra_min_operator).parts)) >= 0
+          ? "operator" : "standalone";
+      }
       var c = classify(key4(k8s.parts), data.k8s_classes);
-      return answerOf(data, data.dra[op][f][c], { operator: op, k8s: k8s.text });
+      return answerOf(data, data.dra[op][f][data.installs.indexOf(install)][c], { operator: op, k8s: k8s.text });
     },
     recommend: function (s, ctx) {
       var data = ctx.shared;
@@ -551,13 +559,13 @@
   // ---------------------------------------------------------------- the form and the URL
 
   var FIELDS = ["card", "operator", "driver", "k8s", "profile", "strategy", "time-slicing", "mps", "workload",
-    "feature", "isolation", "mig-enabled", "rename-by-default"];
+    "feature", "install", "isolation", "mig-enabled", "rename-by-default"];
   var SHOWN = {
     mig: ["card", "operator", "driver"],
     methods: ["card", "operator", "driver", "mig-enabled"],
     resource: ["card", "operator", "profile", "strategy", "sharing", "replicas", "rename-by-default"],
     strategy: ["gpus", "operator", "driver"],
-    dra: ["operator", "k8s", "feature"],
+    dra: ["operator", "k8s", "feature", "install"],
     recommend: ["workload", "card", "isolation"]
   };
 
@@ -665,7 +673,7 @@
       var s = { q: q.value };
       var typedCard = card.getAttribute("data-typed");
       s.card = typedCard || card.value;
-      ["operator", "driver", "k8s", "profile", "strategy", "workload", "feature"].forEach(function (f) {
+      ["operator", "driver", "k8s", "profile", "strategy", "workload", "feature", "install"].forEach(function (f) {
         s[f] = form.elements[f].value;
       });
       s.operator = op.getAttribute("data-typed") || s.operator;
@@ -697,7 +705,7 @@
       }
       op.value = s.operator ? (function () { try { return operator(shared, s.operator); } catch (e) { return op.value; } })() : shared.ops[0];
       if (s.operator && op.value !== s.operator) op.setAttribute("data-typed", s.operator); else op.removeAttribute("data-typed");
-      ["driver", "k8s", "workload", "feature"].forEach(function (f) { if (s[f] !== undefined) form.elements[f].value = s[f]; });
+      ["driver", "k8s", "workload", "feature", "install"].forEach(function (f) { if (s[f] !== undefined) form.elements[f].value = s[f]; });
       fillProfiles(s.profile);
       form.elements.strategy.value = s.strategy || "";
       form.elements.sharing.value = s["time-slicing"] ? "time-slicing" : s.mps ? "mps" : "";

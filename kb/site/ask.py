@@ -77,6 +77,11 @@ def form_html(lang: str) -> str:
         _field("k8s", Text("Kubernetes version", "Kubernetes-Version"), text_input("k8s", "1.34.2"), lang,
                Text("Any version, e.g. 1.34.2.", "Jede Version, z. B. 1.34.2.")),
         _field("feature", Text("DRA capability", "DRA-Funktion"), '<select name="feature" id="gpukb-ask-feature"></select>', lang),
+        _field("install", Text("DRA driver installed", "DRA-Treiber installiert"),
+               '<select name="install" id="gpukb-ask-install">'
+               + _options([("", Text("as the release allows", "wie das Release es vorsieht")),
+                           ("operator", Text("by the GPU Operator", "vom GPU Operator")),
+                           ("standalone", Text("on its own (Helm chart)", "eigenständig (Helm-Chart)"))], lang) + "</select>", lang),
         _check("isolation", Text("The consumers must be isolated from each other", "Die Nutzer müssen voneinander isoliert sein"), lang),
     ]
     gpu_row = (f'<template id="gpukb-ask-gpu-template"><div class="gpukb-ask-gpu"><span class="gpukb-ask-gpu-n"></span>'

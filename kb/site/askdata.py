@@ -214,12 +214,17 @@ def compute(data: dict, rules: dict) -> dict:
     shared["k8s_classes"] = k8s
     features = index["dra_features"]
     shared["dra_features"] = features
-    dra_req = [({"operator": _op(op), "k8s": padded(c["rep"], 3, "k8s"), "feature": f},
-                {_op(op): "operator", padded(c["rep"], 3, "k8s"): "k8s"}) for op in ops for f in features for c in k8s]
+    from kb.questions.dra import INSTALLS
+
+    dra_req = [({"operator": _op(op), "k8s": padded(c["rep"], 3, "k8s"), "feature": f, "install": how},
+                {_op(op): "operator", padded(c["rep"], 3, "k8s"): "k8s"})
+               for op in ops for f in features for how in INSTALLS for c in k8s]
     dra = asker.templates("dra", dra_req) if features else []
-    nf, nk = len(features), len(k8s)
+    nf, ni, nk = len(features), len(INSTALLS), len(k8s)
+    shared["installs"] = list(INSTALLS)
     shared["strategy"] = strategy_node(asker, ops)
-    shared["dra"] = {op: [dra[(i * nf + j) * nk:(i * nf + j + 1) * nk] for j in range(nf)] for i, op in enumerate(ops)}
+    shared["dra"] = {op: [[dra[((i * nf + j) * ni + h) * nk:((i * nf + j) * ni + h + 1) * nk] for h in range(ni)]
+                          for j in range(nf)] for i, op in enumerate(ops)}
     return {"cards": cards, "shared": shared}
 
 
@@ -475,7 +480,8 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
         "verdicts": {v: words.capital(words.VERDICT[v][lang]) for v in ("yes", "conditional", "unconfirmed", "no")},
         "k8s_classes": _classes_json(s["k8s_classes"]),
         "recommend": {k: pool.answer(a) for k, a in s["recommend"].items()},
-        "dra": {op: [[pool.answer(a) for a in row] for row in rows] for op, rows in s["dra"].items()},
+        "dra": {op: [[[pool.answer(a) for a in row] for row in how] for how in rows] for op, rows in s["dra"].items()},
+        "installs": s["installs"], "dra_min_operator": index.get("dra_min_operator"),
     }
     out.update(pool.tables)
     return out
