@@ -18,7 +18,6 @@ import re
 from kb import versions
 from kb.answer import _detail_lines
 from kb.questions import words
-from kb.questions.recommend import WORKLOADS
 from kb.questions.resource import MIN_REPLICAS
 from kb.site.askbatch import TemplateAsker, intervals, padded, slot
 
@@ -186,7 +185,7 @@ def compute(data: dict, rules: dict) -> dict:
         combos = resource_combos(index["cards"][cid]["profiles"], replicas)
         res = _resource_templates(asker, cid, reps, combos, sent)
         # `gpukb ask recommend` has no --operator: the newest release answers
-        rec_combos = [(w, i) for w in WORKLOADS for i in (None, "required")]
+        rec_combos = [(w, i) for w in index["workloads"] for i in (None, "required")]
         rec = asker.templates("recommend", [({"workload": w, "card": cid, "isolation": i, "operator": _op(ops[0])},
                                              sent(ops[0])) for w, i in rec_combos])
         nd, ne, nc = len(drivers), len(enabled), len(combos)
@@ -205,7 +204,7 @@ def compute(data: dict, rules: dict) -> dict:
         out["recommend_combos"] = [f"{w}|{i or ''}" for w, i in rec_combos]
         cards[cid] = out
     shared = {"ops": ops, "recommend": {}, "dra": {}, "replica_classes": replicas}
-    for w in WORKLOADS:
+    for w in index["workloads"]:
         for i in (None, "required"):
             [shared["recommend"][f"{w}|{i or ''}"]] = asker.templates(
                 "recommend", [({"workload": w, "card": None, "isolation": i, "operator": None}, {})])
@@ -472,7 +471,7 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
         "strategy": {"nodes": {k: [pool.part(c) for c in parts] for k, parts in node["nodes"].items()},
                      "summaries": {k: v[lang] for k, v in node["summaries"].items()}, "none": node["none"],
                      "classes": node["classes"], "driver_classes": _classes_json(node["driver_classes"]), "detail": _detail_lines({"strategy": slot("strategy")}, lang, "")[0]},
-        "workloads": [{"id": w, "name": words.word(words.WORKLOAD, w, lang)} for w in WORKLOADS],
+        "workloads": [{"id": w, "name": words.word(words.WORKLOAD, w, lang)} for w in index["workloads"]],
         "features": [{"id": f, "name": words.word(words.DRA_FEATURE, f, lang)} for f in s["dra_features"]],
         "dra_min_kubernetes": index.get("dra_min_kubernetes"),
         "min_replicas": MIN_REPLICAS,
