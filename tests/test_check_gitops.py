@@ -194,3 +194,19 @@ def test_mps_with_a_mig_resource_is_an_error_in_any_kind_of_document():
     for text in (release, chart):
         report = run("-", stdin=text)
         assert "CHK-001" in rules(report), text
+
+
+def test_kubectl_commands_of_a_setup_script_are_read():
+    """lcpu-club/hpcgame-ops-2nd@3f8196e 5_accelerators/0_gpu: the time-slicing ConfigMap and the script that names
+    it in the ClusterPolicy (a merge patch without a default) and labels nodes; commented-out commands are skipped,
+    a node labelled twice keeps both labels."""
+    report = run(FIXTURES / "check" / "shell")
+    (patch,) = report.inventory.policies
+    assert (patch.partial, patch.value("devicePlugin.config.name")) == (True, "gpu-time-slicing-config")
+    labels = {n.name: n.label("nvidia.com/device-plugin.config") for n in report.inventory.nodes}
+    assert labels == {"sc2": "v100-16gb-shared", "sc4": "v100-32gb-shared", "l12gpu23": "a100-80gb-shared",
+                      "l12gpu25": None, "l12gpu26": None, "l12gpu11": "l40-shared"}
+    (f,) = [f for f in report.findings if f["severity"] != "info"]
+    assert (f["rule"], f["where"]["line"]) == ("CHK-020", 3)
+    assert f["fix"].endswith("(keys of gpu-time-slicing-config: v100-32gb-shared, v100-16gb-shared, a100-80gb-shared, "
+                             "l40-shared, a100-80gb)")

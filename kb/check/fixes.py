@@ -178,8 +178,11 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
         return _config_block(ctx, f, drop)
     if rule in ("CHK-020", "CHK-021"):
         keys = ctx.configmaps.get(f.get("dp_config_name"), [])
-        default = _closest(f.get("dp_config_default", ""), keys) if keys else "<key>"
-        return set_policy(ctx, {"devicePlugin.config.default": default})
+        written = f.get("dp_config_default", "")
+        default = _closest(written, keys) if keys and written else "<key>"
+        fix = set_policy(ctx, {"devicePlugin.config.default": default})
+        return fix + (Text("   (keys of {cm}: {k})", "   (Schlüssel von {cm}: {k})").format(
+            cm=f.get("dp_config_name"), k=", ".join(keys)) if keys and default == "<key>" else "")
     if rule == "CHK-022":
         keys = ctx.configmaps.get(f.get("dp_configmap"), [])
         cmd = _label(f.get("name"), "nvidia.com/device-plugin.config", _closest(f.get("dp_config_label", ""), keys))

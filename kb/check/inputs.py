@@ -75,6 +75,12 @@ _SMI = re.compile(r"NVIDIA-SMI \d|==+NVSMI LOG==+|^GPU \d+: .*\(UUID: |GPU insta
                   re.M)
 
 
+def _kubectl(text: str) -> bool:
+    from kb.check.readers.shell import looks_like_commands
+
+    return looks_like_commands(text) and bool(re.search(r"kubectl\s+(?:\S+\s+)*?(patch\s+clusterpolic|label\s)", text))
+
+
 def looks_like_smi(text: str) -> bool:
     return bool(_SMI.search(text))
 
@@ -94,6 +100,8 @@ def _folder_files(folder: str, inputs: Inputs) -> list[tuple[str, bool]]:
         elif p.name == "version" and must_gather:
             out.append((str(p), must_gather))
         elif suffix in TEXT_SUFFIXES and (p.name.endswith(".labels") or looks_like_smi(_peek(p))):
+            out.append((str(p), must_gather))
+        elif suffix in (".sh", ".txt", ".md") and _kubectl(_peek(p, 65536)):
             out.append((str(p), must_gather))
         else:
             skipped += 1

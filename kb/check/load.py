@@ -76,6 +76,16 @@ def load_text(item: Input, out: Loaded, variables: dict | None = None) -> None:
             "nicht gelesen: eine Helm-Vorlage — erst mit `helm template` rendern und die Ausgabe prüfen"), "refused"))
         return
     docs, problems = parse_text(item.text, item.name)
+    if not any(isinstance(d.data, (dict, list)) for d in docs):
+        from kb.check.readers import shell
+
+        if shell.looks_like_commands(item.text):  # a setup script or pasted kubectl commands
+            patches, nodes = shell.read(item.text, item.name)
+            if patches or nodes:
+                out.docs += patches
+                out.extras += nodes
+                out.read.append(item.name)
+                return
     out.problems += problems
     if not docs and not problems:
         out.problems.append(InputProblem(item.name, None, "", Text(
