@@ -17,6 +17,7 @@ import re
 
 from kb import versions
 from kb.answer import _detail_lines
+from kb.engine.syntax import VERDICTS
 from kb.questions import words
 from kb.questions.resource import MIN_REPLICAS
 from kb.site.askbatch import TemplateAsker, intervals, padded, slot
@@ -359,7 +360,7 @@ def strategy_node(asker, ops: list[str]) -> dict:
     summaries = {}
     op = ops[0]
     for strat in ("single", "mixed"):
-        for verdict in ("yes", "conditional", "unconfirmed", "no"):
+        for verdict in VERDICTS:
             fake = {"rule": "", "title": {"en": "", "de": ""}, "verdict": verdict, "text": {"en": "", "de": ""},
                     "condition": None, "details": {"strategy": strat}, "cites": [], "facts": []}
             summaries[f"{strat}|{verdict}"] = strategy.fold(asker, {"gpus": [], "operator": op, "driver": None}, [fake])["summary"]
@@ -476,7 +477,7 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
         "dra_min_kubernetes": index.get("dra_min_kubernetes"),
         "min_replicas": MIN_REPLICAS,
         "replica_classes": [{k: v for k, v in c.items() if k != "reps"} for c in s["replica_classes"]],
-        "verdicts": {v: words.capital(words.VERDICT[v][lang]) for v in ("yes", "conditional", "unconfirmed", "no")},
+        "verdicts": {v: words.capital(words.VERDICT[v][lang]) for v in VERDICTS},
         "k8s_classes": _classes_json(s["k8s_classes"]),
         "recommend": {k: pool.answer(a) for k, a in s["recommend"].items()},
         "dra": {op: [[[pool.answer(a) for a in row] for row in how] for how in rows] for op, rows in s["dra"].items()},
