@@ -1,15 +1,17 @@
 """Real history of the watched documents as regression tests, and one-edit mutations of the newest files.
 
 Each test names the upstream repository, path and commit it reproduces. Versions equal to a file in
-../shared/sources are read from there; other versions are excerpts in tests/fixtures/drift/history/ (listed
-in its MANIFEST.tsv with repository, path, commit and the lines kept). A mutation is one edit of the newest
-snapshot, written out in the test. The findings were measured by replaying every version of every watched
+../shared/sources are read from there; other versions are read from a mirror of the upstream repository
+(the search tool's `fetch`, at ../.mirror beside the repository or $GPUKB_MIRROR) and skip, saying so, where
+it is absent — nothing fetched is committed. A mutation is one edit of the newest snapshot, written out in
+the test, so every blind spot stays covered without the mirror. The findings were measured by replaying every version of every watched
 file (`python -m kb.drift.replay /work/.mirror`, see docs-dev/drift.md).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -19,8 +21,7 @@ from click.testing import CliRunner
 from conftest import need_sources
 from kb.cli.main import cli
 
-HISTORY = Path(__file__).parent / "fixtures" / "drift" / "history"
-MIRROR = Path("/work/.mirror")
+MIRROR = Path(os.environ.get("GPUKB_MIRROR") or Path(__file__).resolve().parents[2] / ".mirror")
 
 
 @pytest.fixture(autouse=True)
@@ -53,38 +54,23 @@ def kinds(item: dict) -> list[tuple[str, str]]:
     return [(c["kind"], c["rank"]) for c in item["changes"]]
 
 
-# --- the fixtures are what upstream had -----------------------------------------------------------------------
-def manifest() -> list[dict]:
-    rows = []
-    for line in (HISTORY / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            file, repo, path, commit, date, lines, why = line.split("\t")
-            rows.append({"file": file, "repo": repo, "path": path, "commit": commit, "lines": lines})
-    return rows
+# --- real versions the snapshots do not hold: read from the mirror ----------------------------------------------
+def upstream(repo: str, commit: str, path: str) -> str:
+    """The file at that commit of a fetched mirror; the test skips, saying why, without the mirror."""
+    git_dir = MIRROR / repo.replace("/", "+") / "repo"
+    if not git_dir.is_dir():
+        pytest.skip(f"no mirror of {repo} at {git_dir}: fetch it (search tool) to replay {path}@{commit[:10]}")
+    return subprocess.run(["git", "-C", str(git_dir), "show", f"{commit}:{path}"],
+                          capture_output=True, text=True, check=True).stdout
 
 
-def test_every_history_fixture_is_listed_in_the_manifest():
-    listed = {r["file"] for r in manifest()}
-    assert listed == {p.name for p in HISTORY.iterdir() if p.name != "MANIFEST.tsv"}
-
-
-@pytest.mark.parametrize("row", manifest(), ids=lambda r: r["file"])
-def test_history_fixture_is_an_excerpt_of_the_upstream_commit(row):
-    repo = MIRROR / row["repo"].replace("/", "+") / "repo"
-    if not repo.is_dir():
-        pytest.skip(f"no mirror of {row['repo']} at {repo} (fetch it to verify the fixture)")
-    upstream = subprocess.run(["git", "-C", str(repo), "show", f"{row['commit']}:{row['path']}"],
-                              capture_output=True, text=True, check=True).stdout.splitlines()
-    first, last = (int(x) for x in row["lines"].split("-"))
-    assert (HISTORY / row["file"]).read_text(encoding="utf-8").splitlines() == upstream[first - 1:last]
-
-
-# --- component matrix ------------------------------------------------------------------------------------------
-def test_matrix_with_several_patch_releases_is_read_column_by_column():
+def test_matrix_with_several_patch_releases_is_read_column_by_column(tmp_path):
     # NVIDIA/cloud-native-docs gpu-operator/life-cycle-policy.rst at 815c4afbce (2026-06-25): v26.3.0–v26.3.3
     # share the header; from December 2025 to August 2026 every version of the file looked like this and
     # the check exited 3 ("expected one GPU Operator release") for months.
-    code, item = diff_file("gpu-operator-component-matrix", HISTORY / "life-cycle-policy@815c4afbce.rst")
+    text = upstream("NVIDIA/cloud-native-docs", "815c4afbced0fd3f5350638fc4b9ae38775c7b79",
+                    "gpu-operator/life-cycle-policy.rst")
+    code, item = diff_text("gpu-operator-component-matrix", text, tmp_path)
     assert item["status"] != "unparseable" and code != 3
     extracted = item["extracted"]
     assert extracted["releases"] == ["26.3.0", "26.3.1", "26.3.2", "26.3.3"]
@@ -129,6 +115,43 @@ def test_matrix_mutation_a_new_patch_release_column_is_a_new_release(tmp_path):
     assert item["extracted"]["releases"] == ["26.7.0", "26.7.1"]
     assert [c["text"]["en"] for c in item["changes"]] == [
         "the component matrix describes GPU Operator 26.7.1, newer than the catalog's newest (26.7.0)"]
+
+
+def _with_patch_releases(text: str) -> str:
+    """The newest matrix in the shape NVIDIA used from December 2025 to August 2026 (v26.3.0–v26.3.3 in one
+    header): three patch releases, every cell spanning them except the device plugin, which changes in the last."""
+    text = edit(text, "   * - v26.7.0\n", "   * - v26.7.0\n     - v26.7.1\n     - v26.7.2\n")
+    text = edit(text, "     - GPU Operator Version\n", "     - :cspan:`2` GPU Operator Version\n")
+    text = edit(text, "     - `0.20.0 <https://github.com/NVIDIA/k8s-device-plugin/releases>`__\n\n   * - DCGM Exporter",
+                "     - :cspan:`1` `0.20.0 <https://github.com/NVIDIA/k8s-device-plugin/releases>`__\n"
+                "     - `0.20.1 <https://github.com/NVIDIA/k8s-device-plugin/releases>`__\n\n   * - DCGM Exporter")
+    out, in_table = [], False
+    for line in text.splitlines(keepends=True):
+        if line.startswith(".. flat-table::"):
+            in_table = True
+        elif in_table and line.strip() and not line.startswith(" "):
+            in_table = False
+        if in_table and line.startswith("     - ") and not line.startswith("     - :cspan:") \
+                and "v26.7" not in line and "0.20.1" not in line:
+            line = "     - :cspan:`2` " + line[len("     - "):]
+        out.append(line)
+    return "".join(out)
+
+
+def test_matrix_mutation_several_patch_releases_share_the_header(tmp_path):
+    # the shape of NVIDIA/cloud-native-docs gpu-operator/life-cycle-policy.rst at 815c4afbce (2026-06-25), built
+    # from the newest snapshot: every such version exited 3 ("expected one GPU Operator release") for months
+    code, item = diff_text("gpu-operator-component-matrix", _with_patch_releases(shared(NEWEST_MATRIX)), tmp_path)
+    assert item["status"] != "unparseable" and code == 1
+    extracted = item["extracted"]
+    assert extracted["releases"] == ["26.7.0", "26.7.1", "26.7.2"]
+    plugin = {r: next(c["version"] for c in comps if c["component"] == "device-plugin")
+              for r, comps in extracted["columns"].items()}
+    assert plugin == {"26.7.0": "0.20.0", "26.7.1": "0.20.0", "26.7.2": "0.20.1"}
+    # the catalog's 26.7.0 agrees with its column: only the newer releases are news
+    assert not [c for c in item["changes"] if c["kind"] == "component-changed"]
+    assert [c["text"]["en"] for c in item["changes"]] == [
+        "the component matrix describes GPU Operator 26.7.1, 26.7.2, newer than the catalog's newest (26.7.0)"]
 
 
 def test_matrix_mutation_another_default_driver_in_one_column(tmp_path):
@@ -582,13 +605,48 @@ def test_dra_prerequisites_mutation_reaches_the_standalone_requirements(tmp_path
     assert {a["question"] for a in change["answers"]} == {"dra"}
 
 
+#: a matrix in the 2023 layout (one row per release, one column per component), written for this test in the
+#: shape of NVIDIA/cloud-native-docs gpu-operator/life-cycle-policy.rst at 29e5f143f9 (2023-11-28)
+MATRIX_2023 = """GPU Operator Component Matrix
+*****************************
+
+  .. list-table::
+      :header-rows: 1
+
+      * - Release
+        - | NVIDIA
+          | GPU
+          | Driver
+        - | NVIDIA Kubernetes
+          | Device Plugin
+        - | NVIDIA MIG Manager
+          | for Kubernetes
+
+      * - v23.9.0
+        - | `535.129.03 <https://example.invalid/535-129-03>`_ (recommended),
+          | `535.104.12 <https://example.invalid/535-104-12>`_ (default)
+        - `0.14.2 <https://github.com/NVIDIA/k8s-device-plugin/releases>`_
+        - `0.5.5 <https://github.com/NVIDIA/mig-parted>`_
+"""
+
+
+def test_matrix_in_the_2023_layout_is_read_without_the_mirror():
+    from kb.drift.extractors import get
+
+    out = get("component-matrix").extract(MATRIX_2023)
+    assert out["releases"] == ["23.9.0"] and out["release"] == "23.9.0"
+    versions = {c["component"]: c["version"] for c in out["components"] if c["component"]}
+    assert versions == {"driver": "535.104.12", "device-plugin": "0.14.2", "mig-manager": "0.5.5"}
+
+
 def test_matrix_of_2023_with_one_row_per_release():
     # NVIDIA/cloud-native-docs gpu-operator/life-cycle-policy.rst at 29e5f143f9 (2023-11-28): "Release | NVIDIA GPU
     # Driver | …", one row per release — 17 versions of 2023 exited 3 ("the matrix header names no release")
     from kb.drift.extractors import get
 
-    out = get("component-matrix").extract((HISTORY / "life-cycle-policy@29e5f143f9.rst").read_text(encoding="utf-8"))
-    assert out["releases"] == ["23.9.0"] and out["release"] == "23.9.0"
+    out = get("component-matrix").extract(upstream("NVIDIA/cloud-native-docs", "29e5f143f9c5ba452d813a29143a2c5a0b32648b",
+                                                   "gpu-operator/life-cycle-policy.rst"))
+    assert out["releases"] == ["23.9.0", "23.6.1", "23.6.0"] and out["release"] == "23.9.0"
     versions = {c["component"]: c["version"] for c in out["components"] if c["component"]}
     assert versions == {"driver": "535.104.12", "container-toolkit": "1.14.3", "device-plugin": "0.14.2",
                         "dcgm-exporter": "3.2.6-3.1.9", "node-feature-discovery": "0.14.2",
