@@ -6,9 +6,11 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
-from kb.check.run import check
+from kb.check.run import NothingReadable, check
 from conftest import FIXTURES, SHARED
 
 GITOPS = FIXTURES / "check" / "gitops"
@@ -210,3 +212,14 @@ def test_kubectl_commands_of_a_setup_script_are_read():
     assert (f["rule"], f["where"]["line"]) == ("CHK-020", 3)
     assert f["fix"].endswith("(keys of gpu-time-slicing-config: v100-32gb-shared, v100-16gb-shared, a100-80gb-shared, "
                              "l40-shared, a100-80gb)")
+
+
+def test_a_list_field_of_another_type_is_named_not_a_crash(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: true\n"
+        "patches: {path: p.yaml}\n", encoding="utf-8")
+    with pytest.raises(NothingReadable) as caught:
+        run(tmp_path)
+    assert [(p["line"], p["path"], p["message"]["en"]) for p in caught.value.details["problems"]] == [
+        (3, "resources", "must be a list: `kustomize build` fails here"),
+        (4, "patches", "must be a list: `kustomize build` fails here")]

@@ -215,8 +215,19 @@ def _rename(doc: Doc, prefix: str, suffix: str, namespace: str | None) -> None:
         meta["namespace"] = namespace
 
 
+_LIST_FIELDS = ("resources", "bases", "components", "patches", "patchesStrategicMerge", "patchesJson6902",
+                "configMapGenerator")
+
+
+def _seq(data: dict, key: str) -> list:
+    """A list field of a Kustomization; anything else (`resources: true`) counts as absent here and is reported
+    by `_Builder.wrong_types`."""
+    value = data.get(key)
+    return value if isinstance(value, list) else []
+
+
 def _entries(data: dict, *keys) -> list[tuple[str, int, str]]:
-    return [(key, i, e) for key in keys for i, e in enumerate(data.get(key) or []) if isinstance(e, str)]
+    return [(key, i, e) for key in keys for i, e in enumerate(_seq(data, key)) if isinstance(e, str)]
 
 
 class _Builder:
@@ -263,7 +274,7 @@ class _Builder:
     def patches(self, k: Doc, base: Path) -> list[Patch]:
         data = k.data
         out: list[Patch] = []
-        for i, entry in enumerate(data.get("patches") or []):
+        for i, entry in enumerate(_seq(data, "patches")):
             if not isinstance(entry, dict):
                 continue
             target = entry.get("target") if isinstance(entry.get("target"), dict) else {}
@@ -278,14 +289,14 @@ class _Builder:
                     out.append(Patch(None, d.data, target, d.file))
                 elif isinstance(d.data, dict):
                     out.append(Patch(d, None, target or _own_target(d), d.file))
-        for i, entry in enumerate(data.get("patchesStrategicMerge") or []):
+        for i, entry in enumerate(_seq(data, "patchesStrategicMerge")):
             if not isinstance(entry, str):
                 continue
             inline = "\n" in entry or (":" in entry and not entry.strip().endswith((".yaml", ".yml", ".json")))
             docs = (self._inline(entry, k, ("patchesStrategicMerge", i)) if inline
                     else self.docs_of(str(base / entry), k, ("patchesStrategicMerge", i)))
             out += [Patch(d, None, _own_target(d), d.file) for d in docs if isinstance(d.data, dict)]
-        for i, entry in enumerate(data.get("patchesJson6902") or []):
+        for i, entry in enumerate(_seq(data, "patchesJson6902")):
             if not isinstance(entry, dict) or not isinstance(entry.get("target"), dict):
                 continue
             if isinstance(entry.get("path"), str):
@@ -302,15 +313,15 @@ class _Builder:
         data = k.data
         options = data.get("generatorOptions") if isinstance(data.get("generatorOptions"), dict) else {}
         out = []
-        for i, gen in enumerate(data.get("configMapGenerator") or []):
+        for i, gen in enumerate(_seq(data, "configMapGenerator")):
             if not isinstance(gen, dict) or not isinstance(gen.get("name"), str):
                 continue
             content: dict = {}
-            for lit in gen.get("literals") or []:
+            for lit in _seq(gen, "literals"):
                 if isinstance(lit, str) and "=" in lit:
                     key, value = lit.split("=", 1)
                     content[key] = value
-            for j, spec in enumerate(gen.get("files") or []):
+            for j, spec in enumerate(_seq(gen, "files")):
                 if not isinstance(spec, str):
                     continue
                 key, rel = spec.split("=", 1) if "=" in spec and "://" not in spec.split("=", 1)[0] else (
@@ -372,6 +383,7 @@ class _Builder:
         seen = seen | {key}
         base = Path(k.file).parent
         objs: list[Doc] = []
+        self.wrong_types(k)
         for entry_key, i, entry in _entries(k.data, "resources", "bases"):
             if "://" in entry or entry.startswith(("github.com/", "git@")):
                 self.note(k.file, Text("remote resource {r} not fetched", "entfernte Ressource {r} nicht geladen")
@@ -418,6 +430,14 @@ class _Builder:
             for d in objs:
                 _rename(d, str(prefix), str(suffix), namespace)
         return objs
+
+    def wrong_types(self, k: Doc) -> None:
+        """A list field holding something else: `kustomize build` refuses the file, and so does gpukb (exit 2)."""
+        for key in _LIST_FIELDS:
+            if key in k.data and k.data[key] is not None and not isinstance(k.data[key], list):
+                self.problems.append(InputProblem(k.file, k.line((key,)), k.shown((key,)), Text(
+                    "must be a list: `kustomize build` fails here",
+                    "muss eine Liste sein: `kustomize build` scheitert hier"), "kustomize"))
 
     def patch(self, objs: list[Doc], patches: list[Patch]) -> None:
         for p in patches:
