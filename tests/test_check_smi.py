@@ -120,3 +120,62 @@ def test_a_must_gather_folder(tmp_path):
     assert [p.policy if hasattr(p, "policy") else p.name for p in report.inventory.policies] == ["gpu-cluster-policy"]
     assert report.summary["skipped"] == {str(folder): 2}
     assert report.summary["not_read"] == []
+
+
+SMI_L_VARIANTS = """\
+GPU 0: NVIDIA RTX PRO 6000 Blackwell Server Edition (UUID: GPU-00000000-0000-0000-0000-000000000000)
+  MIG 1g.24gb+gfx Device  0: (UUID: MIG-00000000-0000-0000-0000-000000000001)
+  MIG 1g.24gb-me  Device  1: (UUID: MIG-00000000-0000-0000-0000-000000000002)
+  MIG 2g.48gb+me.all Device  2: (UUID: MIG-00000000-0000-0000-0000-000000000003)
+"""
+
+
+def test_mig_devices_are_named_as_the_device_plugin_names_their_resources(tmp_path):
+    """issue 10, class 1: internal/rm/rm.go:145 (v0.20.0) `strings.ReplaceAll("mig-"+p.String(), "+", ".")`: the
+    devices nvidia-smi lists are advertised with every "+" as "."; "-me" stays (hand-written -L excerpt)."""
+    (node,) = smi.to_nodes(smi.parse(SMI_L_VARIANTS, "host.txt"))
+    assert set(node.resources) == {"nvidia.com/mig-1g.24gb.gfx", "nvidia.com/mig-1g.24gb-me",
+                                   "nvidia.com/mig-2g.48gb.me.all"}
+
+
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: render
+spec:
+  containers:
+  - name: cuda
+    image: nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04
+    resources:
+      limits:
+        {resource}: 1
+"""
+
+
+def _rules(report) -> set:
+    return {f["rule"] for f in report.findings}
+
+
+def test_a_request_of_the_plugin_s_name_for_an_smi_device_is_advertised(tmp_path):
+    (tmp_path / "smi.txt").write_text(SMI_L_VARIANTS, encoding="utf-8")
+    (tmp_path / "pod.yaml").write_text(POD.format(resource="nvidia.com/mig-1g.24gb.gfx"), encoding="utf-8")
+    assert not {"CHK-070", "CHK-076", "CHK-077"} & _rules(run(tmp_path / "smi.txt", tmp_path / "pod.yaml"))
+
+
+def test_a_request_with_a_plus_is_refused_by_the_api_server_not_left_pending(tmp_path):
+    (tmp_path / "smi.txt").write_text(SMI_L_VARIANTS, encoding="utf-8")
+    (tmp_path / "pod.yaml").write_text(POD.format(resource="nvidia.com/mig-1g.24gb+gfx"), encoding="utf-8")
+    report = run(tmp_path / "smi.txt", tmp_path / "pod.yaml")
+    assert "CHK-076" in _rules(report) and "CHK-070" not in _rules(report)
+    (finding,) = [f for f in report.findings if f["rule"] == "CHK-076"]
+    assert "nvidia.com/mig-1g.24gb.gfx" in finding["message"]
+
+
+def test_smi_devices_do_not_prove_an_old_plugin_advertises_a_variant(tmp_path):
+    """nvidia-smi shows devices, not resources: with GPU Operator 26.3.3 (device plugin v0.19.3) the .gfx
+    variant is no resource of its own (PR #1807), whatever nvidia-smi lists."""
+    (tmp_path / "smi.txt").write_text(SMI_L_VARIANTS, encoding="utf-8")
+    (tmp_path / "pod.yaml").write_text(POD.format(resource="nvidia.com/mig-1g.24gb.gfx"), encoding="utf-8")
+    report = run(tmp_path / "smi.txt", tmp_path / "pod.yaml", env=Environment(operator="26.3.3"))
+    assert "CHK-077" in _rules(report)

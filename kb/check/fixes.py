@@ -222,6 +222,10 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
                         "Im Container {c} von {w} eine Ressource anfordern, die der Cluster meldet ({all}):\n{y}").format(
                 c=f.get("container"), w=f.get("workload"), all=", ".join(names),
                 y=_yaml({"resources": {"limits": {best: f.get("count", 1)}}}))
+    if rule in ("CHK-076", "CHK-077"):
+        name = f.get("plugin_name") if rule == "CHK-076" else f.get("base_resource")
+        return Text("In container {c} of {w}:\n{y}", "Im Container {c} von {w}:\n{y}").format(
+            c=f.get("container"), w=f.get("workload"), y=_yaml({"resources": {"limits": {name: f.get("count", 1)}}}))
     if rule in ("CHK-071", "CHK-072"):
         return Text("In container {c} of {w}:\n{y}", "Im Container {c} von {w}:\n{y}").format(
             c=f.get("container"), w=f.get("workload"), y=_yaml({"resources": {"limits": {f.get("resource"): 1}}}))

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from kb.check.documents import TYPE_WORDS, Where, yaml_type
 from kb.check.readers import Inventory
 from kb.check.readers.deviceplugin import MISSING, DevicePluginConfig
+from kb.questions.behaviour import component_version, status
 from kb.versions import compare, from_manifest, loose_key
 
 #: integers beyond this are kept as text: the engine compares them as doubles
@@ -146,6 +147,28 @@ class Context:
 
     def operator(self) -> str | None:
         return self.env.operator
+
+    def plugin_version(self) -> tuple[str | None, str]:
+        """The device plugin version in use and what says so: the ClusterPolicy's devicePlugin.version as written
+        ("policy"), else the version the --operator release ships ("operator", kb.questions.behaviour);
+        (None, "") where neither is known."""
+        written = from_manifest(self.setting("devicePlugin.version")) if self.policy else None
+        if written is not None:
+            return written, "policy"
+        if self.operator() is not None:
+            version, _ = component_version(self.data, self.operator(), "device-plugin")
+            if version is not None:
+                return version, "operator"
+        return None, ""
+
+    def plugin_feature(self, statement: str) -> tuple[str, str | None, str | None]:
+        """(holds | not-yet | no-longer | unknown, the plugin version, the statement's since) of a version-bound
+        `features` statement of catalog/releases/device-plugin.yaml for the plugin version in use."""
+        version, _ = self.plugin_version()
+        for f in self.data.get("releases", {}).get("device-plugin", {}).get("features", []):
+            if f.get("id") == statement:
+                return status(version, f.get("since"), f.get("until")), version, f.get("since")
+        return "unknown", version, None
 
     def operator_default(self, key: str):
         """The catalog's default of an operator setting for --operator (None where that is not given)."""

@@ -3,12 +3,38 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 from kb.check.facts.cluster import runtime
 from kb.check.facts.base import Context, FactSet, text, type_name
 from kb.check.readers.deviceplugin import MISSING
+from kb.check.readers.smi import SmiNode
+from kb.questions.resource import mig_resource_name
 
 MIG_ANY = "nvidia.com/mig-*"
+
+#: a MIG resource of the mixed strategy: the profile (compute-instance part optional), the variant suffix after it
+MIG_RESOURCE = re.compile(r"nvidia\.com/mig-((?:\d+c\.)?\d+g\.\d+gb)(.*)")
+
+
+def mig_request(ctx: Context, resource: str, node_names: set) -> dict:
+    """Properties of a request for a MIG resource as the device plugin names it: `plus_in_name` (a "+" the API
+    server refuses; `plugin_name` is the name the plugin advertises: every "+" a ".", internal/rm/rm.go), and
+    `variant_resource` (holds | not-yet | unknown) for a profile variant (-me, .me.all, .gfx …), which the plugin
+    advertises as a resource of its own only from the version in catalog/releases/device-plugin.yaml
+    (mig-suffix-profiles-as-resources); `base_resource` is where an older plugin puts such an instance."""
+    props: dict = {}
+    name = resource.split("/", 1)[1] if "/" in resource else resource
+    if "+" in name:
+        props["plus_in_name"] = True
+        props["plugin_name"] = mig_resource_name(name[len("mig-"):]) if name.startswith("mig-") else resource.replace("+", ".")
+    m = MIG_RESOURCE.fullmatch(resource.replace("+", "."))
+    variant = m.group(2).removesuffix(".shared") if m else ""
+    if m and variant and resource not in node_names:
+        state, version, since = ctx.plugin_feature("mig-suffix-profiles-as-resources")
+        props.update(variant_resource=state, variant=variant, plugin_version=version or "", variant_since=since or "",
+                     base_resource="nvidia.com/mig-" + m.group(1) + (".shared" if m.group(2).endswith(".shared") else ""))
+    return props
 
 
 def advertised(ctx: Context) -> tuple[set | None, list]:
@@ -85,6 +111,8 @@ def product_facts(ctx: Context, out: FactSet, w, me: str, ident: str) -> None:
 def facts(ctx: Context, out: FactSet) -> None:
     names, shared = advertised(ctx)
     how = runtime(ctx)
+    # what a node reports as allocatable (not what nvidia-smi shows: that names devices, not resources)
+    reported = {r for n in ctx.inv.nodes if not isinstance(n, SmiNode) for r in n.resources}
     gpu_nodes = {n.name for n in ctx.inv.nodes if n.labels or n.resources}
     for w in ctx.inv.workloads:
         ident = f"{w.kind}/{w.name}"
@@ -107,6 +135,9 @@ def facts(ctx: Context, out: FactSet) -> None:
                 offered = "yes"
             else:
                 offered = "no"
+            extra = mig_request(ctx, r.resource, reported) if r.resource.startswith("nvidia.com/") else {}
+            if extra.get("plus_in_name") and offered == "no":
+                offered = "invalid-name"  # refused by the API server before any scheduling (CHK-076)
             sharing = [s for s in shared if s[0] == r.resource]
             count = r.count
             if isinstance(count, str) and count.strip().isdigit():
@@ -115,4 +146,4 @@ def facts(ctx: Context, out: FactSet) -> None:
                     namespace=w.namespace or "", owner=w.owner, container=r.container, resource=r.resource,
                     count=count if type_name(count) == "integer" else text(count), advertised=offered,
                     advertised_names=", ".join(sorted(names)) if names else "",
-                    shared_by=sharing[0][1] if sharing else "", fail_gt_one=any(s[2] for s in sharing))
+                    shared_by=sharing[0][1] if sharing else "", fail_gt_one=any(s[2] for s in sharing), **extra)

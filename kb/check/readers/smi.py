@@ -19,6 +19,7 @@ from pathlib import PurePath
 
 from kb.check.documents import Doc, Where
 from kb.check.readers.node import Label, Node
+from kb.questions.resource import mig_resource_name
 
 
 @dataclass
@@ -172,7 +173,8 @@ def to_nodes(report: SmiReport) -> list[SmiNode]:
     on = [g for g in gpus if g.mig_current == "Enabled"]
     off = [g for g in gpus if g.mig_current == "Disabled"]
     if on:
-        node.resources.update({f"nvidia.com/mig-{p}": "1" for _, p in report.mig_devices} or {"nvidia.com/mig-*": "1"})
+        # named as the device plugin (mixed strategy) names them: every "+" of a profile becomes "." (internal/rm)
+        node.resources.update({mig_resource_name(p): "1" for _, p in report.mig_devices} or {"nvidia.com/mig-*": "1"})
     if on and off:
         node.resources["nvidia.com/gpu"] = str(len(off))
     return [node]
