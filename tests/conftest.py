@@ -10,8 +10,11 @@ session, not once per test. It works with `pytest` from the repository root and 
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
+import subprocess
+import tarfile
 import tempfile
 from pathlib import Path
 
@@ -21,6 +24,8 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
 SHARED = REPO.parent / "shared"
 SOURCES = SHARED / "sources"
+#: fetched GitHub repositories (the search tool's `fetch`): <owner>+<name>/repo, a bare git directory
+MIRROR = Path(os.environ.get("GPUKB_MIRROR") or REPO.parent / ".mirror")
 
 _SANDBOX = Path(tempfile.mkdtemp(prefix="gpukb-tests-"))
 _REAL_HOME = os.environ.get("HOME", "")
@@ -91,6 +96,19 @@ def need_sources() -> Path:
     if not SOURCES.is_dir():
         pytest.skip(f"../shared/sources not found at {SOURCES}: the real NVIDIA snapshots are needed for this test")
     return SOURCES
+
+
+def upstream(repo: str, commit: str, path: str, dest: Path) -> Path:
+    """`path` (a file or a folder) of GitHub repository `repo` at `commit`, written below `dest` with its path kept,
+    from the fetched mirror — nothing fetched is committed to this repository. Skips, saying why, without it."""
+    git_dir = MIRROR / repo.replace("/", "+") / "repo"
+    if not git_dir.is_dir():
+        pytest.skip(f"no mirror of {repo} at {git_dir}: fetch it (search tool) to check its {path}@{commit[:10]}")
+    tar = subprocess.run(["git", "-C", str(git_dir), "archive", "--format=tar", commit, "--", path],
+                         capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        archive.extractall(dest, filter="data")
+    return dest / path
 
 
 @pytest.fixture

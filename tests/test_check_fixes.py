@@ -31,10 +31,10 @@ def test_a_misplaced_key_gets_the_corrected_configuration_in_the_customers_names
 
 
 def test_the_clusterpolicy_is_patched_by_its_own_name():
-    """demo-ai-gitops-catalog's ClusterPolicy is called gpu-cluster-policy, in nvidia-gpu-operator."""
+    """The ClusterPolicy of the fixture is called gpu-policy (not cluster-policy); the only key is the default."""
     fix = fix_of(run(RULES / "CHK-026/fires.yaml"), "CHK-026")
-    assert fix == ("kubectl patch clusterpolicies.nvidia.com/gpu-cluster-policy --type merge -p "
-                   "'{\"spec\":{\"devicePlugin\":{\"config\":{\"name\":\"device-plugin-config\",\"default\":\"time-sliced-2\"}}}}'")
+    assert fix == ("kubectl patch clusterpolicies.nvidia.com/gpu-policy --type merge -p "
+                   "'{\"spec\":{\"devicePlugin\":{\"config\":{\"name\":\"sharing-configs\",\"default\":\"shared-3\"}}}}'")
 
 
 def test_helm_managed_settings_are_fixed_in_the_values_of_what_carries_them():

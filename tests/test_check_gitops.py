@@ -11,7 +11,7 @@ import pytest
 from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
 from kb.check.run import NothingReadable, check
-from conftest import FIXTURES, SHARED
+from conftest import FIXTURES, SHARED, upstream
 
 GITOPS = FIXTURES / "check" / "gitops"
 
@@ -25,28 +25,46 @@ def rules(report) -> list[str]:
     return [f["rule"] for f in report.findings]
 
 
-def test_flux_helmrelease_kustomize_patches_and_substitutions():
-    """jesse-gonzalez/nai-llm-fleet-infra@c183e6d platform/gpu-operator: a HelmRelease of the gpu-operator chart,
-    a Kustomize component patching its values (devicePlugin.config) and adding the time-slicing ConfigMap, Flux
-    ${var:=default} substitutions in the namespace and in `replicas`."""
-    report = run(GITOPS / "nai-llm-fleet-infra")
+def _flux_time_slicing(report, *, release: str, namespace: str, configmap: str, key: str, replicas: int,
+                       substituted: set, ignored: list[str]) -> None:
+    """What a Flux HelmRelease patched by a Kustomize component (devicePlugin.config), a time-slicing ConfigMap
+    with `${var:=default}` replicas and a ClusterPolicy patch without its target give."""
     policies = report.inventory.policies
     values = next(p for p in policies if p.origin == "Helm values")
-    assert (values.value("devicePlugin.config.name"), values.value("devicePlugin.config.default")) == (
-        "time-slicing-config", "any")
-    assert values.source.en == "HelmRelease flux-system/gpu-operator"
-    assert report.inventory.operator_namespace == "gpu-operator"  # ${namespace_name:=gpu-operator}
+    assert (values.value("devicePlugin.config.name"), values.value("devicePlugin.config.default")) == (configmap, key)
+    assert values.source.en == f"HelmRelease flux-system/{release}"
+    assert report.inventory.operator_namespace == namespace  # ${…:=namespace} in targetNamespace
     (cfg,) = report.inventory.dp_configs
-    assert cfg.sharing["timeSlicing"].items[0].replicas.value == 4  # ${gpu_time_slicing_replica_count:=4}, a number
+    assert cfg.sharing["timeSlicing"].items[0].replicas.value == replicas  # the default, as a number
     assert rules(report) == ["CHK-063", "CHK-060"]
-    assert {(s["variable"], s["value"], s["default"]) for s in report.summary["substituted"]} == {
-        ("namespace_name", "gpu-operator", True), ("gpu_cuda_toolkit_version", "v1.14.3-centos7", True),
-        ("gpu_time_slicing_replica_count", "4", True)}
+    assert {(s["variable"], s["value"], s["default"]) for s in report.summary["substituted"]} == substituted
     # the ClusterPolicy patch targets a ClusterPolicy the input does not hold (the chart creates it): partial
     partial = next(p for p in policies if p.partial)
-    assert partial.value("devicePlugin.config.name") == "time-slicing-config"
+    assert partial.value("devicePlugin.config.name") == configmap
     assert any("read as a partial ClusterPolicy" in n["message"] for n in report.summary["kustomize"])
-    assert [i["kind"] for i in report.summary["ignored"]] == ["Namespace", "HelmRepository", "ConfigMap"]
+    assert [i["kind"] for i in report.summary["ignored"]] == ignored
+
+
+def test_flux_helmrelease_kustomize_patches_and_substitutions(tmp_path):
+    """jesse-gonzalez/nai-llm-fleet-infra@c183e6d platform/gpu-operator, read from the mirror: a HelmRelease of the
+    gpu-operator chart, a Kustomize component patching its values (devicePlugin.config) and adding the time-slicing
+    ConfigMap, Flux ${var:=default} substitutions in the namespace and in `replicas`."""
+    tree = upstream("jesse-gonzalez/nai-llm-fleet-infra", "c183e6d036b32151a9d3bad2a9325d556a822319",
+                    "platform/gpu-operator", tmp_path)
+    _flux_time_slicing(run(tree), release="gpu-operator", namespace="gpu-operator", configmap="time-slicing-config",
+                       key="any", replicas=4, substituted={
+                           ("namespace_name", "gpu-operator", True), ("gpu_cuda_toolkit_version", "v1.14.3-centos7", True),
+                           ("gpu_time_slicing_replica_count", "4", True)},
+                       ignored=["Namespace", "HelmRepository", "ConfigMap"])
+
+
+def test_flux_helmrelease_look_alike():
+    """The same shape, written for this test (tests/fixtures/check/gitops/flux-time-slicing): it keeps the reading
+    covered where the mirror is absent."""
+    _flux_time_slicing(run(GITOPS / "flux-time-slicing"), release="nvidia", namespace="gpu-system",
+                       configmap="sharing", key="default", replicas=3, substituted={
+                           ("gpu_namespace", "gpu-system", True), ("ts_replicas", "3", True)},
+                       ignored=["Namespace", "HelmRepository"])
 
 
 def test_a_flux_variable_takes_precedence_over_the_default(tmp_path):
@@ -64,15 +82,33 @@ def test_a_flux_variable_takes_precedence_over_the_default(tmp_path):
     assert "CHK-005" not in rules(report)  # an open substitution is unknown, not a wrong type
 
 
-def test_kustomize_overlays_are_separate_builds():
-    """redhat-na-ssa/demo-ai-gitops-catalog@6545b581 (excerpt): a base with a ClusterPolicy that names no
-    device-plugin ConfigMap and a time-slicing ConfigMap; overlay time-sliced-2 patches the policy to name it."""
-    report = run(GITOPS / "demo-ai-gitops-catalog")
+def _overlays(report, *, configmap: str, unnamed_in: list[str], namespace: str, policy: str) -> None:
+    """A base whose ClusterPolicy names no device-plugin ConfigMap beside one that holds configurations, and
+    overlays of which one names it: the ConfigMap is named by nobody in the other builds only."""
     (unused,) = [f for f in report.findings if f["rule"] == "CHK-026"]
-    assert unused["builds"] == ["demo-ai-gitops-catalog/overlays/default", "demo-ai-gitops-catalog/overlays/mig-single"]
-    assert unused["message"].startswith("ConfigMap device-plugin-config holds device-plugin configurations, but neither")
-    assert "kubectl rollout restart -n nvidia-gpu-operator " in next(
+    assert unused["builds"] == unnamed_in
+    assert unused["message"].startswith(f"ConfigMap {configmap} holds device-plugin configurations, but neither")
+    assert f"kubectl patch clusterpolicies.nvidia.com/{policy} --type merge" in unused["fix"]
+    assert f"kubectl rollout restart -n {namespace} " in next(
         f["message"] for f in report.findings if f["rule"] == "CHK-063")
+
+
+def test_kustomize_overlays_are_separate_builds(tmp_path):
+    """redhat-na-ssa/demo-ai-gitops-catalog@6545b581 components/operators/gpu-operator-certified/instance, read from
+    the mirror: a base with a ClusterPolicy that names no device-plugin ConfigMap and a time-slicing ConfigMap;
+    overlays time-sliced-2 and time-sliced-4 patch the policy to name it, default and the MIG overlays do not."""
+    tree = upstream("redhat-na-ssa/demo-ai-gitops-catalog", "6545b581e3dd20115529e71222d7c861e5ba6dba",
+                    "components/operators/gpu-operator-certified/instance", tmp_path)
+    report = run(tree)
+    _overlays(report, configmap="device-plugin-config", namespace="nvidia-gpu-operator", policy="gpu-cluster-policy",
+              unnamed_in=["instance/overlays/default", "instance/overlays/mig-mixed", "instance/overlays/mig-single"])
+    assert report.summary["not_read"] == [] and report.summary["errors"] == 0
+
+
+def test_kustomize_overlays_look_alike():
+    """The same shape, written for this test (tests/fixtures/check/gitops/overlays)."""
+    _overlays(run(GITOPS / "overlays"), configmap="sharing-configs", namespace="openshift-gpu", policy="gpu-policy",
+              unnamed_in=["overlays/overlays/mig-single", "overlays/overlays/plain"])
 
 
 def test_argo_cd_application_values_and_parameters():
@@ -170,17 +206,35 @@ def test_a_patch_file_that_does_not_exist_is_named(tmp_path):
     assert report.has_errors
 
 
-def test_values_of_either_chart_named_by_the_file_and_placeholders_named():
-    """awslabs/data-on-eks infra/terraform: an Argo CD Application whose values Terraform fills in
-    (`valuesObject: ${user_values_yaml}`), and the device-plugin chart's values with only gfd and nfd (keys the
-    operator's chart has too): the file's name says which chart."""
-    report = run(GITOPS / "data-on-eks")
+def _placeholder_and_chart_by_name(report) -> None:
     assert report.inventory.policies == [] and len(report.inventory.charts) == 1
     (ignored,) = report.summary["ignored"]
     assert (ignored["kind"], ignored["reason"]) == ("Application", "installs NVIDIA's chart, but its values are not in "
                                                     "the object (a placeholder filled in elsewhere, or a values file it "
                                                     "names): check those values")
     assert report.summary["checked"] == {"device-plugin chart": 1}
+
+
+def test_values_of_either_chart_named_by_the_file_and_placeholders_named(tmp_path):
+    """awslabs/data-on-eks@a546a190 infra/terraform, read from the mirror: an Argo CD Application whose values
+    Terraform fills in (`valuesObject: ${user_values_yaml}`), and the device-plugin chart's values with only gfd and
+    nfd (keys the operator's chart has too): the file's name says which chart."""
+    commit = "a546a1905d017a93a11fb44d17d08d286f7bfb44"
+    app = upstream("awslabs/data-on-eks", commit, "infra/terraform/argocd-applications/nvidia-gpu-operator.yaml", tmp_path)
+    values = upstream("awslabs/data-on-eks", commit, "infra/terraform/helm-values/nvidia-device-plugin.yaml", tmp_path)
+    _placeholder_and_chart_by_name(run(app, values))
+
+
+def test_values_of_either_chart_look_alike(tmp_path):
+    """The same two shapes, written for this test."""
+    (tmp_path / "gpu-operator-app.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: gpu\n  namespace: argocd\nspec:\n"
+        "  source:\n    repoURL: https://helm.ngc.nvidia.com/nvidia\n    chart: gpu-operator\n    targetRevision: v25.10.0\n"
+        "    helm:\n      valuesObject:\n        ${gpu_values}\n  destination:\n    namespace: gpu-operator\n",
+        encoding="utf-8")
+    (tmp_path / "nvidia-device-plugin-values.yaml").write_text(
+        "gfd:\n  enabled: true\nnfd:\n  enableNodeFeatureApi: true\n", encoding="utf-8")
+    _placeholder_and_chart_by_name(run(tmp_path / "gpu-operator-app.yaml", tmp_path / "nvidia-device-plugin-values.yaml"))
 
 
 def test_mps_with_a_mig_resource_is_an_error_in_any_kind_of_document():
@@ -198,20 +252,49 @@ def test_mps_with_a_mig_resource_is_an_error_in_any_kind_of_document():
         assert "CHK-001" in rules(report), text
 
 
-def test_kubectl_commands_of_a_setup_script_are_read():
-    """lcpu-club/hpcgame-ops-2nd@3f8196e 5_accelerators/0_gpu: the time-slicing ConfigMap and the script that names
-    it in the ClusterPolicy (a merge patch without a default) and labels nodes; commented-out commands are skipped,
-    a node labelled twice keeps both labels."""
-    report = run(FIXTURES / "check" / "shell")
+def test_kubectl_commands_of_a_setup_script_are_read(tmp_path):
+    """lcpu-club/hpcgame-ops-2nd@3f8196e 5_accelerators/0_gpu, read from the mirror: the time-slicing ConfigMap and
+    the script that names it in the ClusterPolicy (a merge patch without a default) and labels nodes;
+    commented-out commands are skipped, a node labelled twice keeps both labels."""
+    commit = "3f8196e42bc39fd768c1995dd1f8d120ffb07898"
+    files = [upstream("lcpu-club/hpcgame-ops-2nd", commit, f"5_accelerators/0_gpu/{name}", tmp_path)
+             for name in ("apply-time-slicing-config.sh", "gpu-time-slicing-config.yaml")]
+    report = run(*files)
     (patch,) = report.inventory.policies
     assert (patch.partial, patch.value("devicePlugin.config.name")) == (True, "gpu-time-slicing-config")
     labels = {n.name: n.label("nvidia.com/device-plugin.config") for n in report.inventory.nodes}
     assert labels == {"sc2": "v100-16gb-shared", "sc4": "v100-32gb-shared", "l12gpu23": "a100-80gb-shared",
                       "l12gpu25": None, "l12gpu26": None, "l12gpu11": "l40-shared"}
     (f,) = [f for f in report.findings if f["severity"] != "info"]
-    assert (f["rule"], f["where"]["line"]) == ("CHK-020", 3)
+    assert (f["rule"], f["where"]["line"]) == ("CHK-020", 2)
     assert f["fix"].endswith("(keys of gpu-time-slicing-config: v100-32gb-shared, v100-16gb-shared, a100-80gb-shared, "
                              "l40-shared, a100-80gb)")
+
+
+def test_kubectl_commands_look_alike(tmp_path):
+    """The same kind of script, written for this test: a patch spread over lines, labels (one node twice, one with
+    --overwrite after the node), commented-out and incomplete commands."""
+    (tmp_path / "sharing.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: sharing\n  namespace: gpu-operator\ndata:\n"
+        "  t4: |-\n    version: v1\n    sharing:\n      timeSlicing:\n        resources:\n        - name: nvidia.com/gpu\n"
+        "          replicas: 4\n  a100: |-\n    version: v1\n    flags:\n      migStrategy: single\n",
+        encoding="utf-8")
+    (tmp_path / "setup.sh").write_text(
+        "#!/bin/sh\nkubectl apply -f sharing.yaml\nkubectl patch clusterpolicies.nvidia.com/cluster-policy \\\n"
+        "    -n gpu-operator --type merge \\\n    -p '{\"spec\": {\"devicePlugin\": {\"config\": {\"name\": \"sharing\"}}}}'\n"
+        "# kubectl label node <node> nvidia.com/device-plugin.config=t4\n"
+        "kubectl label --overwrite node/gpu-1 nvidia.com/device-plugin.config=t4\n"
+        "kubectl label --overwrite\n"
+        "kubectl label node/gpu-2 nvidia.com/mig.config=all-1g.10gb --overwrite\n"
+        "kubectl label --overwrite node/gpu-2 nvidia.com/device-plugin.config=a100\n", encoding="utf-8")
+    report = run(tmp_path / "setup.sh", tmp_path / "sharing.yaml")
+    (patch,) = report.inventory.policies
+    assert (patch.partial, patch.value("devicePlugin.config.name")) == (True, "sharing")
+    assert {n.name: (n.label("nvidia.com/device-plugin.config"), n.label("nvidia.com/mig.config"))
+            for n in report.inventory.nodes} == {"gpu-1": ("t4", None), "gpu-2": ("a100", "all-1g.10gb")}
+    (f,) = [f for f in report.findings if f["severity"] != "info"]
+    assert (f["rule"], f["where"]["line"]) == ("CHK-020", 3)
+    assert f["fix"].endswith("(keys of sharing: t4, a100)")
 
 
 def test_a_list_field_of_another_type_is_named_not_a_crash(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -12,7 +13,7 @@ from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
 from kb.check.run import check
 from kb.cli.main import cli
-from conftest import FIXTURES
+from conftest import FIXTURES, upstream
 
 POLICY = ("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: cluster-policy\nspec:\n"
           "  cdi:\n    enabled: false\n  toolkit:\n    enabled: true\n---\n")
@@ -22,19 +23,35 @@ def run(text: str, **kw):
     return check(["-"], load_data(), Environment(), stdin=io.BytesIO(text.encode()), **kw)
 
 
-def test_nvidias_own_daemonsets_are_not_pods_without_gpu(tmp_path):
-    """The device plugin's DaemonSet as the operator deploys it runs on every GPU node and requests no GPU: by
-    design. A customer's DaemonSet with the same placement does get the warning."""
+def _only_theirs_flagged(tmp_path, ours: Path) -> None:
     (tmp_path / "policy.yaml").write_text(POLICY, encoding="utf-8")
-    ours = (FIXTURES / "check/operand-device-plugin-daemonset.yaml").read_text(encoding="utf-8")
-    (tmp_path / "operand.yaml").write_text(ours, encoding="utf-8")
     (tmp_path / "theirs.yaml").write_text(
         "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: node-exporter\nspec:\n  template:\n    spec:\n"
         "      nodeSelector:\n        nvidia.com/gpu.deploy.device-plugin: \"true\"\n      containers:\n"
         "      - name: exporter\n        image: prom/node-exporter\n", encoding="utf-8")
-    report = check([str(tmp_path)], load_data(), Environment())
+    report = check([str(tmp_path / "policy.yaml"), str(ours), str(tmp_path / "theirs.yaml")], load_data(), Environment())
     flagged = [f["message"].split(" ", 1)[0] for f in report.findings if f["rule"] == "CHK-073"]
     assert flagged == ["DaemonSet/node-exporter"]
+
+
+def test_nvidias_own_daemonsets_are_not_pods_without_gpu(tmp_path):
+    """The device plugin's DaemonSet as the operator deploys it (NVIDIA/gpu-operator@a22dbf67
+    assets/state-device-plugin/0500_daemonset.yaml, read from the mirror) runs on every GPU node and requests no
+    GPU: by design. A customer's DaemonSet with the same placement does get the warning."""
+    ours = upstream("NVIDIA/gpu-operator", "a22dbf671f2e26f9a1e342f8eea28e196235e110",
+                    "assets/state-device-plugin/0500_daemonset.yaml", tmp_path / "upstream")
+    _only_theirs_flagged(tmp_path, ours)
+
+
+def test_nvidias_own_daemonsets_look_alike(tmp_path):
+    """The same placement, written for this test: the operand's name and app label, the operator's placeholders."""
+    ours = tmp_path / "operand.yaml"
+    ours.write_text(
+        "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: nvidia-device-plugin-daemonset\n"
+        "  labels:\n    app: nvidia-device-plugin-daemonset\nspec:\n  template:\n    spec:\n      nodeSelector:\n"
+        "        nvidia.com/gpu.deploy.device-plugin: \"true\"\n      containers:\n"
+        "      - name: nvidia-device-plugin\n        image: \"FILLED BY THE OPERATOR\"\n", encoding="utf-8")
+    _only_theirs_flagged(tmp_path, ours)
 
 
 def test_the_same_finding_on_many_objects_is_shown_once_and_counted():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 
 import yaml
 
@@ -11,7 +10,7 @@ from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
 from kb.check.readers import smi
 from kb.check.run import check
-from conftest import FIXTURES, SHARED
+from conftest import FIXTURES, SHARED, upstream
 
 SMI = FIXTURES / "check" / "smi"
 
@@ -95,13 +94,29 @@ def _labels_file(nodes: list[dict]) -> str:
     return out
 
 
+POLICY = ("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: gpu-cluster-policy\nspec:\n"
+          "  operator:\n    defaultRuntime: containerd\n  devicePlugin:\n    enabled: true\n  mig:\n    strategy: mixed\n")
+
+
 def test_a_must_gather_folder(tmp_path):
-    """A bundle as NVIDIA/gpu-operator hack/must-gather.sh lays it out, made of real parts: NVIDIA's sample
-    ClusterPolicy, the labels of ../shared/corpus/manifests/runai-node-mig-7g-40gb.yaml (as the script writes
-    them), a version file, nvidia-smi of Project-HAMi/HAMi#1903 in gpu_device_usage_<node>.log, and logs."""
+    """A bundle as NVIDIA/gpu-operator hack/must-gather.sh lays it out: a ClusterPolicy, the labels of
+    ../shared/corpus/manifests/runai-node-mig-7g-40gb.yaml (as the script writes them), a version file, nvidia-smi
+    of Project-HAMi/HAMi#1903 in gpu_device_usage_<node>.log, and logs."""
+    _must_gather(tmp_path, POLICY)
+
+
+def test_a_must_gather_folder_with_nvidias_sample_policy(tmp_path):
+    """The same bundle holding NVIDIA's sample ClusterPolicy (NVIDIA/gpu-operator@a22dbf67
+    config/samples/v1_clusterpolicy.yaml, read from the mirror) as cluster_policy.yaml."""
+    sample = upstream("NVIDIA/gpu-operator", "a22dbf671f2e26f9a1e342f8eea28e196235e110",
+                      "config/samples/v1_clusterpolicy.yaml", tmp_path / "upstream")
+    _must_gather(tmp_path, sample.read_text(encoding="utf-8"))
+
+
+def _must_gather(tmp_path, policy: str):
     folder = tmp_path / "nvidia-gpu-operator_20261201_1200"
     folder.mkdir()
-    shutil.copy(FIXTURES / "check/mustgather/cluster_policy.yaml", folder / "cluster_policy.yaml")
+    (folder / "cluster_policy.yaml").write_text(policy, encoding="utf-8")
     node = yaml.safe_load((SHARED / "corpus/manifests/runai-node-mig-7g-40gb.yaml").read_text(encoding="utf-8"))
     (folder / "gpu_nodes.labels").write_text(_labels_file([node]), encoding="utf-8")
     (folder / "version").write_text("NVIDIA GPU Operator\nv25.10.0\n", encoding="utf-8")
