@@ -15,6 +15,7 @@ the `fetch` tool) the catalog's code quotes are checked against the file at the 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -28,7 +29,10 @@ from kb.questions.resource import mig_resource_name
 
 from conftest import REPO
 
-MIRROR = Path("/work/.mirror/NVIDIA+k8s-device-plugin/repo")
+MIRRORS = Path(os.environ.get("GPUKB_MIRROR") or REPO.parent / ".mirror")
+#: the source of NVIDIA's code → the mirror `fetch` makes of its repository
+CODE_SOURCES = {"device-plugin-code": MIRRORS / "NVIDIA+k8s-device-plugin" / "repo",
+                "gpu-operator-code": MIRRORS / "NVIDIA+gpu-operator" / "repo"}
 
 
 @pytest.fixture(scope="module")
@@ -202,7 +206,7 @@ def _code_citations():
         for ident, entity in data[group].items():
             for path, node in iter_facts(entity):
                 for cite in node.get("cite", []):
-                    if cite["source"] == "device-plugin-code" and cite.get("page", "").startswith("blob/"):
+                    if cite["source"] in CODE_SOURCES and cite.get("page", "").startswith("blob/"):
                         out.append((f"{group}/{ident}", cite))
     return out
 
@@ -216,12 +220,14 @@ def test_code_citations_name_tag_file_and_line():
         assert re.fullmatch(r"blob/v\d+\.\d+\.\d+/[\w/.-]+#L\d+(-L\d+)?", cite["page"]), (where, cite["page"])
 
 
-@pytest.mark.skipif(not MIRROR.is_dir(), reason="no mirror of NVIDIA/k8s-device-plugin at /work/.mirror (fetch it)")
 @pytest.mark.parametrize("where, cite", CODE_CITES, ids=lambda v: v if isinstance(v, str) else v["page"])
 def test_code_quote_is_in_the_file_at_the_tag(where, cite):
+    mirror = CODE_SOURCES[cite["source"]]
+    if not mirror.is_dir():
+        pytest.skip(f"no mirror of {cite['source']} at {mirror} (fetch the repository; $GPUKB_MIRROR)")
     m = re.fullmatch(r"blob/(v[\d.]+)/([\w/.-]+)#L(\d+)(?:-L(\d+))?", cite["page"])
     tag, path, first, last = m.group(1), m.group(2), int(m.group(3)), int(m.group(4) or m.group(3))
-    text = subprocess.run(["git", "-C", str(MIRROR), "show", f"{tag}:{path}"], capture_output=True, text=True,
+    text = subprocess.run(["git", "-C", str(mirror), "show", f"{tag}:{path}"], capture_output=True, text=True,
                           check=True).stdout.splitlines()
     lines = " ".join(line.strip() for line in text[first - 1:last])
     assert cite["quote"].strip() in lines, (where, cite["page"], lines)
