@@ -150,7 +150,7 @@ def test_unknown_marker_fails_the_build_naming_page_and_line():
     with pytest.raises(PluginError) as exc:
         docs_hooks.on_page_markdown("# T\n\n{{ fact: cards/l4 mig.status }}\n", _page("guide/x.de.md"), config, None)
     assert str(exc.value) == ("gpukb: docs/guide/x.de.md: line 3: unknown marker {{ fact: cards/l4 mig.status }} "
-                              "(use cite:, value: or table:)")
+                              "(use cite:, value:, table: or config:)")
 
 
 def test_generated_pages_are_not_scanned_for_markers():

@@ -114,7 +114,7 @@ def test_page_without_markers_is_unchanged(data):
 
 
 @pytest.mark.parametrize("page, message", [
-    ("ok\n{{ quote: cards/l4 mig.status }}", "line 2: unknown marker {{ quote: cards/l4 mig.status }} (use cite:, value: or table:)"),
+    ("ok\n{{ quote: cards/l4 mig.status }}", "line 2: unknown marker {{ quote: cards/l4 mig.status }} (use cite:, value:, table: or config:)"),
     ("{{ table: nope }}", "line 1: unknown table 'nope' (known: cards, dra-capabilities, method-properties, method-suitability, mig-cards, operator-components)"),
     ("{{ cite: cards/l4 mig.max_instances }}", "line 1: cards/l4 mig.max_instances: no field 'max_instances' in 'mig'"),
     ("{{ cite: cards/l4 }}", "line 1: marker {{ cite: cards/l4 }} needs an entity and a path, e.g. 'cards/l4 mig.status'"),

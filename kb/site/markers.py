@@ -3,6 +3,7 @@
     {{ cite: cards/h200-nvl mig.max_instances }}   footnote references to the fact's sources
     {{ value: cards/h200-nvl mig.max_instances }}  the value in words, then the footnote references
     {{ table: method-properties }}                 a generated table (its citations join the page's footnotes)
+    {{ config: time-slicing-configmap }}           configuration to copy (kb.site.configs), alone on its line
 
 Anything else between double braces is an error that names the page and line: the build fails.
 """
@@ -13,6 +14,7 @@ import re
 
 from kb.catalog.facts import FactError
 from kb.site.labels import value_label
+from kb.site import configs
 from kb.site.md import esc
 from kb.site.cards import card_table, mig_cards_table
 from kb.site.methods import dra_capabilities_table, properties_table, suitability_table
@@ -38,8 +40,10 @@ class MarkerError(ValueError):
 def _replace(ctx: Ctx, body: str) -> str:
     kind, sep, arg = body.strip().partition(":")
     arg = arg.strip()
-    if not sep or kind not in ("cite", "value", "table"):
-        raise MarkerError(f"unknown marker {{{{{body}}}}} (use cite:, value: or table:)")
+    if not sep or kind not in ("cite", "value", "table", "config"):
+        raise MarkerError(f"unknown marker {{{{{body}}}}} (use cite:, value:, table: or config:)")
+    if kind == "config":
+        return configs.render(ctx.data, arg, ctx.lang)
     if kind == "table":
         if arg not in TABLES:
             raise MarkerError(f"unknown table {arg!r} (known: {', '.join(sorted(TABLES))})")
@@ -63,12 +67,19 @@ def expand(markdown: str, ctx: Ctx) -> str:
         if inside:  # Markdown would show the footnote references as text
             problems.append(f"line {i + 1}: marker {inside[0]} inside a code span; put it after the closing backtick")
             continue
+        blocks = [m for m in MARKER.finditer(line) if m.group(1).strip().startswith("config:")]
+        if blocks and (len(blocks) > 1 or line.strip() != blocks[0].group(0)):
+            problems.append(f"line {i + 1}: a config marker must stand alone on its line")
+            continue
         try:
             lines[i] = MARKER.sub(lambda m: _replace(ctx, m.group(1)), line)
+            if blocks:  # a code block inside a list item or admonition keeps the marker's indentation
+                indent = line[:len(line) - len(line.lstrip())]
+                lines[i] = "\n".join(indent + row if row else row for row in lines[i].lstrip().split("\n"))
         except (FactError, MarkerError) as exc:
             problems.append(f"line {i + 1}: {exc}")
             continue
-        if "{{" in lines[i] or "}}" in lines[i]:
+        if not blocks and ("{{" in lines[i] or "}}" in lines[i]):
             problems.append(f"line {i + 1}: unbalanced marker braces")
     if problems:
         raise MarkerError("; ".join(problems))
