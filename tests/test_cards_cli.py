@@ -30,15 +30,35 @@ def test_cards_table_en(run_engine_catalog):
     assert result.output == (
         "Card                         MIG          MIG status                Instances  GPU Operator list     We ship\n"
         "---------------------------  -----------  ------------------------  ---------  --------------------  -------\n"
+        "\n"
+        "Data center (2)\n"
         "H200 NVL                     yes          on NVIDIA's MIG list      7          listed                yes\n"
         "L4                           no           not on NVIDIA's MIG list  –          listed                yes\n"
+        "\n"
+        "RTX PRO Blackwell (6)\n"
         "RTX PRO 4500                 unconfirmed  on NVIDIA's MIG list      2          no entry found        yes\n"
         "RTX PRO 4500 Server Edition  no           not on NVIDIA's MIG list  –          listed                yes\n"
         "RTX PRO 5000 72GB            unconfirmed  only in a datasheet       2          no entry found        yes\n"
         "RTX PRO 5500                 unconfirmed  announced                 2          no entry found        yes\n"
         "RTX PRO 6000 Server Edition  conditional  on NVIDIA's MIG list      4          listed (≥ 575.57.08)  yes\n"
         "RTX PRO 6000 Workstation     conditional  on NVIDIA's MIG list      4          no entry found        yes\n"
-        "MIG: verdict for GPU Operator 26.7.0, no driver given (gpukb ask mig CARD). Data version 2026.11.1-fixture\n")
+        "8 cards. MIG: verdict for GPU Operator 26.7.0, no driver given (gpukb ask mig CARD). Data version 2026.11.1-fixture\n")
+
+
+def test_cards_filters(run_engine_catalog):
+    """--mig drops cards not on any MIG document, --listed cards off the operator's list, --family by architecture;
+    the JSON rows keep their shape."""
+    ids = lambda *a: [r["id"] for r in json.loads(run_engine_catalog("cards", "--json", *a).output)["cards"]]  # noqa: E731
+    assert ids("--listed") == ["h200-nvl", "l4", "rtx-pro-4500-blackwell-server", "rtx-pro-6000-blackwell-server"]
+    assert "l4" not in ids("--mig") and "rtx-pro-5500-blackwell" in ids("--mig")
+    assert ids("--mig", "--listed") == ["h200-nvl", "rtx-pro-6000-blackwell-server"]
+    assert ids("--family", "ada lovelace") == ["l4"]
+    result = run_engine_catalog("cards", "--family", "Kepler")
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: no card of the family 'Kepler'; known: Ada Lovelace, ")
+    one = run_engine_catalog("cards", "--family", "Ada Lovelace", "--lang", "de").output.splitlines()
+    assert one[2:4] == ["", "Rechenzentrum (1)"]
+    assert one[-1].startswith("1 Karte. MIG: Urteil")
 
 
 def test_cards_mig_column_is_the_engines_verdict(run_engine_catalog):
@@ -55,9 +75,9 @@ def test_cards_mig_column_is_the_engines_verdict(run_engine_catalog):
 def test_cards_table_de(run_engine_catalog):
     lines = run_engine_catalog("cards", "--lang", "de").output.splitlines()
     assert lines[0].split() == ["Karte", "MIG", "MIG-Status", "Instanzen", "Supportliste", "GPU", "Operator", "Lieferbar"]
-    assert lines[4] == ("RTX PRO 4500                 unbestätigt  auf NVIDIAs MIG-Liste        2          "
+    assert lines[8] == ("RTX PRO 4500                 unbestätigt  auf NVIDIAs MIG-Liste        2          "
                         "kein Eintrag gefunden      ja")
-    assert lines[-1] == ("MIG: Urteil für GPU Operator 26.7.0, ohne Treiberangabe (gpukb ask mig KARTE). "
+    assert lines[-1] == ("8 Karten. MIG: Urteil für GPU Operator 26.7.0, ohne Treiberangabe (gpukb ask mig KARTE). "
                          "Datenstand 2026.11.1-fixture")
 
 

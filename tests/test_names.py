@@ -96,3 +96,31 @@ def test_empty_name():
 
 def test_normalise():
     assert normalise("NVIDIA RTX-PRO_6000 (Blackwell)") == "rtxpro6000blackwell"
+
+
+LABELLED = NameIndex({
+    "a100-sxm4-40gb": {"id": "a100-sxm4-40gb", "name": "NVIDIA A100 SXM4 40GB", "short_name": "A100 SXM4 40GB",
+                       "aliases": [], "product_names": ["NVIDIA A100-SXM4-40GB"], "pci_device_ids": ["0x20B0"],
+                       "systems": ["NVIDIA DGX A100"]},
+    "t4": {"id": "t4", "name": "NVIDIA T4", "short_name": "T4", "aliases": [], "product_names": ["Tesla T4"],
+           "pci_device_ids": {"value": ["0x1EB8"]}},
+})
+
+
+@pytest.mark.parametrize("typed, expected", [
+    ("NVIDIA-A100-SXM4-40GB", "a100-sxm4-40gb"),             # GPU Feature Discovery's product label
+    ("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb", "a100-sxm4-40gb"),  # … with the mixed strategy's MIG suffix
+    ("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb+me", "a100-sxm4-40gb"),
+    ("Tesla-T4", "t4"), ("Tesla-T4-SHARED", "t4"),            # … renamed by time-slicing
+    ("NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"),             # nvidia-smi's name
+    ("0x20B0", "a100-sxm4-40gb"), ("20b0", "a100-sxm4-40gb"), ("0x20B010DE", "a100-sxm4-40gb"),
+    ("10de:1eb8", "t4"),                                       # PCI device id, as lspci -n and mig-parted write it
+    ("DGX A100", "a100-sxm4-40gb"),                            # a system resolves to the card it holds
+])
+def test_labels_device_ids_and_systems_resolve(typed, expected):
+    assert LABELLED.resolve(typed) == expected
+
+
+def test_an_unknown_device_id_is_unknown():
+    with pytest.raises(NameError_):
+        LABELLED.resolve("0x9999")

@@ -1,5 +1,11 @@
 """Card name resolution shared by every command: official names, aliases, spelling variants.
 
+Names are the id, official name, short name, aliases, the names the driver reports (`product_names`, which
+GPU Feature Discovery writes with hyphens into nvidia.com/gpu.product), the systems built from the card
+(`systems`: "DGX H100") and the PCI device ids ("0x2335", "2335", "0x233510DE", "10de:2335"). A product
+label's suffixes "-SHARED" (time-slicing or MPS renamed the resource) and "-MIG-<profile>" (mixed strategy)
+are dropped before resolving.
+
 Order: (1) the whole name as typed, ignoring case, spaces, hyphens and a leading "NVIDIA";
 (2) the typed words contain every distinguishing word of one card's name ("rtx pro 6000 workstation"),
 the most specific card winning; (3) the typed words are only part of card names: ambiguous or
@@ -22,6 +28,22 @@ def normalise(name: str) -> str:
     'NVIDIA-H200-NVL' → 'h200nvl'."""
     s = re.sub(r"[\s\-_/.,()]+", "", unicodedata.normalize("NFKC", name).lower())
     return s[6:] if s.startswith("nvidia") and len(s) > 6 else s
+
+
+_LABEL_SUFFIX = re.compile(r"(?i)(?:-SHARED|-MIG-\d+g\.\d+gb(?:[+-][a-z.]+)*(?:-SHARED)?)$")
+_PCI = re.compile(r"(?i)^(?:0x|10de:)?([0-9a-f]{4})(?:10de)?$")
+
+
+def product_name(label: str) -> str:
+    """The card part of a nvidia.com/gpu.product label: without '-SHARED' and '-MIG-<profile>'
+    ('NVIDIA-A100-SXM4-40GB-MIG-1g.5gb' → 'NVIDIA-A100-SXM4-40GB')."""
+    return _LABEL_SUFFIX.sub("", label.strip())
+
+
+def pci_key(name: str) -> str | None:
+    """'0x2335', '2335', '0x233510DE', '10de:2335' → 'pci:2335'; None for anything else."""
+    m = _PCI.match(name.strip())
+    return f"pci:{m.group(1).lower()}" if m and any(c.isdigit() for c in m.group(1)) else None
 
 
 def words(name: str) -> frozenset[str]:
@@ -53,13 +75,21 @@ class NameIndex:
                 self.exact.setdefault(normalise(n), set()).add(cid)
                 if words(n):
                     self.wordsets.append((words(n), cid))
+            for dev in self._pci(card):
+                key = pci_key(dev)
+                if key:
+                    self.exact.setdefault(key, set()).add(cid)
 
     def resolve(self, name: str) -> str:
         """The card id for `name`, or NameError_ with the closest matches."""
         key = normalise(name)
         if not key:
             raise NameError_(name, [], ambiguous=False)
-        hits = self.exact.get(key, set())
+        hits = self.exact.get(key, set()) or self.exact.get(pci_key(name) or "", set())
+        if not hits and product_name(name) != name.strip():
+            name = product_name(name)  # a GPU Feature Discovery label with its -MIG-… or -SHARED suffix
+            key = normalise(name)
+            hits = self.exact.get(key, set())
         if not hits:
             typed = words(name)
             covered: dict[str, int] = {}
@@ -95,4 +125,12 @@ class NameIndex:
 
     @staticmethod
     def _names(card: dict) -> list[str]:
-        return [card["id"], card["name"], card["short_name"], *card.get("aliases", [])]
+        return [card["id"], card["name"], card["short_name"], *card.get("aliases", []),
+                *card.get("product_names", []),
+                *(s["name"] if isinstance(s, dict) else s for s in card.get("systems", []))]
+
+    @staticmethod
+    def _pci(card: dict) -> list[str]:
+        """Device ids from the index's list or the card's fact."""
+        ids = card.get("pci_device_ids") or []
+        return ids.get("value", []) if isinstance(ids, dict) else ids

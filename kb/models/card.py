@@ -8,7 +8,8 @@ from pydantic import Field
 
 from kb.models.common import Citation, Fact, Model, Slug, Text, Version
 
-MigStatus = Literal["documented", "datasheet-only", "announced", "not-listed"]
+MigStatus = Literal["documented", "config-only", "datasheet-only", "announced", "not-listed"]
+CardGroup = Literal["data-center", "rtx-pro", "workstation", "embedded"]
 MethodId = Literal["whole", "mig", "time-slicing", "mps", "vm-passthrough", "vgpu", "dra"]
 
 
@@ -53,7 +54,8 @@ class Mig(Model):
 
     status: Fact[MigStatus] = Field(
         description=(
-            "documented: on NVIDIA's MIG list with profiles; datasheet-only: only a datasheet mentions MIG; "
+            "documented: on NVIDIA's MIG list with profiles; config-only: not on the MIG user guide's list, but "
+            "mig-parted's default configuration holds MIG profiles for the card's PCI device id; datasheet-only: only a datasheet mentions MIG; "
             "announced: MIG announced for a card not yet listed; not-listed: not on NVIDIA's MIG list."
         )
     )
@@ -106,6 +108,14 @@ class Vendor(Model):
     note: Optional[Text] = Field(None, description="What we tell customers about it.")
 
 
+class System(Model):
+    """A system (DGX, HGX, a cloud instance) the GPU Operator's list names, recorded as the card it contains."""
+
+    name: str = Field(description="The system as the support list writes it, e.g. 'NVIDIA DGX H100'.")
+    cite: list[Citation] = Field(min_length=1, description="The support list's row that names the system.")
+    note: Optional[Text] = Field(None, description="What else a reader must know (e.g. which card variants it holds).")
+
+
 class Card(Model):
     """A GPU card with everything the catalog knows about it."""
 
@@ -118,6 +128,32 @@ class Card(Model):
             "Other names support staff type or tools print: short forms, nvidia-smi names and GPU Feature "
             "Discovery product labels (nvidia.com/gpu.product) such as 'NVIDIA-H200-NVL'."
         ),
+    )
+    group: CardGroup = Field(
+        description=(
+            "Where the card belongs in lists: data-center (data-center GPUs, superchips and the systems built from "
+            "them), rtx-pro (RTX PRO Blackwell), workstation (RTX/Quadro/T-series workstation cards), embedded "
+            "(Jetson, IGX and Arm cloud instances)."
+        )
+    )
+    product_names: list[str] = Field(
+        default_factory=list,
+        description=(
+            "The name the driver reports (`nvidia-smi --query-gpu=name`, NVML), e.g. 'NVIDIA A100-SXM4-40GB' or "
+            "'Tesla T4'. GPU Feature Discovery writes it with hyphens for spaces into nvidia.com/gpu.product "
+            "('NVIDIA-A100-SXM4-40GB', with '-MIG-<profile>' or '-SHARED' appended); both forms resolve."
+        ),
+    )
+    pci_device_ids: Optional[Fact[list[str]]] = Field(
+        None,
+        description=(
+            "PCI device ids of the card ('0x20B0', vendor 10DE implied), as mig-parted's device-filter writes them "
+            "(0x20B010DE); they select the card's MIG profiles in mig-parted's configuration and resolve as names."
+        ),
+    )
+    systems: list[System] = Field(
+        default_factory=list,
+        description="Systems of the GPU Operator's list that are built from this card (DGX H100, HGX H100 …).",
     )
     plain_product: bool = Field(
         False,

@@ -61,6 +61,10 @@ def make_index(data: dict) -> dict:
         cards[cid] = {
             "id": cid, "name": card["name"], "short_name": card["short_name"],
             "aliases": card.get("aliases", []), "plain_product": card.get("plain_product", False),
+            "product_names": card.get("product_names", []),
+            "systems": [s["name"] for s in card.get("systems", [])],
+            "pci_device_ids": (card.get("pci_device_ids") or {}).get("value", []),
+            "group": card["group"],
             "profiles": [p["name"] for p in card["mig"].get("profiles", [])],
             "profile_counts": {p["name"]: p["max_count"] for p in card["mig"].get("profiles", [])},
             "mig_status": card["mig"]["status"]["value"],
@@ -69,7 +73,8 @@ def make_index(data: dict) -> dict:
 
     by_key = NameIndex(cards).exact
     exact = {n.strip().lower(): cid for cid, card in cards.items()
-             for n in (cid, card["name"], card["short_name"], *card["aliases"]) if len(by_key[normalise(n)]) == 1}
+             for n in (cid, card["name"], card["short_name"], *card["aliases"], *card["product_names"],
+                       *card["systems"]) if len(by_key[normalise(n)]) == 1}
     operator = data["releases"].get("gpu-operator", {}).get("releases", [])
     dra = data["methods"].get("dra", {})
     return {

@@ -16,8 +16,17 @@ VERDICT = {
     "no": {"en": "no", "de": "nein"},
 }
 
+#: card groups of `gpukb cards` and the site's card list, in the order they are shown
+GROUP = {
+    "data-center": {"en": "Data center", "de": "Rechenzentrum"},
+    "rtx-pro": {"en": "RTX PRO Blackwell", "de": "RTX PRO Blackwell"},
+    "workstation": {"en": "Workstation", "de": "Workstation"},
+    "embedded": {"en": "Embedded and Arm", "de": "Embedded und Arm"},
+}
+
 MIG_STATUS = {
     "documented": {"en": "on NVIDIA's MIG list", "de": "auf NVIDIAs MIG-Liste"},
+    "config-only": {"en": "only in mig-parted's configuration", "de": "nur in der Konfiguration von mig-parted"},
     "datasheet-only": {"en": "only in a datasheet", "de": "nur im Datenblatt"},
     "announced": {"en": "announced", "de": "angekündigt"},
     "not-listed": {"en": "not on NVIDIA's MIG list", "de": "nicht auf NVIDIAs MIG-Liste"},

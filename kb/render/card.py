@@ -42,6 +42,9 @@ def card_json(data: dict, card_id: str) -> dict:
         "name": card["name"],
         "short_name": card["short_name"],
         "aliases": card.get("aliases", []),
+        "group": card["group"],
+        "product_names": card.get("product_names", []),
+        "systems": [s["name"] for s in card.get("systems", [])],
         "file": f"catalog/{data['files'][f'cards/{card_id}']}",
         "facts": card_facts(data, card_id),
         "data_version": data["data_version"],
@@ -64,6 +67,10 @@ def card_text(data: dict, card_id: str, lang: str) -> str:
     lines = [doc["name"], "=" * len(doc["name"])]
     if doc["aliases"]:
         lines.append(Text("Also: ", "Auch: ")(lang) + ", ".join(doc["aliases"]))
+    if doc["product_names"]:
+        lines.append(Text("Reported by the driver as: ", "Vom Treiber gemeldet als: ")(lang) + ", ".join(doc["product_names"]))
+    if doc["systems"]:
+        lines.append(Text("In the systems: ", "In den Systemen: ")(lang) + ", ".join(doc["systems"]))
     lines.append("")
     for fact in doc["facts"]:
         marks = "".join(mark(c) for c in fact["citations"])

@@ -6,6 +6,7 @@ from kb.questions import words
 from kb.text import Text, is_text
 
 FIELD_LABELS: dict[str, Text] = {
+    "pci_device_ids": Text("PCI device IDs", "PCI-Geräte-IDs"),
     "architecture": Text("Architecture", "Architektur"),
     "memory_gb": Text("Memory (GB)", "Speicher (GB)"),
     "form_factor": Text("Form factor", "Bauform"),
@@ -52,5 +53,7 @@ def value_text(value, lang: str, path: str = "") -> str:
             count = value.get("max_count")
             return f"{value['name']} ({value['memory_gb']} GB" + (f", ×{count})" if count else ")")
         return ", ".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
     table = FIELD_VALUES.get(path) or (words.TRUTH if isinstance(value, bool) else words.VALUES)
     return words.word(table, value, lang)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from kb import versions
-from kb.catalog.names import NameError_, NameIndex
+from kb.catalog.names import NameError_, NameIndex, product_name
 from kb.check.facts import mig
 from kb.check.facts.base import Context, FactSet, boolean, text
 from kb.errors import UnusableInput
@@ -30,12 +30,6 @@ _APPLIED = {"mps": "mps", "time-slicing": "timeSlicing", "none": "none"}
 #: conditions of the MIG answer that a node's labels show to be met: rule id → (label property, value).
 #: MIG-006 asks for the display-mode switch to compute mode; GPU Feature Discovery reports the mode.
 MET_BY_NODE = {"MIG-006": ("gpu_mode", "compute")}
-
-
-def product_name(label: str) -> str:
-    """The card part of a nvidia.com/gpu.product label: without '-SHARED' and '-MIG-<profile>'."""
-    name = re.sub(r"-SHARED$", "", label.strip())
-    return re.sub(r"-MIG-\d+g\.\d+gb.*$", "", name)
 
 
 def _driver(ctx: Context, node) -> str | None:
