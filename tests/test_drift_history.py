@@ -550,7 +550,9 @@ def test_new_product_carries_a_card_draft(tmp_path):
     assert code == 1
     (added,) = [c for c in item["changes"] if c["kind"] == "product-added"]
     draft = added["details"]["card_draft"]
-    assert draft["name"] == "NVIDIA L4X" and draft["architecture"]["value"] == "NVIDIA Ada"
+    # written by the importer of `gpukb sources import` (kb.importer.card_draft): a whole card file
+    assert draft["name"] == "NVIDIA L4X" and draft["architecture"]["value"] == "Ada"
+    assert (draft["id"], draft["group"], draft["mig"]["status"]["value"]) == ("l4x", "data-center", "not-listed")
     assert draft["operator_support"]["listed"]["value"] is True
     assert draft["operator_support"]["listed"]["cite"][0]["quote"] == "NVIDIA L4X NVIDIA Ada"
 
