@@ -297,3 +297,99 @@ def diff(source_id, file, as_json, lang):
     else:
         _echo_text([result], lang)
     return code
+
+
+def _snapshot_of(data: dict, source_id: str, file: Path) -> str | None:
+    """The date to pin quotes to where FILE is a dated snapshot (`…@YYYY-MM-DD.ext`) other than the newest."""
+    import re
+
+    from kb.lint.snapshots import snapshot_files
+
+    m = re.search(r"@(\d{4}-\d{2}-\d{2})\.[^.]+$", file.name)
+    snapshot = data["sources"][source_id].get("snapshot")
+    if not m or not snapshot:
+        return None
+    from kb.lint.context import shared_dir
+
+    dates = [d for d in snapshot_files(shared_dir(), snapshot) if d]
+    return None if dates and str(max(dates)) == m.group(1) else m.group(1)
+
+
+def _yaml(doc: dict) -> str:
+    import yaml
+
+    class Plain(yaml.SafeDumper):
+        def ignore_aliases(self, data):  # a citation shared by two facts is written out twice
+            return True
+
+    return yaml.dump(doc, Dumper=Plain, sort_keys=False, allow_unicode=True, width=120)
+
+
+@sources.command("import")
+@click.argument("source_id")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--card", "cards", multiple=True, metavar="ID",
+              help="Only these cards (mig-parted's config: cards with PCI device ids).\fNur diese Karten "
+                   "(Konfiguration von mig-parted: Karten mit PCI-Geräte-IDs).")
+@click.option("--write", is_flag=True,
+              help="Write each new card to catalog/cards/<id>.yaml (an existing file is never overwritten)."
+                   "\fJede neue Karte nach catalog/cards/<id>.yaml schreiben (eine vorhandene Datei wird nie "
+                   "überschrieben).")
+@output_options
+def import_(source_id, file, cards, write, as_json, lang):
+    """Draft catalog YAML with citations from an NVIDIA document (the drift check's extractors read it).
+
+    From the GPU Operator's platform support page: a card for every listed product the catalog does not know
+    (systems such as DGX H100 are named, to be recorded under the card they contain). From mig-parted's
+    config-default.yaml: the MIG profiles of every card with PCI device ids. Review every draft: MIG facts of
+    the MIG user guide and our own offer are added by hand.
+
+    \b
+    Example:
+      gpukb sources import gpu-operator-platform-support ../shared/sources/cloud-native-docs/platform-support@2026-08-21.rst
+      gpukb sources import mig-parted-config-default config-default.yaml --card h200-nvl
+    \f
+    Entwirft Katalog-YAML mit Belegen aus einem NVIDIA-Dokument (die Extraktoren der Abweichungsprüfung lesen
+    es). Aus der Plattform-Unterstützung des GPU Operators: eine Karte für jedes gelistete Produkt, das der
+    Katalog noch nicht kennt (Systeme wie DGX H100 werden genannt, um sie bei der enthaltenen Karte
+    einzutragen). Aus config-default.yaml von mig-parted: die MIG-Profile jeder Karte mit PCI-Geräte-IDs.
+    Prüfen Sie jeden Entwurf: MIG-Fakten des MIG-Benutzerhandbuchs und unser eigenes Angebot kommen von Hand.
+
+    \b
+    Beispiel:
+      gpukb sources import gpu-operator-platform-support ../shared/sources/cloud-native-docs/platform-support@2026-08-21.rst --lang de
+    """
+    from kb.catalog.compiled import catalog_dir
+    from kb.importer import draft
+
+    data = load_data()
+    path = _existing(file, folder=False)
+    result = draft(source_id, path.read_text(encoding="utf-8", errors="replace"), data,
+                   snapshot=_snapshot_of(data, source_id, path), cards=list(cards) or None)
+    written = []
+    if write:
+        folder = Path(catalog_dir()) / "cards"
+        for d in result["drafts"]:
+            target = folder / f"{d['id']}.yaml"
+            if d.get("new") and not target.exists():
+                target.write_text("# yaml-language-server: $schema=../schema/card.schema.json\n" + _yaml(d["card"]),
+                                  encoding="utf-8")
+                written.append(str(target))
+    if as_json:
+        print_json({**result, "written": written})
+        return 0
+    for d in result["drafts"]:
+        if d.get("new"):
+            click.echo(f"--- # {Text('new card', 'neue Karte')(lang)} catalog/cards/{d['id']}.yaml")
+            click.echo(_yaml(d["card"]).rstrip())
+        else:
+            click.echo(f"--- # {Text('MIG part of', 'MIG-Teil von')(lang)} catalog/cards/{d['id']}.yaml")
+            click.echo(_yaml({"mig": d["mig"]}).rstrip())
+    for n in result["notes"]:
+        click.echo(f"# {n[lang]}")
+    for w in written:
+        click.echo(Text("written: {file}", "geschrieben: {file}").format(file=w)(lang))
+    if not result["drafts"]:
+        click.echo(Text("# nothing to draft: the catalog knows every product of the document",
+                        "# nichts zu entwerfen: der Katalog kennt jedes Produkt des Dokuments")(lang))
+    return 0
