@@ -85,3 +85,23 @@ def test_quiet_hides_notes_and_says_how_many():
     assert result.output.startswith("No findings.\n2 note(s) hidden (--quiet)\n")
     out = json.loads(CliRunner().invoke(cli, ["check", "-", "-q", "--json"], input=text).output)
     assert (out["findings"], out["summary"]["hidden_infos"]) == ([], 2)
+
+
+def test_files_that_each_hold_a_whole_configuration_are_checked_one_by_one(tmp_path):
+    """Chart values of two releases side by side and a MIG configuration: no cluster has two GPU Operator
+    configurations, so the values' mig.strategy single does not judge the MIG configuration of another file."""
+    (tmp_path / "values-a.yaml").write_text("mig:\n  strategy: single\ndevicePlugin:\n  enabled: true\n", encoding="utf-8")
+    (tmp_path / "values-b.yaml").write_text("mig:\n  strategy: mixed\ndevicePlugin:\n  enabled: true\n", encoding="utf-8")
+    (tmp_path / "mig.yaml").write_text(
+        "version: v1\nmig-configs:\n  two-sizes:\n  - devices: all\n    mig-enabled: true\n    mig-devices:\n"
+        "      1g.10gb: 4\n      3g.40gb: 1\n", encoding="utf-8")
+    report = check([str(tmp_path)], load_data(), Environment())
+    assert [n.rsplit("/", 1)[1] for n in report.summary["separate"]] == ["values-a.yaml", "values-b.yaml"]
+    assert [(f["rule"], f["where"]["file"].rsplit("/", 1)[1]) for f in report.findings] == [("CHK-032", "mig.yaml")]
+    assert report.summary["checked"] == {"ClusterPolicy": 2, "MIG Manager config": 1}
+    text = CliRunner().invoke(cli, ["check", str(tmp_path), "--lang", "de"]).output
+    assert "Datei für Datei geprüft: 2 Dateien enthalten je eine vollständige GPU-Operator-Konfiguration (" in text
+    # one configuration: the files are one cluster, and its strategy judges the layout
+    (tmp_path / "values-b.yaml").unlink()
+    report = check([str(tmp_path)], load_data(), Environment())
+    assert report.summary["separate"] == [] and [f["rule"] for f in report.findings] == ["CHK-031"]

@@ -26,6 +26,11 @@ W = {
     "quiet": Text("{n} note(s) hidden (--quiet)", "{n} Hinweis(e) ausgeblendet (--quiet)"),
     "fix": Text("Fix:", "Behebung:"),
     "builds": Text("In kustomize build of: {b}", "In kustomize build von: {b}"),
+    "separate": Text("Checked file by file: {n} files each hold a whole GPU Operator configuration ({names}), and a "
+                     "cluster has only one — objects of different files were not checked against each other.",
+                     "Datei für Datei geprüft: {n} Dateien enthalten je eine vollständige GPU-Operator-Konfiguration "
+                     "({names}), ein Cluster hat aber nur eine — Objekte verschiedener Dateien wurden nicht "
+                     "miteinander abgeglichen."),
     "skipped": Text("{n} other file(s) in {folder} hold nothing gpukb reads", "{n} weitere Datei(en) in {folder} "
                     "enthalten nichts, was gpukb liest"),
     "objects": Text("{n} object(s)", "{n} Objekt(e)"),
@@ -104,6 +109,9 @@ def render(report: dict, lang: str = "en") -> str:
         for p in summary["not_read"]:
             where = f"{p['file']}:{p['line']}" if p.get("line") else p["file"]
             lines.append(f"  {where}: {p['path'] + ': ' if p.get('path') else ''}{p['message']}")
+    if summary.get("separate"):
+        names = ", ".join(summary["separate"][:5]) + (", …" if len(summary["separate"]) > 5 else "")
+        lines += ["", W["separate"].format(n=len(summary["separate"]), names=names)(lang)]
     if summary.get("node_configs"):
         lines += ["", W["node_configs"](lang)]
         for c in summary["node_configs"]:

@@ -181,22 +181,61 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
         raise NothingReadable(loaded.problems)
     env = _operator_from_input(env, loaded, data)
     builds = loaded.builds or [(None, loaded.docs)]
+    whole, separate = None, []
+    if not loaded.builds:
+        whole = read_objects(loaded.docs, loaded.extras)
+        separate = configuration_files(whole)
+        if len(separate) > 1:
+            builds = per_file(loaded, raw.names)
     conclusions, inv, facts = [], None, FactSet()
-    for root, docs in builds:  # one check per `kustomize build` (one in all, without Kustomizations)
-        b_inv = read_objects(docs, loaded.extras)
+    for root, docs, *extras in builds:  # one check per `kustomize build` or file (one in all, mostly)
+        b_inv = whole if len(builds) == 1 and whole is not None else read_objects(
+            docs, extras[0] if extras else loaded.extras)
         b_facts = build_facts(b_inv, data, env, engine=engine, rules=rules, generated=loaded.generated)
         found = evaluate_all(b_facts.facts, engine=engine, data=data, rules=rules)  # EngineFailure: exit 4
-        if root is not None and len(builds) > 1:
+        if root is not None and len(builds) > 1 and len(separate) < 2:
             for c in found:
                 c["build"] = root
         conclusions.append((found, b_facts, _fix_context(b_inv, b_facts)))
         inv = b_inv if inv is None else inv.merged(b_inv)
         facts = b_facts if len(builds) == 1 else facts
+    if len(separate) > 1:  # every object was read once, in its own file
+        inv = whole
     files = raw.names
     everything = shown_findings(conclusions, lang, files)
     shown = [f for f in everything if f["severity"] != "info"] if quiet else everything
     cluster = next((f for run in conclusions for f in run[1].facts if f["kind"] == "cluster"), {})
     inputs = {"operator": env.operator, "k8s": cluster.get("k8s"), "driver": cluster.get("driver")}
-    return Report(shown, summary(shown, inv, loaded, files, inputs, data.get("data_version", ""), lang,
-                                 len(everything) - len(shown), raw.skipped, node_configs(conclusions)),
-                  inv, facts, loaded.problems)
+    result = summary(shown, inv, loaded, files, inputs, data.get("data_version", ""), lang,
+                     len(everything) - len(shown), raw.skipped, node_configs(conclusions))
+    result["separate"] = separate if len(separate) > 1 else []
+    return Report(shown, result, inv, facts, loaded.problems)
+
+
+def _file(thing) -> str:
+    where = thing.where() if callable(thing.where) else thing.where
+    return where.get("file") or ""
+
+
+def configuration_files(inv: Inventory) -> list[str]:
+    """The files that each hold a whole GPU Operator configuration (a ClusterPolicy, or the chart's values —
+    not a patch of one), in the order read. A cluster has one: where several files bring one each, they are
+    alternatives or different clusters' (NVIDIA's examples side by side, values of several releases)."""
+    out: list[str] = []
+    for p in inv.policies:
+        name = _file(p)
+        if not p.partial and name and name not in out:
+            out.append(name)
+    return out
+
+
+def per_file(loaded: Loaded, names: list[str]) -> list[tuple]:
+    """(file, its documents, its other objects) for every file read: each file checked as if given alone."""
+    groups: dict = {}
+    for d in loaded.docs:
+        groups.setdefault(d.file, ([], []))[0].append(d)
+    for obj in loaded.extras:
+        groups.setdefault(_file(obj), ([], []))[1].append(obj)
+    rank = {n: i for i, n in enumerate(names)}
+    return [(name, docs, extras) for name, (docs, extras) in
+            sorted(groups.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))]

@@ -114,5 +114,8 @@ def facts(ctx: Context, out: FactSet, known: dict) -> None:
         if not layout.error:
             props.update(shape(layout))
         props["nodes"] = uses.get(name, 0)
+        # a layout MIG Manager knows by its name (NVIDIA's default set: all-balanced, all-<profile>) is NVIDIA's
+        # own, shipped in every installation: said about only where a node uses it (kb.check.facts.nodes)
+        props["nvidia_layout"] = True if named_shape(name) is not None else None
         props["mig_strategy"] = ctx.mig_strategy()
         out.add("mig_layout", layout.where, obj=f"mig:{cfg_label}", ident=("config", "layout"), **props)
