@@ -73,3 +73,22 @@ def test_nvidias_documented_time_slicing_pair_is_no_warning():
     text = policy + (corpus / "cnd-time-slicing-config-all.yaml").read_text(encoding="utf-8")
     report = run("-", stdin=text)
     assert not [f for f in report.findings if f["severity"] != "info"]
+
+
+def test_one_corrected_configuration_corrects_every_problem_and_is_shown_once():
+    """A misspelt value (the allowed one meant is taken) and a misspelt key (renamed where it stands): both
+    findings carry the same corrected configuration; the text report prints it once."""
+    from kb.check.render import render
+
+    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ts\n  namespace: ml-infra\ndata:\n  any: |-\n"
+            "    version: v1\n    flags:\n      migStrategy: Nonee\n    sharing:\n      timeSlicing:\n"
+            "        renameByDefualt: true\n        resources:\n        - name: nvidia.com/gpu\n          replicas: 4\n")
+    report = run("-", stdin=text)
+    corrected = ("Corrected configuration (key any of ConfigMap ts; kubectl edit configmap ts -n ml-infra):\n"
+                 "version: v1\nflags:\n  migStrategy: none\nsharing:\n  timeSlicing:\n    renameByDefault: true\n"
+                 "    resources:\n    - name: nvidia.com/gpu\n      replicas: 4")
+    assert fix_of(report, "CHK-014") == fix_of(report, "CHK-013") == corrected
+    assert "the key meant is probably `renameByDefault`." in next(
+        f["message"] for f in report.findings if f["rule"] == "CHK-013")
+    shown = render(report.as_json())
+    assert shown.count("migStrategy: none") == 1 and "    Fix: as for CHK-014 above (line 10)." in shown

@@ -86,45 +86,71 @@ def _path(fact: dict) -> list:
 
 
 def _fix_problem(ctx: Context, fact: dict) -> Text | None:
-    """CHK-013/014/015: move, rename, retype or drop the key the plugin does not read as written."""
-    path, suggestion, problem = _path(fact), fact.get("suggestion", ""), fact.get("problem")
+    """CHK-013/014/015: move, rename, retype or drop the keys the plugin does not read as written — every such
+    problem of the configuration, so the corrected configuration is one the plugin reads as meant."""
+    fixes = ctx.extra.get(fact.get("ref", ""), {}).get("fixes") or [
+        {"problem": fact.get("problem"), "path": _path(fact), "suggestion": fact.get("suggestion", "")}]
+    own = (fact.get("problem"), _path(fact))
 
     def change(data):
-        node = data
-        for part in path[:-1]:
-            node = node[part] if isinstance(node, (dict, list)) else None
-            if node is None:
-                return False
-        last = path[-1] if path else None
-        if problem == "unknown" and isinstance(node, dict) and last in node:
-            value = node.pop(last)
-            if suggestion and "." in suggestion and "[]" not in suggestion:  # misplaced: to where it belongs
-                target = data
-                parts = suggestion.split(".")
-                for part in parts[:-1]:
-                    target = target.setdefault(part, {})
-                    if not isinstance(target, dict):
-                        return False
-                target[parts[-1]] = value
-            elif suggestion:
-                node[suggestion.rsplit(".", 1)[-1]] = value
-            else:
-                return False
-        elif problem in ("type", "value") and isinstance(node, dict) and last in node:
-            value = node[last]
-            if isinstance(value, str) and value.lower() in ("true", "false"):
-                node[last] = value.lower() == "true"
-            elif isinstance(value, str) and value.strip().isdigit():
-                node[last] = int(value)
-            else:
-                return False
-        elif problem == "unsupported" and isinstance(node, dict) and last == "rename":
-            node.pop("rename")
-        else:
-            return False
-        return True
+        done = False
+        for item in fixes:
+            ok = _correct(data, item["problem"], list(item["path"]), item.get("suggestion") or "")
+            if not ok and (item["problem"], list(item["path"])) == own:
+                return False  # the finding's own problem has no mechanical fix
+            done |= ok
+        return done
 
     return _config_block(ctx, fact, change)
+
+
+def _correct(data: dict, problem, path: list, suggestion: str) -> bool:
+    node = data
+    for part in path[:-1]:
+        node = node[part] if isinstance(node, (dict, list)) and _has(node, part) else None
+        if node is None:
+            return False
+    last = path[-1] if path else None
+    if problem == "unknown" and isinstance(node, dict) and last in node:
+        keys = list(node)
+        value = node.pop(last)
+        if suggestion and "." in suggestion and "[]" not in suggestion:  # misplaced: to where it belongs
+            target = data
+            parts = suggestion.split(".")
+            for part in parts[:-1]:
+                target = target.setdefault(part, {})
+                if not isinstance(target, dict):
+                    return False
+            target[parts[-1]] = value
+        elif suggestion:  # renamed where it stands
+            node[suggestion.rsplit(".", 1)[-1]] = value
+            order = [suggestion.rsplit(".", 1)[-1] if k == last else k for k in keys]
+            items = dict(node)
+            node.clear()
+            node.update({k: items[k] for k in order if k in items})
+        else:
+            return False
+    elif problem in ("type", "value") and isinstance(node, dict) and last in node:
+        value = node[last]
+        if problem == "value" and isinstance(value, str) and suggestion and not suggestion.startswith("["):
+            node[last] = suggestion  # the allowed value meant
+        elif isinstance(value, str) and value.lower() in ("true", "false"):
+            node[last] = value.lower() == "true"
+        elif isinstance(value, str) and value.strip().isdigit():
+            node[last] = int(value)
+        else:
+            return False
+    elif problem == "unsupported" and isinstance(node, dict) and last == "rename":
+        node.pop("rename")
+    else:
+        return False
+    return True
+
+
+def _has(node, part) -> bool:
+    if isinstance(node, dict):
+        return part in node
+    return isinstance(part, int) and 0 <= part < len(node)
 
 
 def _fix_replicas(ctx: Context, fact: dict) -> Text | None:

@@ -25,6 +25,7 @@ W = {
     "more": Text("Also:", "Außerdem:"),
     "quiet": Text("{n} note(s) hidden (--quiet)", "{n} Hinweis(e) ausgeblendet (--quiet)"),
     "fix": Text("Fix:", "Behebung:"),
+    "same_fix": Text("Fix: as for {rule} above (line {line}).", "Behebung: wie bei {rule} oben (Zeile {line})."),
     "builds": Text("In kustomize build of: {b}", "In kustomize build von: {b}"),
     "separate": Text("Checked file by file: {n} files each hold a whole GPU Operator configuration ({names}), and a "
                      "cluster has only one — objects of different files were not checked against each other.",
@@ -68,6 +69,7 @@ def render(report: dict, lang: str = "en") -> str:
     notes: list[str] = []
     lines: list[str] = []
     current = None
+    fixes: dict = {}  # a fix already shown (the same corrected configuration for two findings) → that finding
     for f in findings:
         if f["where"]["file"] != current:
             current = f["where"]["file"]
@@ -86,7 +88,11 @@ def render(report: dict, lang: str = "en") -> str:
             lines.append(f"    {W['more'](lang)} {more}")
         if f.get("builds"):
             lines.append("    " + W["builds"].format(b=", ".join(f["builds"]))(lang))
-        if f.get("fix"):
+        if f.get("fix") and (f["where"]["file"], f["fix"]) in fixes:
+            first = fixes[(f["where"]["file"], f["fix"])]
+            lines.append("    " + W["same_fix"].format(rule=first["rule"], line=first["where"].get("line") or "?")(lang))
+        elif f.get("fix"):
+            fixes[(f["where"]["file"], f["fix"])] = f
             lines.append(f"    {W['fix'](lang)}")
             lines += [f"      {ln}" for ln in f["fix"].splitlines()]
         same = f.get("same_for")

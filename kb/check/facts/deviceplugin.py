@@ -64,7 +64,9 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                 extra={"config": cfg.data} if cfg.data is not None else None, namespace=ctx.namespace_of(cfg),
                 **props)
         where = {"configmap": cfg.configmap or "", "key": cfg.key, "namespace": ctx.namespace_of(cfg)}
-        extra = {"config": cfg.data} if cfg.data is not None else None
+        # every problem of the configuration: a corrected configuration corrects them all at once
+        extra = {"config": cfg.data, "fixes": [{"problem": p.kind, "path": list(p.path), "suggestion": p.suggestion}
+                                               for p in cfg.problems]} if cfg.data is not None else None
         for p in cfg.problems:
             out.add("dp_problem", p.where, obj=me, ident=("config",), extra=extra, config=cfg.label, problem=p.kind,
                     problem_key=p.key, suggestion=p.suggestion, text_en=p.text.en, text_de=p.text.de, fatal=p.fatal,

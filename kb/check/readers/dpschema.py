@@ -111,6 +111,15 @@ def _type_words(value) -> Text:
     return TYPE_WORDS[yaml_type(value)]
 
 
+def _closest_allowed(value, allowed) -> str:
+    """The allowed value the written one most likely meant ('' where none is close)."""
+    choices = [str(a) for a in allowed]
+    text = str(value).strip().lower()
+    same = [c for c in choices if c.lower() == text]
+    found = same or difflib.get_close_matches(text, [c.lower() for c in choices], n=1, cutoff=0.6)
+    return next((c for c in choices if c.lower() == found[0].lower()), "") if found else ""
+
+
 class _Validator:
     def __init__(self):
         self.problems: list[SchemaProblem] = []
@@ -144,8 +153,9 @@ class _Validator:
         if close:
             match = next(k for k in known if k.lower() == close[0].lower())
             self.add("unknown", path, Text(
-                "{shown}: the device plugin does not know `{key}` in {here} and ignores it; did you mean `{match}`?",
-                "{shown}: Das Device-Plugin kennt `{key}` in {here} nicht und ignoriert es; war `{match}` gemeint?")
+                "{shown}: the device plugin does not know `{key}` in {here} and ignores it; the key meant is probably "
+                "`{match}`", "{shown}: Das Device-Plugin kennt `{key}` in {here} nicht und ignoriert es; gemeint ist "
+                "wohl `{match}`")
                 .format(shown=shown, key=key_s, here=here, match=match), key_s, match)
             return
         self.add("unknown", path, Text(
@@ -164,7 +174,8 @@ class _Validator:
         self.add("value", path, Text(
             "{shown} is {value}; the device plugin accepts only {allowed} and does not start with this configuration",
             "{shown} ist {value}; das Device-Plugin akzeptiert nur {allowed} und startet mit dieser Konfiguration "
-            "nicht").format(shown=field_path(path), value=_show(value), allowed=", ".join(allowed)))
+            "nicht").format(shown=field_path(path), value=_show(value), allowed=", ".join(allowed)),
+            suggestion=_closest_allowed(value, allowed))
 
     # --- specs -------------------------------------------------------------------------------------------
     def check(self, spec, value, path: tuple) -> None:
