@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from kb.questions import words
+from kb.wording import citation_text
 from kb.text import Text, pick
 
 LABELS = {
@@ -209,8 +210,7 @@ def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
     if notes:
         lines.append(f"{t('sources')}:")
         for i, cite in enumerate(notes, 1):
-            where = f", {cite['section']}" if cite.get("section") else ""
             url = f" {cite['url']}" if cite.get("url") else ""
-            lines.append(f"  [{i}] {cite['title']}{where}: “{cite['quote']}”{url}")
+            lines.append(f"  [{i}] {citation_text(cite, lang)}{url}")
     lines.append(f"{t('data')}: {answer['data_version']}")
     return "\n".join(lines)

@@ -36,15 +36,15 @@ def _data() -> dict:
         raise PluginError(f"gpukb: the catalog is not usable (run 'gpukb lint'):\n{problems}") from None
 
 
-def _generation_key(repo_url: str) -> str:
-    """What the generated pages depend on: catalog/, rules/, the code of kb/ (CLI help, generators) and the
-    repository URL the pages link to."""
+def _generation_key(pub) -> str:
+    """What the generated pages depend on: catalog/, rules/, the code of kb/ (CLI help, generators) and where
+    the pages link to (kb.publication: repository, data version, our article's address)."""
     from kb.catalog.compiled import input_key
 
-    return f"{input_key()}|{repo_url}"
+    return f"{input_key()}|{pub.key()}"
 
 
-def generate(repo_url: str) -> dict[str, str | bytes]:
+def generate(pub) -> dict[str, str | bytes]:
     """Every generated file, path relative to docs/generated/ → content."""
     from kb import __version__
     from kb.catalog.facts import FactError
@@ -54,15 +54,15 @@ def generate(repo_url: str) -> dict[str, str | bytes]:
 
     data = _data()
     try:
-        files: dict[str, str | bytes] = dict(catalog_pages(data, repo_url))
+        files: dict[str, str | bytes] = dict(catalog_pages(data, pub))
     except FactError as exc:
         raise PluginError(f"gpukb: a generated page needs a fact the catalog does not have: {exc}") from None
-    files.update(cli_pages(data, command_help(cli), __version__, repo_url))
-    files.update(_engine_pages(data, repo_url))
+    files.update(cli_pages(data, command_help(cli), __version__, pub))
+    files.update(_engine_pages(data, pub))
     return files
 
 
-def _engine_pages(data: dict, repo_url: str) -> dict[str, str]:
+def _engine_pages(data: dict, pub) -> dict[str, str]:
     """The matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, computed here on
     the catalog this site shows."""
     from kb.engine.rules import load_rules
@@ -74,7 +74,7 @@ def _engine_pages(data: dict, repo_url: str) -> dict[str, str]:
         rules = load_rules()
         answers = compute_all(data, rules=rules)
         export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
-        return engine_pages(data, export, rules, repo_url)
+        return engine_pages(data, export, rules, pub)
     except RuleBaseInvalid as exc:
         raise PluginError(f"gpukb: the rules are not usable:\n{exc}") from None
     except KeyError as exc:
@@ -132,10 +132,12 @@ def on_config(config):
         if not (folder / STAMP).is_file():
             raise PluginError("gpukb: GPUKB_SKIP_GENERATE=1 but docs/generated/ was never generated: build once without it")
     else:
-        repo_url = config.extra["repo_url"]
-        key = _generation_key(repo_url)
+        from kb.publication import publication
+
+        pub = publication()
+        key = _generation_key(pub)
         if not up_to_date(folder, key):
-            write_tree(folder, generate(repo_url), key)
+            write_tree(folder, generate(pub), key)
     config.nav = _expand_nav(config.nav, folder)
     return config
 
@@ -211,7 +213,9 @@ def on_page_markdown(markdown, page, config, files):
     m = _LANG.search(src)
     lang = m.group(1) if m else "de"
     try:
-        return expand(markdown, Ctx(_data(), lang, config.extra["repo_url"]))
+        from kb.publication import publication
+
+        return expand(markdown, Ctx(_data(), lang, publication()))
     except MarkerError as exc:
         raise PluginError(f"gpukb: docs/{src}: {exc}") from None
 
@@ -220,15 +224,36 @@ _FOOTNOTE_REF = r'<sup id="fnref\d*:[^"]+"><a class="footnote-ref" href="[^"]+">
 _FOOTNOTE_RUN = re.compile(rf"{_FOOTNOTE_REF}(?:{_FOOTNOTE_REF})+")
 
 
+#: the titles Python-Markdown writes in English, in the page's language (kb.wording.MARKUP_TITLES)
+_BACKLINK_TITLE = re.compile(r'title="Jump back to footnote (\d+) in the text"')
+_PERMALINK_TITLE = re.compile(r'title="Permanent link"')
+
+
+def page_lang(page) -> str:
+    """The language of a page: 'en' for pages under en/, else 'de' (the site's default)."""
+    dest = getattr(getattr(page, "file", None), "dest_uri", "") or ""
+    return "en" if dest.startswith("en/") or re.search(r"\.en\.md$", page.file.src_uri or "") else "de"
+
+
 def on_page_content(html, page, config, files):
     """Adjacent footnote references: separated by commas (¹,² rather than ¹², which reads as twelve) and
-    kept on one line. A page without a description in its front matter gets its first paragraph's text."""
+    kept on one line; a footnote mark after a digit is set off by a narrow no-break space (575.57.08 ²⁶ copies as
+    '575.57.08 26', never '575.57.0826'); footnote back-links and permalinks titled in the page's language.
+    A page without a description in its front matter gets its first paragraph's text."""
+    from kb.wording import MARKUP_TITLES
+
     def run(m):
         refs = re.findall(_FOOTNOTE_REF, m.group(0))
         return '<span class="gpukb-fnrefs">' + '<sup class="gpukb-fnsep">,</sup>'.join(refs) + "</span>"
     if page is not None and not page.meta.get("description"):
         page.meta["description"] = describe(html)
-    return _NOT_SEARCHED.sub(r"\1 data-search-exclude\2", _FOOTNOTE_RUN.sub(run, html))
+    html = _FOOTNOTE_RUN.sub(run, html)
+    html = re.sub(r'(\d)(<span class="gpukb-fnrefs">|<sup id="fnref)', "\\1\u202f\\2", html)
+    lang = page_lang(page) if page is not None else "de"
+    titles = MARKUP_TITLES["de" if lang == "de" else "en"]
+    html = _BACKLINK_TITLE.sub(lambda m: f'title="{titles["backlink"].format(n=m.group(1))}"', html)
+    html = _PERMALINK_TITLE.sub(f'title="{titles["permalink"]}"', html)
+    return _NOT_SEARCHED.sub(r"\1 data-search-exclude\2", html)
 
 
 #: blocks kept out of the search index: the footnotes (source quotes, repeated on many pages) and the data

@@ -70,10 +70,10 @@ Details:
   Auf der Supportliste des Operators: ja
   Mindesttreiber laut Operator: 575.57.08
 Quellen:
-  [1] GPU Operator Platform Support: “MIG is not supported on the 575.57.08 driver release.” https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html
-  [2] NVIDIA MIG User Guide, Supported GPUs: “RTX PRO 6000 Server Edition MIG status” https://docs.nvidia.com/datacenter/tesla/mig-user-guide/
-  [3] NVIDIA MIG User Guide: “RTX PRO 6000 Server Edition up to 4 instances” https://docs.nvidia.com/datacenter/tesla/mig-user-guide/
-  [4] GPU Operator Platform Support: “Driver versions 575.57.08 or later is required.” https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html
+  [1] GPU Operator Platform Support: „MIG is not supported on the 575.57.08 driver release.“ https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html
+  [2] NVIDIA MIG User Guide, Supported GPUs: „RTX PRO 6000 Server Edition MIG status“ https://docs.nvidia.com/datacenter/tesla/mig-user-guide/
+  [3] NVIDIA MIG User Guide: „RTX PRO 6000 Server Edition up to 4 instances“ https://docs.nvidia.com/datacenter/tesla/mig-user-guide/
+  [4] GPU Operator Platform Support: „Driver versions 575.57.08 or later is required.“ https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html
 Datenstand: 2026.11.1-fixture
 """
 

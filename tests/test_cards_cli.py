@@ -107,14 +107,14 @@ Supportliste des GPU Operators: kein Eintrag gefunden [6]
 Wir liefern sie: nein [7]
 
 Quellen:
-[1] Demo datasheet: “Demo” https://example.invalid/datasheet
-[2] Demo datasheet: “24 GB” https://example.invalid/datasheet
-[3] Demo datasheet: “passive” https://example.invalid/datasheet
-[4] Demo datasheet: “available” https://example.invalid/datasheet
-[5] Demo datasheet: “no MIG” https://example.invalid/datasheet
-[6] Demo support list: “NVIDIA Beta 10 was listed here.” https://example.invalid/support
-[7] Demo datasheet: “not shipped” https://example.invalid/datasheet
-Datenstand 2026.01.02 · catalog/cards/beta-10.yaml
+[1] Demo datasheet: „Demo“ https://example.invalid/datasheet
+[2] Demo datasheet: „24 GB“ https://example.invalid/datasheet
+[3] Demo datasheet: „passive“ https://example.invalid/datasheet
+[4] Demo datasheet: „available“ https://example.invalid/datasheet
+[5] Demo datasheet: „no MIG“ https://example.invalid/datasheet
+[6] Demo support list: „NVIDIA Beta 10 was listed here.“ (Stand 1. Juni 2025) https://example.invalid/support
+[7] Demo datasheet: „not shipped“ https://example.invalid/datasheet
+Datenstand 2026.01.02
 """
 
 

@@ -29,14 +29,13 @@ def run(monkeypatch):
 MIG_SINGLE_EN = """\
 rules/check/CHK-030/fires.yaml
   error CHK-030: mig.strategy single with a layout it cannot serve (doc 2, line 15, metadata.labels["nvidia.com/mig.config"])
-    Node h200-node runs mig.strategy single, but its MIG layout all-balanced mixes MIG profiles on one GPU type. single needs MIG on every GPU of the node with one profile; use mig.strategy mixed. [1][2][3]
+    Node h200-node runs mig.strategy single, but its MIG layout all-balanced mixes MIG profiles on one GPU type. single needs MIG on every GPU of the node with one profile; use mig.strategy mixed. [1][2]
     Fix:
       kubectl patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"mig":{"strategy":"mixed"}}}'
 
 Sources
   [1] NVIDIA GPU Operator: GPU Operator with MIG, Enabling MIG During Installation: "mixed: MIG mode is not enabled on all GPUs on a node." <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html>
   [2] NVIDIA GPU Operator: GPU Operator with MIG, Example: Custom MIG Configuration: "If the custom configuration specifies more than one instance profile, set the strategy to mixed:" <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html>
-  [3] GPUs in Kubernetes: was der GPU Operator installiert, und vier Wege, eine Karte zu teilen, MIG: Partitionen in Hardware: "Ein Node, der eine zweite NVIDIA-GPU aus MIG heraushält, etwa eine Karte für die Anzeige, braucht also mixed." <https://eurokommerz.example/blog/gpus-in-kubernetes>
 
 Result: 1 error(s), 0 warning(s), 0 note(s); 2 object(s) checked, 1 file(s)
 """

@@ -160,8 +160,9 @@ def test_evaluate_fills_text_details_and_citations(tmp_path, data, which):
     assert c["text"] == {"en": "H200 NVL has 141 GB", "de": "H200 NVL hat 141 GB"}
     assert c["details"] == {"memory": 141, "label": "H200 NVL-big"}
     assert c["condition"] is None
-    assert c["cites"] == [{"source": "seed", "title": "GPUs in Kubernetes", "url": "https://example.invalid/seed",
-                           "section": None, "quote": "141 GB"}]
+    # our own article: its address from publication.toml (unset: no link), marked as the fact's only source
+    assert c["cites"] == [{"source": "seed", "title": "GPUs in Kubernetes", "url": None,
+                           "section": None, "quote": "141 GB", "only_source": True}]
     assert c["facts"] == [facts[0]]
 
 

@@ -19,6 +19,9 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
+from kb.publication import publication
+from kb.wording import date_text
+
 ROOT = Path(__file__).resolve().parent.parent
 POISON = "<script>window.__gpukb_pwned = 1</script><img src=x onerror=\"window.__gpukb_pwned = 2\">"
 
@@ -130,10 +133,14 @@ def test_every_generated_page_shows_data_version_and_yaml_link(built):
     day = export["verified"]
     for page in (built.docs / "generated").rglob("*.md"):
         text = page.read_text(encoding="utf-8")
-        stamp = (f"Datenversion {export['data_version']} · geprüft am {day[8:]}.{day[5:7]}.{day[:4]}"
-                 if page.name.endswith(".de.md") else f"data version {export['data_version']} · verified as of {day}")
+        lang = "de" if page.name.endswith(".de.md") else "en"
+        stamp = (f"Datenversion {export['data_version']} · geprüft am {date_text(day, lang)}" if lang == "de"
+                 else f"data version {export['data_version']} · verified as of {date_text(day, lang)}")
         assert stamp in text, page.name
-        assert re.search(r"/(blob/main/catalog|tree/main/catalog|tree/main/rules|tree/main/kb/cli)/", text), page.name
+        # the repository at the data version the page was built from (kb.publication), never a moving branch
+        pub = publication()
+        assert re.search(rf"{re.escape(pub.repo_url)}/(blob|tree)/{pub.data_ref}/(catalog|rules|kb/cli)\b", text), page.name
+        assert f"{pub.repo_url}/blob/main/" not in text and f"{pub.repo_url}/tree/main/" not in text, page.name
 
 
 # --- the hook's own behaviour --------------------------------------------------------------------------

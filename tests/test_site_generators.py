@@ -18,13 +18,16 @@ from kb.catalog.facts import FactError
 from kb.site.cliref import cli_page, command_help
 from kb.site.markers import MarkerError, expand
 from kb.site.md import esc, table
+from kb.publication import Publication
 from kb.site.page import Ctx
 from kb.site.pages import catalog_pages
 
 HERE = Path(__file__).parent
 CATALOG = HERE / "fixtures" / "site-catalog"
 EXPECTED = HERE / "fixtures" / "site-expected"
-REPO = "https://example.org/gpukb"
+#: where the generated pages link to (kb.publication): a repository at a data tag, no article address
+REPO = Publication(repo_url="https://example.org/gpukb", data_ref="data-2026.11.01", article_url=None,
+                   publisher="Eurokommerz")
 EXTENSIONS = ["abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "sane_lists", "tables", "toc"]
 
 
@@ -94,11 +97,9 @@ def test_markers_expand_to_values_and_footnotes(data):
     assert expand(page, Ctx(data, "de", REPO)) == (
         "# MIG\n\nDie H200 NVL hat bis zu 7[^c1] Instanzen[^c2].\n\n"
         "[^c1]: [NVIDIA Multi-Instance GPU User Guide](https://docs.nvidia.com/datacenter/tesla/mig-user-guide/), H200: "
-        "„7 instances“ (Stand des Dokuments 11.09.2026, abgerufen 20.09.2026). Katalog: "
-        "[cards/h200-nvl.yaml](https://example.org/gpukb/blob/main/catalog/cards/h200-nvl.yaml) › `mig.max_instances`\n"
+        "„7 instances“ (Stand 11. September 2026, abgerufen am 20. September 2026)\n"
         "[^c2]: [NVIDIA Multi-Instance GPU User Guide](https://docs.nvidia.com/datacenter/tesla/mig-user-guide/), "
-        "Supported GPUs: „H200 NVL“ (Stand des Dokuments 11.09.2026, abgerufen 20.09.2026). Katalog: "
-        "[cards/h200-nvl.yaml](https://example.org/gpukb/blob/main/catalog/cards/h200-nvl.yaml) › `mig.status`\n"
+        "Supported GPUs: „H200 NVL“ (Stand 11. September 2026, abgerufen am 20. September 2026)\n"
     )
 
 
@@ -155,9 +156,12 @@ def test_catalog_html_in_card_text_is_shown_as_text(data):
 def test_every_page_shows_data_version_verified_date_and_yaml_link(data):
     for rel, text in catalog_pages(data, REPO).items():
         de = rel.endswith(".de.md")
-        assert ("Datenversion 2026.11.01 · geprüft am 02.11.2026" if de else
-                "data version 2026.11.01 · verified as of 2026-11-02") in text, rel
-        assert f"]({REPO}/blob/main/catalog/" in text, rel
+        assert ("Datenversion 2026.11.01 · geprüft am 2. November 2026" if de else
+                "data version 2026.11.01 · verified as of 2 November 2026") in text, rel
+        # repository links point at the data version, never at a moving branch
+        assert "](https://example.org/gpukb/blob/data-2026.11.01/catalog/" in text or \
+            "](https://example.org/gpukb/tree/data-2026.11.01/catalog/" in text, rel
+        assert "/main/" not in text, rel
 
 
 def test_missing_fact_fails_the_generator(data):
@@ -187,9 +191,9 @@ def hello(name):
 def test_cli_reference_lists_every_command_with_its_help(data):
     assert cli_page(Ctx(data, "en", REPO), command_help(demo, prog="demo"), "9.9") == """# CLI reference
 
-!!! info gpukb-stamp "Data: data version 2026.11.01 · verified as of 2026-11-02"
+!!! info gpukb-stamp "Data: data version 2026.11.01 · verified as of 2 November 2026"
 
-    This page is generated from the help of `gpukb` 9.9; `gpukb <command> --help` prints the same. Data and corrections: [kb/cli/](https://example.org/gpukb/tree/main/kb/cli/)
+    This page is generated from the help of `gpukb` 9.9; `gpukb <command> --help` prints the same. Data and corrections: [command line](https://example.org/gpukb/tree/data-2026.11.01/kb/cli)
 
 ## `demo`
 

@@ -12,6 +12,7 @@ import yaml
 from kb.catalog.compiled import load_data
 from kb.catalog.facts import resolve_ref
 from kb.site.markers import expand
+from kb.publication import publication
 from kb.site.page import Ctx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +42,7 @@ def cited_by_guide(data: dict, lang: str) -> set[int]:
     for page in sorted((ROOT / "docs").rglob(f"*.{lang}.md")):
         if "generated" in page.parts:
             continue
-        ctx = Ctx(data, lang, "https://example.org/gpukb")
+        ctx = Ctx(data, lang, publication())
         refs = ctx.notes.refs
 
         def recording(cites, entity, path, refs=refs):

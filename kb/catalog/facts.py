@@ -196,22 +196,30 @@ def resolve_ref(data: dict, ref: str):
 def citation(data: dict, cite: dict) -> dict:
     """A citation as written in the catalog ({source, section?, quote, snapshot?}) with its source's title
     and URL: {source, title, url, section, quote} (section None where the citation gives none)."""
+    from kb.publication import source_url
+
     source = data["sources"].get(cite["source"], {})
-    url = source.get("url")
+    url = source_url(source)
     if url and cite.get("page"):
         url = url.rstrip("/") + "/" + cite["page"]
     return {"source": cite["source"], "title": source.get("title", cite["source"]), "url": url,
-            "section": cite.get("section"), "quote": cite["quote"]}
+            "section": cite.get("section"), "quote": cite["quote"],
+            **({"translation": cite["translation"]} if cite.get("translation") else {})}
 
 
-def citations(data: dict, node) -> list[dict]:
-    """The citations of a resolved node — a fact, or a list of facts (profiles, config keys, …) — each once,
-    in order; [] where the node carries none."""
+def citations(data: dict, node, path: str = "") -> list[dict]:
+    """The citations a reader sees for a resolved node — a fact, or a list of facts (profiles, config keys, …) —
+    each once, NVIDIA's first, our own article only for our own statements or as the only source
+    (`kb.wording.shown`; `path` is the node's field path); [] where the node carries none."""
+    from kb.wording import shown as shown_cites
+
     out: list[dict] = []
     for item in node if isinstance(node, list) else [node]:
         if isinstance(item, dict):
-            for cite in item.get("cite", ()):
+            for cite in shown_cites(data, item.get("cite", ()), path):
                 shown = citation(data, cite)
+                if cite.get("only_source"):
+                    shown["only_source"] = True
                 if shown not in out:
                     out.append(shown)
     return out

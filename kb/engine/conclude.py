@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.catalog.facts import FactError, citations, resolve_ref
+from kb.catalog.facts import FactError, citations, resolve_ref, split_ref
 from kb.engine.syntax import PLACEHOLDER_RE
 from kb.errors import EngineFailure
 from kb.text import Text
@@ -71,7 +71,7 @@ def resolve_cite(data: dict, ref: str) -> list[dict] | FactError:
     found = _RESOLVED.get(key)
     if found is None:
         try:
-            found = citations(data, resolve_ref(data, ref)) or FactError("not a cited fact", ref)
+            found = citations(data, resolve_ref(data, ref), split_ref(ref)[1]) or FactError("not a cited fact", ref)
         except FactError as exc:
             found = exc.with_traceback(None)
         _RESOLVED[key] = found
@@ -95,8 +95,9 @@ def resolve_disputes(data: dict, ref: str) -> list[dict]:
         found = []
         for item in node if isinstance(node, list) else [node]:
             if isinstance(item, dict) and item.get("disputed_by"):
-                values = [{"value": item["value"], "followed": True, "citations": citations(data, item)}]
-                values += [{"value": claim["value"], "followed": False, "citations": citations(data, claim),
+                path = split_ref(ref)[1]
+                values = [{"value": item["value"], "followed": True, "citations": citations(data, item, path)}]
+                values += [{"value": claim["value"], "followed": False, "citations": citations(data, claim, path),
                             "note": Text.of(claim["note"])} for claim in item["disputed_by"]]
                 found.append({"fact": ref, "values": values})
         _DISPUTES[key] = found

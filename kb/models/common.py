@@ -61,6 +61,13 @@ class Citation(Model):
             "of code at a tag), 'issues/720#issuecomment-…'. The citation links the source's url joined with it."
         ),
     )
+    translation: Optional[str] = Field(
+        None,
+        description=(
+            "The quote in English, for a quote in German: English pages and answers show it beside the German "
+            "words (lint check `jargon` asks for it where an English reader sees the quote)."
+        ),
+    )
 
 
 class Claim(Model, Generic[T]):

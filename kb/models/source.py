@@ -31,7 +31,13 @@ class Source(Model):
     id: Slug = Field(description="Stable id that citations use.")
     title: str = Field(description="The document's title as its publisher writes it.")
     publisher: str = Field(description="Who publishes it, e.g. NVIDIA.")
-    url: str = Field(description="Where a reader finds it.")
+    url: Optional[str] = Field(
+        None,
+        description=(
+            "Where a reader finds it. Absent only for our own article, whose address comes from publication.toml "
+            "(kb/publication.py): unset there, it is cited by title without a link."
+        ),
+    )
     language: Literal["en", "de"] = Field(description="Language of the document (and of its quotes).")
     kind: Literal["docs", "release-notes", "readme", "changelog", "config", "datasheet", "article", "code", "thread"] = Field(
         description=(

@@ -5,16 +5,23 @@ from __future__ import annotations
 from kb.catalog.facts import citation, fact_ref, iter_facts
 from kb.render.labels import label, value_text
 from kb.text import Text
+from kb.wording import citation_text, shown
 
 
 def _citation(data: dict, cit: dict) -> dict:
-    """A citation as `gpukb card --json` shows it: section only where given, and the snapshot it pins."""
+    """A citation as `gpukb card --json` shows it: section only where given, the snapshot it pins, the English
+    translation of a German quote, and whether our article is the only source."""
     full = citation(data, cit)
     out = {k: full[k] for k in ("source", "title", "url", "quote")}
-    for key in ("section", "snapshot"):
+    for key in ("section", "snapshot", "translation", "only_source"):
         if cit.get(key):
             out[key] = cit[key]
     return out
+
+
+def _shown(data: dict, cites: list[dict], path: str) -> list[dict]:
+    """The citations a reader sees (kb.wording.shown: NVIDIA first, our article only where it belongs)."""
+    return [_citation(data, c) for c in shown(data, cites, path)]
 
 
 def card_facts(data: dict, card_id: str) -> list[dict]:
@@ -23,14 +30,14 @@ def card_facts(data: dict, card_id: str) -> list[dict]:
     out = []
     for path, fact in iter_facts(card):
         ref = fact_ref(path)
-        item = {"path": ref, "value": fact["value"], "citations": [_citation(data, c) for c in fact["cite"]]}
+        item = {"path": ref, "value": fact["value"], "citations": _shown(data, fact["cite"], ref)}
         if fact.get("note"):
             item["note"] = fact["note"]
         if fact.get("inferred"):
             item["inferred"] = fact["inferred"]
         if fact.get("disputed_by"):
             item["disputed_by"] = [{"value": c["value"], "note": c["note"],
-                                    "citations": [_citation(data, x) for x in c["cite"]]} for c in fact["disputed_by"]]
+                                    "citations": _shown(data, c["cite"], ref)} for c in fact["disputed_by"]]
         out.append(item)
     return out
 
@@ -60,8 +67,8 @@ def card_text(data: dict, card_id: str, lang: str) -> str:
         key = (cit["source"], cit["quote"])
         if key not in index:
             index[key] = len(index) + 1
-            where = f", {cit['section']}" if cit.get("section") else ""
-            notes.append(f"[{index[key]}] {cit['title'] or cit['source']}{where}: “{cit['quote']}” {cit['url'] or ''}".rstrip())
+            text = citation_text(cit, lang, source={"language": data["sources"].get(cit["source"], {}).get("language")})
+            notes.append(f"[{index[key]}] {text} {cit['url'] or ''}".rstrip())
         return f"[{index[key]}]"
 
     lines = [doc["name"], "=" * len(doc["name"])]
@@ -84,6 +91,5 @@ def card_text(data: dict, card_id: str, lang: str) -> str:
             lead = Text("Disputed: ", "Abweichend: ")(lang)
             lines.append(f"    {lead}{value_text(other['value'], lang, fact['path'])} {omarks} — {other['note'][lang]}")
     lines += ["", Text("Sources:", "Quellen:")(lang)] + notes
-    lines.append(Text("Data version {version} · {file}", "Datenstand {version} · {file}")
-                 .format(version=data["data_version"], file=doc["file"])(lang))
+    lines.append(Text("Data version {version}", "Datenstand {version}").format(version=data["data_version"])(lang))
     return "\n".join(lines)

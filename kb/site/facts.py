@@ -9,28 +9,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kb.catalog.facts import FactError, resolve_ref
-from kb.site.labels import L, date
-from kb.site.md import esc, link
+from kb.catalog.facts import FactError, citation, resolve_ref
+from kb.site.md import esc, link_or_text
+from kb.wording import citation_text, shown
 
 
 @dataclass
 class Footnotes:
-    """Numbered citation footnotes of one page. Equal citations share one footnote."""
+    """Numbered citation footnotes of one page. Equal citations share one footnote. Which citations a reader sees
+    and how each reads (NVIDIA first, our article only for our own statements, dates and places in the page's
+    language) is `kb.wording`'s."""
 
     data: dict
     lang: str
-    repo_url: str
+    repo_url: str | None = None
     prefix: str = "c"
     _labels: dict = field(default_factory=dict)  # citation key -> label
-    _where: dict = field(default_factory=dict)  # label -> [(file, path)]
     _cites: dict = field(default_factory=dict)  # label -> citation
 
     def refs(self, cites: list[dict], entity: str, path: str) -> str:
-        """Footnote references for `cites` of the fact at `entity`/`path`."""
+        """Footnote references for the shown `cites` of the fact at `entity`/`path`."""
         out = []
-        for cite in cites:
-            key = (cite["source"], cite.get("section"), cite["quote"], cite.get("snapshot"))
+        for cite in shown(self.data, cites, path):
+            key = (cite["source"], cite.get("section"), cite["quote"], cite.get("snapshot"), cite.get("page"),
+                   bool(cite.get("only_source")))
             label = self._labels.get(key)
             if label is None:
                 if cite["source"] not in self.data["sources"]:
@@ -38,10 +40,6 @@ class Footnotes:
                 label = f"{self.prefix}{len(self._labels) + 1}"
                 self._labels[key] = label
                 self._cites[label] = cite
-                self._where[label] = []
-            where = (entity, path)
-            if where not in self._where[label]:
-                self._where[label].append(where)
             if f"[^{label}]" not in out:
                 out.append(f"[^{label}]")
         return "".join(out)
@@ -59,27 +57,12 @@ class Footnotes:
         lines = []
         for label, cite in self._cites.items():
             src = self.data["sources"][cite["source"]]
-            text = link(esc(src["title"]), src["url"])
-            if cite.get("section"):
-                text += f", {esc(cite['section'])}"
-            text += f": „{esc(cite['quote'])}“" if self.lang == "de" else f": “{esc(cite['quote'])}”"
-            dates = []
-            if cite.get("snapshot"):
-                dates.append(f"{L('doc_date', self.lang)} {date(cite['snapshot'], self.lang)}")
-            elif src.get("document_date"):
-                dates.append(f"{L('doc_date', self.lang)} {date(src['document_date'], self.lang)}")
-            dates.append(f"{L('retrieved', self.lang)} {date(src['retrieved'], self.lang)}")
-            text += f" ({', '.join(dates)})"
-            text += f". {L('catalog', self.lang)}: {self._fact_links(self._where[label])}"
+            shown_cite = {**citation(self.data, cite), "snapshot": cite.get("snapshot"),
+                          "only_source": cite.get("only_source")}
+            title = link_or_text(esc(src["title"]), shown_cite["url"])
+            text = citation_text({**shown_cite, "quote": esc(cite["quote"]),
+                                  "section": esc(cite["section"]) if cite.get("section") else None,
+                                  "translation": esc(cite["translation"]) if cite.get("translation") else None},
+                                 self.lang, source=src, title=title)
             lines.append(f"[^{label}]: {text}")
         return "\n".join(lines)
-
-    def _fact_links(self, where: list[tuple[str, str]]) -> str:
-        """'cards/l4.yaml › `a`, `b`; methods/mig.yaml › `c`', each file linked to the repository."""
-        by_file: dict[str, list[str]] = {}
-        for entity, path in where:
-            by_file.setdefault(self.data["files"][entity], []).append(f"`{path}`")
-        return "; ".join(
-            link(esc(file), f"{self.repo_url}/blob/main/catalog/{file}") + " › " + ", ".join(paths)
-            for file, paths in by_file.items()
-        )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from kb.questions import words
+from kb.wording import date_text
 
 LABELS: dict[str, tuple[str, str]] = {  # key: (de, en)
     "data": ("Datenstand", "Data"),
@@ -33,7 +33,7 @@ def value_label(value: object, lang: str) -> str:
         return "—"
     if isinstance(value, dict) and set(value) == {"en", "de"}:
         return value[lang]
-    if isinstance(value, str) and lang == "de" and _ISO_DATE.fullmatch(value):
+    if isinstance(value, str) and _ISO_DATE.fullmatch(value):
         return date(value, lang)
     return words.word(words.TRUTH if isinstance(value, bool) else words.VALUES, value, lang)
 
@@ -42,7 +42,5 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def date(iso: str, lang: str) -> str:
-    """2026-09-11 → 11.09.2026 in German, unchanged in English."""
-    if lang != "de":
-        return iso
-    return dt.date.fromisoformat(iso).strftime("%d.%m.%Y")
+    """2026-09-11 → '11. September 2026' in German, '11 September 2026' in English (kb.wording.date_text)."""
+    return date_text(iso, lang)

@@ -43,11 +43,19 @@ def pick(text: dict | None, lang: str) -> str:
     return text[lang]
 
 
-def link(label: str, url: str) -> str:
-    """A link whose label is already Markdown; `url` must not contain spaces or parentheses."""
+def link(label: str, url: str | None) -> str:
+    """A link whose label is already Markdown; `url` must not contain spaces or parentheses. Without an address
+    (unset in publication.toml) the label alone: nothing is linked to a placeholder."""
+    if not url:
+        return label
     if re.search(r"[\s()<>]", url):
         raise ValueError(f"URL not usable in a Markdown link: {url!r}")
     return f"[{label}]({url})"
+
+
+def link_or_text(label: str, url: str | None) -> str:
+    """A link where the address is known, else the label alone (an unset address is never linked)."""
+    return link(label, url) if url else label
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:

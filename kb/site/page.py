@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kb.publication import Publication
 from kb.site.facts import Footnotes
 from kb.site.labels import L, date, value_label
-from kb.site.md import esc, link, pick
+from kb.site.md import esc, link, link_or_text, pick
 
 
 @dataclass
@@ -15,12 +16,16 @@ class Ctx:
 
     data: dict
     lang: str
-    repo_url: str
+    pub: Publication  # where the pages link to (kb.publication): the repository at the data version
     prefix: str = "c"
     notes: Footnotes = field(init=False)
 
     def __post_init__(self):
-        self.notes = Footnotes(self.data, self.lang, self.repo_url, prefix=self.prefix)
+        self.notes = Footnotes(self.data, self.lang, prefix=self.prefix)
+
+    def repo_link(self, label: str, path: str) -> str:
+        """`label` linked to `path` of the repository at the data version; the label alone where unset."""
+        return link_or_text(label, self.pub.repo_link(path))
 
     def t(self, de: str, en: str) -> str:
         return de if self.lang == "de" else en
@@ -40,9 +45,26 @@ class Ctx:
         """Escaped catalog text in this page's language."""
         return esc(pick(text, self.lang))
 
+    def file_label(self, path: str) -> str:
+        """What a file or folder of the repository holds, in the reader's words (never a file name or id):
+        a card's name, a method's name, 'Karten (13)', 'Quellen', 'Regeln' …"""
+        path = path.removeprefix("catalog/")
+        stem = path.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        if path.startswith("cards/") and stem in self.data["cards"]:
+            return esc(self.data["cards"][stem]["short_name"])
+        if path.startswith("methods/") and stem in self.data["methods"]:
+            return method_name(self.data, stem, self.lang)
+        if path.startswith("releases/") and stem in self.data["releases"]:
+            return esc(self.data["releases"][stem].get("name") or stem.replace("-", " "))
+        words = {"cards": ("Karten", "cards"), "methods": ("Methoden", "methods"), "releases": ("Releases", "releases"),
+                 "sources": ("Quellen", "sources"), "platform-support": ("Plattformunterstützung", "platform support"),
+                 "rules": ("Regeln", "rules"), "cli": ("Kommandozeile", "command line"), "check": ("Prüfregeln", "check rules")}
+        de, en = words.get(stem, (stem.replace("-", " "), stem.replace("-", " ")))
+        return self.t(de, en)
+
     def yaml_link(self, file: str) -> str:
-        """Link to a catalog file (relative to catalog/) in the repository."""
-        return link(f"catalog/{esc(file)}", f"{self.repo_url}/blob/main/catalog/{file}")
+        """Link to a catalog file (relative to catalog/) in the repository, labelled with what it holds."""
+        return self.repo_link(self.file_label(file), f"catalog/{file}")
 
     def _yaml_links(self, files: list[str]) -> list[str]:
         """One link per file; a folder with more than three of the files is linked once, with their number."""
@@ -55,8 +77,8 @@ class Ctx:
             if folder and len(folders[folder]) > 3:
                 if folder not in done:
                     done.add(folder)
-                    count = self.t(f"{len(folders[folder])} Dateien", f"{len(folders[folder])} files")
-                    out.append(link(f"catalog/{esc(folder)}/", f"{self.repo_url}/tree/main/catalog/{folder}") + f" ({count})")
+                    label = f"{self.file_label(folder + '/')} ({len(folders[folder])})"
+                    out.append(self.repo_link(label, f"catalog/{folder}/"))
             else:
                 out.append(self.yaml_link(f))
         return out
@@ -69,8 +91,8 @@ class Ctx:
         lines = [f'!!! info gpukb-stamp "{title}"', ""]
         text = text or self.t("Diese Seite wird aus dem Katalog erzeugt.", "This page is generated from the catalog.")
         links = self._yaml_links(files)
-        links += [link(esc(p), f"{self.repo_url}/{'tree' if p.endswith('/') else 'blob'}/main/{p}") for p in repo_paths]
-        if links:
+        links += [self.repo_link(self.file_label(p), p) for p in repo_paths]
+        if links and self.pub.repo_link(""):
             text += f" {L('yaml', self.lang)}: " + ", ".join(links)
         lines.append(f"    {text}")
         return "\n".join(lines)

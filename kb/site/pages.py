@@ -12,12 +12,12 @@ from kb.site.sources import sources_page
 LANGS = ("de", "en")
 
 
-def catalog_pages(data: dict, repo_url: str) -> dict[str, str]:
+def catalog_pages(data: dict, pub) -> dict[str, str]:
     """Every page that needs only the catalog: {"cards/l4.de.md": markdown, …}."""
     out: dict[str, str] = {}
     for lang in LANGS:
         def ctx() -> Ctx:
-            return Ctx(data, lang, repo_url)
+            return Ctx(data, lang, pub)
 
         out[f"cards/index.{lang}.md"] = card_index(ctx(), lambda cid: f"{cid}.md")
         for cid in data["cards"]:
@@ -30,31 +30,31 @@ def catalog_pages(data: dict, repo_url: str) -> dict[str, str]:
     return out
 
 
-def cli_pages(data: dict, helps: list[tuple[str, str]], version: str, repo_url: str) -> dict[str, str]:
-    return {f"cli.{lang}.md": cli_page(Ctx(data, lang, repo_url), helps, version) for lang in LANGS}
+def cli_pages(data: dict, helps: list[tuple[str, str]], version: str, pub) -> dict[str, str]:
+    return {f"cli.{lang}.md": cli_page(Ctx(data, lang, pub), helps, version) for lang in LANGS}
 
 
-def ask_files(data: dict, rules: dict, repo_url: str) -> dict[str, str]:
+def ask_files(data: dict, rules: dict, pub) -> dict[str, str]:
     """The ask page in both languages and its data (kb.site.askdata): ask.<lang>.md, ask/data/…"""
     from kb.site.ask import ask_page
     from kb.site.askdata import files
 
-    out = {f"ask.{lang}.md": ask_page(Ctx(data, lang, repo_url)) for lang in LANGS}
+    out = {f"ask.{lang}.md": ask_page(Ctx(data, lang, pub)) for lang in LANGS}
     out.update({f"ask/{name}": text for name, text in files(data, rules).items()})
     return out
 
 
-def engine_pages(data: dict, export: dict, rules: dict, repo_url: str) -> dict[str, str]:
+def engine_pages(data: dict, export: dict, rules: dict, pub) -> dict[str, str]:
     """Pages made of engine answers: MIG and method matrices, rule reference, the ask page and its data."""
     from kb.site.matrices import method_matrix_page, mig_matrix_page
     from kb.site.rulesref import rules_page
 
     out: dict[str, str] = {}
     for lang in LANGS:
-        out[f"mig-matrix.{lang}.md"] = mig_matrix_page(Ctx(data, lang, repo_url), export,
+        out[f"mig-matrix.{lang}.md"] = mig_matrix_page(Ctx(data, lang, pub), export,
                                                        lambda cid: f"cards/{cid}.md", "rules.md")
-        out[f"method-matrix.{lang}.md"] = method_matrix_page(Ctx(data, lang, repo_url), export,
+        out[f"method-matrix.{lang}.md"] = method_matrix_page(Ctx(data, lang, pub), export,
                                                              lambda cid: f"cards/{cid}.md", "rules.md")
-        out[f"rules.{lang}.md"] = rules_page(Ctx(data, lang, repo_url), rules)
-    out.update(ask_files(data, rules, repo_url))
+        out[f"rules.{lang}.md"] = rules_page(Ctx(data, lang, pub), rules)
+    out.update(ask_files(data, rules, pub))
     return out

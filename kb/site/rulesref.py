@@ -44,6 +44,6 @@ def rules_page(ctx: Ctx, rules: dict[str, list[dict]]) -> str:
             if then.get("condition"):
                 out.append(f"- {ctx.t('Bedingung', 'Condition')}: {ctx.pick(then['condition'])}")
             out.append(f"- {ctx.t('Belege', 'Cites')}: " + ", ".join(code(c) for c in rule["cites"]))
-            out.append(f"- {ctx.t('Datei', 'File')}: " + link(esc(rule["file"]), f"{ctx.repo_url}/blob/main/{rule['file']}"))
+            out.append(f"- {ctx.t('Datei', 'File')}: " + ctx.repo_link(esc(rule["file"]), rule["file"]))
             out += ["", "```json", _when(rule["when"]), "```", ""]
     return "\n".join(out).rstrip("\n") + "\n"

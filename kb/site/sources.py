@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from kb.questions import words
 from kb.site.labels import date, value_label
-from kb.site.md import esc, link, table
+from kb.publication import source_url
+from kb.site.md import esc, link_or_text, table
 from kb.site.page import Ctx
 
 def count_citations(data: dict) -> dict[str, int]:
@@ -35,7 +36,7 @@ def sources_page(ctx: Ctx) -> str:
     for sid, src in ctx.data["sources"].items():
         kind = words.SOURCE_KIND[src["kind"]][ctx.lang]
         doc_date = date(src["document_date"], ctx.lang) if src.get("document_date") else "—"
-        doc = link(esc(src["title"]), src["url"])
+        doc = link_or_text(esc(src["title"]), source_url(src))
         if src.get("note"):
             notes.append(f"{len(notes) + 1}. {esc(src['title'])}: {ctx.pick(src['note'])}")
             doc += f" <sup>{len(notes)}</sup>"

@@ -1,0 +1,91 @@
+"""Where gpukb is published: the repository and our own article's address, from ONE place.
+
+`publication.toml` at the repository root holds them (environment variables override: GPUKB_REPO_URL,
+GPUKB_DATA_REF, GPUKB_ARTICLE_URL). An empty address is not linked: no page, answer or report ever shows a
+placeholder domain. Repository links point at the data version the pages were built from — `data_ref` (a tag or
+commit), else the checkout's commit — never at a moving branch.
+
+Imports only the standard library (tomllib): the CLI's fast path reads it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "publication.toml"
+
+
+@dataclass(frozen=True)
+class Publication:
+    repo_url: str | None
+    data_ref: str | None
+    article_url: str | None
+    publisher: str
+
+    def repo_link(self, path: str) -> str | None:
+        """The address of `path` (relative to the repository root; a folder ends with '/') at the data version;
+        None where the repository or the data version is not known."""
+        if not self.repo_url or not self.data_ref:
+            return None
+        kind = "tree" if path.endswith("/") else "blob"
+        return f"{self.repo_url.rstrip('/')}/{kind}/{self.data_ref}/{path.rstrip('/')}"
+
+    def key(self) -> str:
+        """What generated pages depend on (part of the site's generation key)."""
+        return f"{self.repo_url}|{self.data_ref}|{self.article_url}|{self.publisher}"
+
+
+def _git_head() -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
+                             timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    head = out.stdout.strip()
+    return head if out.returncode == 0 and len(head) == 40 else None
+
+
+def _value(raw: dict, key: str) -> str | None:
+    value = os.environ.get(f"GPUKB_{key.upper()}")
+    if value is None:
+        value = raw.get(key, "")
+    value = str(value).strip()
+    return value or None
+
+
+@functools.lru_cache(maxsize=1)
+def _raw() -> dict:
+    try:
+        with open(CONFIG, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        return {}
+
+
+def publication(*, resolve_ref: bool = True) -> Publication:
+    """The publication settings now (environment read on every call; the file once per process).
+    `resolve_ref=False` leaves an empty data_ref empty instead of asking git (the CLI has no repository links)."""
+    raw = _raw()
+    ref = _value(raw, "data_ref")
+    if ref is None and resolve_ref:
+        ref = _git_head()
+    return Publication(repo_url=_value(raw, "repo_url"), data_ref=ref, article_url=_value(raw, "article_url"),
+                       publisher=_value(raw, "publisher") or "Eurokommerz")
+
+
+def is_own(source: dict) -> bool:
+    """A source of ours (our article): cited only for our own statements, linked only where configured."""
+    return source.get("publisher") == publication(resolve_ref=False).publisher
+
+
+def source_url(source: dict) -> str | None:
+    """The address a reader follows for `source`: our own article's from the configuration, else its own."""
+    if is_own(source):
+        return publication(resolve_ref=False).article_url
+    return source.get("url")

@@ -1,0 +1,140 @@
+"""How citations read to a customer, in one place for the site, the CLI and the checker's findings.
+
+- **Which citations are shown** (`shown`): NVIDIA's (or any primary) document first; our own article only for our
+  own statements (what we ship, what we recommend: `OWN_FACTS`) and where it is the only source of a fact — then
+  marked as such (`only_source`), never silently standing in for NVIDIA.
+- **How one reads** (`citation_text`): title, the place in the document in the reader's language (row, column,
+  tab, note …: `section_text`), the quote in the language's quotation marks (a German quote on an English page
+  with its English translation where the catalog gives one), and the dates written as each language writes them
+  (`date_text`: "21. September 2026" / "21 September 2026").
+
+Standard library only (the CLI's fast path renders answers with it).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+#: facts that are our own statements (first path segments or whole paths): what we ship and recommend
+OWN_FACTS = ("vendor", "availability", "suited_for", "mig.prerequisites.written_confirmation")
+
+MONTHS = {
+    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+           "November", "Dezember"),
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"),
+}
+
+ONLY_SOURCE = {
+    "de": "unser eigener Artikel; ein Dokument von NVIDIA dazu haben wir nicht gefunden",
+    "en": "our own article; we found no document of NVIDIA's that says so",
+}
+OWN_WORDS = {"de": "unsere Aussage", "en": "our statement"}
+TRANSLATION = {"de": "Übersetzung", "en": "translation"}
+DOC_DATE = {"de": "Stand", "en": "as of"}
+RETRIEVED = {"de": "abgerufen am", "en": "retrieved"}
+#: titles of the site's markup that Python-Markdown writes in English (set per page by kb/docs_hooks.py)
+MARKUP_TITLES = {
+    "de": {"backlink": "Zurück zur Fußnote {n} im Text", "permalink": "Link auf diesen Abschnitt"},
+    "en": {"backlink": "Back to footnote {n} in the text", "permalink": "Link to this section"},
+}
+
+
+def _lang(lang: str) -> str:
+    return "de" if lang == "de" else "en"
+
+
+def date_text(value: str | dt.date, lang: str) -> str:
+    """2026-09-21 → '21. September 2026' (German) / '21 September 2026' (English). One format per language."""
+    day = value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
+    month = MONTHS[_lang(lang)][day.month - 1]
+    return f"{day.day}. {month} {day.year}" if lang == "de" else f"{day.day} {month} {day.year}"
+
+
+def quoted(text: str, lang: str) -> str:
+    """Text in the quotation marks of `lang`: „…“ in German, “…” in English."""
+    return f"„{text}“" if lang == "de" else f"“{text}”"
+
+
+# the words of a section reference ("Supported GPUs, row 'H200 NVL' (column Memory Size)") in German
+_SECTION_DE = (
+    (re.compile(r"\brow\b"), "Zeile"), (re.compile(r"\brows\b"), "Zeilen"),
+    (re.compile(r"\bcolumns?\b"), "Spalte"), (re.compile(r"\btab\b"), "Reiter"),
+    (re.compile(r"\bcell\b"), "Zelle"), (re.compile(r"\bnote\b"), "Hinweis"),
+    (re.compile(r"\bTable\b"), "Tabelle"), (re.compile(r"\btable\b"), "Tabelle"),
+    (re.compile(r"\barchitecture\b"), "Architektur"), (re.compile(r"\bslices?\b"), "Slices"),
+    (re.compile(r"\bline\b"), "Zeile"), (re.compile(r"\bfile\b"), "Datei"), (re.compile(r"\btag\b"), "Tag"),
+    (re.compile(r"\bfootnote\b"), "Fußnote"), (re.compile(r"\bsection\b"), "Abschnitt"),
+    (re.compile(r"\bheading\b"), "Überschrift"), (re.compile(r"\bexample\b"), "Beispiel"),
+)
+_SINGLE_QUOTED = re.compile(r"(?<![\w])'([^']+)'(?![\w])")
+
+
+def section_text(section: str, lang: str) -> str:
+    """A citation's place in its document in the reader's words: 'row' → 'Zeile', 'tab' → 'Reiter', 'note' →
+    'Hinweis' …; names quoted 'like this' get the language's quotation marks. The document's own headings stay as
+    the document writes them (they are what a reader searches for)."""
+    out = _SINGLE_QUOTED.sub(lambda m: quoted(m.group(1), lang), section)
+    if lang == "de":
+        # only the words outside the quoted names are ours to translate
+        parts = re.split(r"(„[^“]*“)", out)
+        for i in range(0, len(parts), 2):
+            for pattern, word in _SECTION_DE:
+                parts[i] = pattern.sub(word, parts[i])
+        out = "".join(parts)
+    return out
+
+
+def is_own(source: dict, publisher: str) -> bool:
+    return source.get("publisher") == publisher
+
+
+def own_fact(path: str) -> bool:
+    """The fact at `path` (a card's, method's or release's field path) is one of our own statements."""
+    path = re.sub(r"\[[^\]]*\]", "", path or "")
+    return any(path == own or path.startswith(own + ".") for own in OWN_FACTS)
+
+
+def shown(data: dict, cites: list[dict], path: str = "", publisher: str | None = None) -> list[dict]:
+    """The citations a reader sees for a fact, best first: NVIDIA's and other primary documents, then ours — ours
+    only where the fact is our own statement, or where no other source backs it (each such citation is returned
+    with `only_source: True`). Citations are the catalog's ({source, section?, quote, …}) or resolved ones;
+    the input is not changed."""
+    if publisher is None:
+        from kb.publication import publication
+
+        publisher = publication(resolve_ref=False).publisher
+    sources = data.get("sources", {})
+    primary = [c for c in cites if not is_own(sources.get(c["source"], {}), publisher)]
+    own = [c for c in cites if is_own(sources.get(c["source"], {}), publisher)]
+    if own_fact(path):
+        return primary + own
+    if primary:
+        return primary
+    return [{**c, "only_source": True} for c in own]
+
+
+def citation_text(cite: dict, lang: str, *, source: dict | None = None, title: str | None = None) -> str:
+    """One citation as plain text in `lang`: 'Title, place: „quote“ (Übersetzung: …) (Stand …, abgerufen am …)'
+    plus the only-source remark. `cite` is the catalog's or a resolved citation; `source` its source where known
+    (for dates and language), `title` overrides the title (a Markdown link on the site)."""
+    source = source or {}
+    text = title if title is not None else (cite.get("title") or source.get("title") or cite["source"])
+    if cite.get("section"):
+        text += f", {section_text(cite['section'], lang)}"
+    text += ": " + quoted(cite["quote"], lang)
+    translation = cite.get("translation")
+    if translation and lang != "de" and source.get("language", "de") == "de":
+        text += f" ({TRANSLATION[_lang(lang)]}: {quoted(translation, lang)})"
+    dates = []
+    doc_date = cite.get("snapshot") or source.get("document_date")
+    if doc_date:
+        dates.append(f"{DOC_DATE[_lang(lang)]} {date_text(doc_date, lang)}")
+    if source.get("retrieved"):
+        dates.append(f"{RETRIEVED[_lang(lang)]} {date_text(source['retrieved'], lang)}")
+    if dates:
+        text += f" ({', '.join(dates)})"
+    if cite.get("only_source"):
+        text += f" — {ONLY_SOURCE[_lang(lang)]}"
+    return text

@@ -1,0 +1,84 @@
+"""How citations read (kb.wording) and where the site links to (kb.publication)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb import publication as publication_mod
+from kb.publication import Publication, publication, source_url
+from kb.wording import citation_text, date_text, section_text, shown
+
+DATA = {"sources": {
+    "mig-guide": {"publisher": "NVIDIA", "title": "MIG User Guide", "language": "en", "document_date": "2026-09-11",
+                  "retrieved": "2026-11-29"},
+    "article": {"publisher": "Eurokommerz", "title": "GPUs in Kubernetes", "language": "de", "retrieved": "2026-11-29"},
+}}
+NVIDIA = {"source": "mig-guide", "quote": "7 instances"}
+OURS = {"source": "article", "quote": "bis zu sieben"}
+
+
+@pytest.mark.parametrize("iso, lang, text", [("2026-09-21", "de", "21. September 2026"),
+                                             ("2026-09-21", "en", "21 September 2026"),
+                                             ("2026-03-01", "de", "1. März 2026")])
+def test_one_date_format_per_language(iso, lang, text):
+    assert date_text(iso, lang) == text
+
+
+def test_nvidia_first_and_our_article_dropped_beside_it():
+    assert shown(DATA, [OURS, NVIDIA], "mig.max_instances", "Eurokommerz") == [NVIDIA]
+
+
+def test_our_article_stays_for_our_own_statements_after_nvidia():
+    assert shown(DATA, [OURS, NVIDIA], "vendor.ships", "Eurokommerz") == [NVIDIA, OURS]
+    assert shown(DATA, [OURS], "suited_for[2]", "Eurokommerz") == [OURS]
+
+
+def test_our_article_as_the_only_source_of_an_nvidia_fact_is_marked():
+    [only] = shown(DATA, [OURS], "memory_gb", "Eurokommerz")
+    assert only["only_source"] is True
+    assert citation_text(only, "de", source=DATA["sources"]["article"]).endswith(
+        "— unser eigener Artikel; ein Dokument von NVIDIA dazu haben wir nicht gefunden")
+
+
+def test_section_words_in_german_and_document_headings_kept():
+    assert section_text("Supported GPUs, row 'H200 NVL' (column Memory Size)", "de") == \
+        "Supported GPUs, Zeile „H200 NVL“ (Spalte Memory Size)"
+    assert section_text("Platform Support, tab 'A, H and L-series Products', note", "de") == \
+        "Platform Support, Reiter „A, H and L-series Products“, Hinweis"
+    assert section_text("Supported GPUs, row 'H200 NVL'", "en") == "Supported GPUs, row “H200 NVL”"
+
+
+def test_german_quote_on_an_english_page_carries_its_translation():
+    cite = {**OURS, "translation": "up to seven"}
+    text = citation_text(cite, "en", source=DATA["sources"]["article"])
+    assert text == "GPUs in Kubernetes: “bis zu sieben” (translation: “up to seven”) (retrieved 29 November 2026)"
+    assert "Übersetzung" not in citation_text(cite, "de", source=DATA["sources"]["article"])
+
+
+def test_article_address_comes_from_the_configuration_and_is_unlinked_when_unset(monkeypatch):
+    monkeypatch.setenv("GPUKB_ARTICLE_URL", "")
+    assert source_url(DATA["sources"]["article"]) is None
+    monkeypatch.setenv("GPUKB_ARTICLE_URL", "https://shop.example.org/blog/gpus")
+    assert source_url(DATA["sources"]["article"]) == "https://shop.example.org/blog/gpus"
+    assert source_url({"publisher": "NVIDIA", "url": "https://docs.nvidia.com/x"}) == "https://docs.nvidia.com/x"
+
+
+def test_repository_links_point_at_the_data_version(monkeypatch):
+    monkeypatch.setenv("GPUKB_DATA_REF", "data-2026.11.29")
+    pub = publication()
+    assert pub.repo_link("catalog/cards/l4.yaml").endswith("/blob/data-2026.11.29/catalog/cards/l4.yaml")
+    assert pub.repo_link("rules/") .endswith("/tree/data-2026.11.29/rules")
+    assert Publication(None, "x", None, "E").repo_link("catalog/") is None
+
+
+def test_without_a_configured_ref_the_checkout_commit_is_used(monkeypatch):
+    monkeypatch.delenv("GPUKB_DATA_REF", raising=False)
+    monkeypatch.setattr(publication_mod, "_raw", lambda: {"repo_url": "https://example.org/r"})
+    monkeypatch.setattr(publication_mod, "_git_head", lambda: "a" * 40)
+    assert publication().repo_link("catalog/") == "https://example.org/r/tree/" + "a" * 40 + "/catalog"
+    assert "/main/" not in publication().repo_link("catalog/x.yaml")
+
+
+def test_the_shipped_configuration_has_no_placeholder_address():
+    raw = publication_mod._raw()
+    assert all(".example" not in str(v) for v in raw.values())
