@@ -306,3 +306,17 @@ def test_a_list_field_of_another_type_is_named_not_a_crash(tmp_path):
     assert [(p["line"], p["path"], p["message"]["en"]) for p in caught.value.details["problems"]] == [
         (3, "resources", "must be a list: `kustomize build` fails here"),
         (4, "patches", "must be a list: `kustomize build` fails here")]
+
+
+def test_a_flux_repository_of_the_standalone_device_plugin(tmp_path):
+    """allenporter/k8s-gitops@544b765 kubernetes/compute, read from the mirror: a Kustomize overlay patching a Flux
+    HelmRelease of the nvidia-device-plugin chart (config.name) and adding the time-slicing ConfigMap, beside
+    Intel's device plugins, node-feature-discovery and GitHub runners. The note about the GPU Operator not
+    watching the ConfigMap does not apply: no GPU Operator here."""
+    tree = upstream("allenporter/k8s-gitops", "544b7652500af5fce26ff4becf6cfd6082a19918", "kubernetes/compute", tmp_path)
+    report = run(tree)
+    assert report.summary["checked"] == {"device-plugin config": 1, "workload": 1, "device-plugin chart": 1}
+    (chart,) = report.inventory.charts
+    assert chart.configmap == "time-slicing-config"
+    assert rules(report) == ["CHK-060"] and report.summary["not_read"] == []
+    assert sum(i["count"] for i in report.summary["ignored"] if i["kind"] == "HelmRelease") == 5

@@ -104,4 +104,6 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
         out.add("dp_configmap", cfgs[0].configmap_where or cfgs[0].where, obj=f"cm:{name}", ident=("name",),
                 name=name, origin=cfgs[0].origin, keys=len(cfgs), namespace=ctx.namespace_of(cfgs[0]),
                 named=None if named is None else (name in named or base in named),
+                # the device plugin installed by its own chart, no GPU Operator in the input
+                standalone=True if ctx.inv.charts and not ctx.inv.policies else None,
                 sources=_sources_words(ctx))
