@@ -92,6 +92,14 @@ def test_a_helm_template_is_refused_with_its_line_and_the_fix(tmp_path):
             "the output\n") in result.output
 
 
+def test_a_helm_template_reformatted_by_a_yaml_formatter_is_refused_too():
+    """`{ { .Chart.Name } }` (a formatter's spaces between the braces, as found in public charts) is valid YAML —
+    nested flow mappings — and was read as a Deployment named by a mapping."""
+    text = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: { { .Chart.Name } }\nspec:\n  replicas: 1\n"
+    loaded = load(read_all(["-"], stdin=__import__("io").BytesIO(text.encode())))
+    assert loaded.docs == [] and [(p.line, p.kind) for p in loaded.problems] == [(4, "refused")]
+
+
 def test_curly_braces_inside_a_value_are_not_a_helm_template():
     text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alerts\ndata:\n  t: '{{ .Labels.alertname }}'\n"
     loaded = load(read_all(["-"], stdin=__import__("io").BytesIO(text.encode())))

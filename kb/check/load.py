@@ -10,8 +10,9 @@ from kb.check.documents import Doc, InputProblem, parse_text
 from kb.check.inputs import Input, Inputs
 from kb.text import Text
 
-#: Helm template actions: `{{ .Values.x }}`, `{{- if … }}`, `{{ include "…" . }}`, `{{ toYaml … }}` …
-_HELM = re.compile(r"\{\{-?[^}\n]*?(?:\$?\.(?:Values|Release|Chart|Capabilities|Files|Template)\b|\binclude\s+\"|"
+#: Helm template actions: `{{ .Values.x }}`, `{{- if … }}`, `{{ include "…" . }}`, `{{ toYaml … }}` … — also as a
+#: YAML formatter leaves them (`{ { .Chart.Name } }`), which YAML would otherwise read as nested flow mappings
+_HELM = re.compile(r"\{\s?\{-?[^}\n]*?(?:\$?\.(?:Values|Release|Chart|Capabilities|Files|Template)\b|\binclude\s+\"|"
                    r"\btoYaml\b|\btpl\s|\bdefine\s+\"|\btemplate\s+\"|\bnindent\b|\bindent\s+\d)")
 
 
