@@ -320,3 +320,36 @@ def test_a_flux_repository_of_the_standalone_device_plugin(tmp_path):
     assert chart.configmap == "time-slicing-config"
     assert rules(report) == ["CHK-060"] and report.summary["not_read"] == []
     assert sum(i["count"] for i in report.summary["ignored"] if i["kind"] == "HelmRelease") == 5
+
+
+def _umbrella(report, release: str, configmap: str, default: str) -> None:
+    assert report.summary["inputs"]["operator"] == release  # from Chart.yaml's dependency
+    (chart,) = [i for i in report.summary["ignored"] if i["kind"] == "Chart.yaml"]
+    assert chart["reason"].startswith("a Helm chart's description (Chart.yaml)")
+    (policy,) = report.inventory.policies
+    assert (policy.value("devicePlugin.config.name"), policy.value("devicePlugin.config.default")) == (configmap, default)
+    assert policy.where("devicePlugin.config.name")["path"] == "gpu-operator → devicePlugin.config.name"
+    assert [c.key for c in report.inventory.dp_configs] == [default]
+    assert rules(report) == ["CHK-063", "CHK-060"]
+
+
+def test_an_umbrella_chart_with_its_chart_yaml(tmp_path):
+    """nforceroh/k8s-home@6d268ff virt01/automated/operators/gpu-operator, read from the mirror: an umbrella chart
+    whose Chart.yaml pins gpu-operator v26.3.3, values under gpu-operator:, and a plain ConfigMap in templates/."""
+    tree = upstream("nforceroh/k8s-home", "6d268ffd048b22eb4d2eedf6f900242aa5019401",
+                    "virt01/automated/operators/gpu-operator", tmp_path)
+    _umbrella(run(tree), "26.3.3", "time-slicing-config-all", "Tesla-P40")
+
+
+def test_an_umbrella_chart_look_alike(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "Chart.yaml").write_text(
+        "apiVersion: v2\nname: gpu\nversion: 0.1.0\ndependencies:\n- name: gpu-operator\n"
+        "  repository: https://helm.ngc.nvidia.com/nvidia\n  version: v25.10.0\n", encoding="utf-8")
+    (tmp_path / "values.yaml").write_text(
+        "gpu-operator:\n  driver:\n    enabled: false\n  devicePlugin:\n    config:\n      name: sharing\n"
+        "      default: l4\n", encoding="utf-8")
+    (tmp_path / "templates" / "sharing.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: sharing\ndata:\n  l4: |-\n    version: v1\n    sharing:\n"
+        "      timeSlicing:\n        resources:\n        - name: nvidia.com/gpu\n          replicas: 2\n", encoding="utf-8")
+    _umbrella(run(tmp_path), "25.10.0", "sharing", "l4")

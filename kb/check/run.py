@@ -151,6 +151,10 @@ def _operator_from_input(env: Environment, loaded: Loaded, data: dict) -> Enviro
     from kb.check.readers import workload
 
     found = loaded.operator_version
+    if found is None:  # an umbrella chart's Chart.yaml pinning the gpu-operator chart
+        from kb.check.readers import chart_operator_version
+
+        found = next((v for v in (chart_operator_version(d.data) for d in loaded.docs) if v), None)
     if found is None:
         for doc in loaded.docs:
             data_ = doc.data

@@ -33,6 +33,10 @@ REASONS = {
                     "weder Kubernetes-Objekt noch Device-Plugin- oder MIG-Konfiguration noch Helm-Werte des GPU Operators"),
     "other-chart": Text("installs a chart other than NVIDIA's GPU Operator or device plugin",
                         "installiert ein anderes Chart als NVIDIAs GPU Operator oder Device-Plugin"),
+    "chart-yaml": Text("a Helm chart's description (Chart.yaml): its values are read from values.yaml; the GPU "
+                       "Operator release a dependency pins is taken as the release in use",
+                       "Beschreibung eines Helm-Charts (Chart.yaml): seine Werte stehen in values.yaml; die GPU-"
+                       "Operator-Version einer Abhängigkeit gilt als die eingesetzte"),
     "no-values": Text("installs NVIDIA's chart, but its values are not in the object (a placeholder filled in "
                       "elsewhere, or a values file it names): check those values",
                       "installiert NVIDIAs Chart, seine Werte stehen aber nicht im Objekt (ein Platzhalter, der "
@@ -90,6 +94,22 @@ class Inventory:
     def checked(self) -> int:
         return (len(self.policies) + len(self.gpu_clusters) + len(self.dp_configs) + len(self.mig_configs)
                 + len(self.nodes) + len(self.workloads) + len(self.charts))
+
+
+def chart_yaml(data: dict) -> bool:
+    """A Helm chart's Chart.yaml: apiVersion v1/v2, a name and a version, no kind."""
+    return (data.get("apiVersion") in ("v1", "v2") and isinstance(data.get("name"), str) and "version" in data
+            and "kind" not in data)
+
+
+def chart_operator_version(data) -> str | None:
+    """The GPU Operator release a chart's Chart.yaml pins as a dependency (an umbrella chart), else None."""
+    if not isinstance(data, dict) or not chart_yaml(data) or not isinstance(data.get("dependencies"), list):
+        return None
+    for dep in data["dependencies"]:
+        if isinstance(dep, dict) and dep.get("name") == "gpu-operator" and isinstance(dep.get("version"), str):
+            return dep["version"]
+    return None
 
 
 def _group(api_version) -> str:
@@ -236,8 +256,10 @@ def read_objects(docs: list[Doc], extras: list | None = None) -> Inventory:
             inv.add(w)
             if w.nvidia_component and w.namespace and not inv.operator_namespace:
                 inv.operator_namespace = w.namespace
+        elif kind is None and chart_yaml(data):
+            inv.add(Ignored("Chart.yaml", str(data.get("name", "")), doc.where(), "chart-yaml"))
         else:
-            inv.add(Ignored(str(kind), _name(doc), doc.where(("kind",)), "kind"))
+            inv.add(Ignored(str(kind) if kind is not None else "(no kind)", _name(doc), doc.where(("kind",)), "kind"))
     dp_names = {str(p.value("devicePlugin.config.name")) for p in inv.policies if p.value("devicePlugin.config.name")}
     mig_names = {str(p.value("migManager.config.name")) for p in inv.policies if p.value("migManager.config.name")}
     for doc in configmaps:
