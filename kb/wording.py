@@ -93,6 +93,8 @@ def is_own(source: dict, publisher: str) -> bool:
 def own_fact(path: str) -> bool:
     """The fact at `path` (a card's, method's or release's field path) is one of our own statements."""
     path = re.sub(r"\[[^\]]*\]", "", path or "")
+    if ".disputed_by" in path or path.startswith("disputed_by"):
+        return True  # what another source says instead: that source's own claim, shown as such
     return any(path == own or path.startswith(own + ".") for own in OWN_FACTS)
 
 

@@ -91,7 +91,7 @@ def test_text_answer_in_german_with_a_driver():
 def test_explain_adds_the_rules_and_the_facts_they_read():
     result = run("ask", "mig", "RTX PRO 6000 Workstation", "--explain")
     assert result.exit_code == 0
-    explain = result.output.split("Rules fired:\n")[1].split("Sources:")[0].splitlines()
+    explain = result.output.split("Rules that apply:\n")[1].split("Sources:")[0].splitlines()
     assert [line.split()[0] for line in explain if not line.startswith("    ")] == ["MIG-006", "MIG-007", "MIG-001"]
     assert "  MIG-006 MIG needs a manual display-mode switch → conditional" in explain
     assert "    read: card(card=rtx-pro-6000-blackwell-workstation, name=RTX PRO 6000 Workstation, operator=26.7.0, " \

@@ -14,7 +14,7 @@ from kb.cli.i18n import Command, Group
 from kb.cli.options import output_options, print_json
 
 EXPLAIN = click.option("--explain", is_flag=True,
-                       help="Show the rules that fired and the facts they read.\fRegeln und gelesene Fakten zeigen.")
+                       help="Show the rules that apply and the facts they read.\fRegeln, die greifen, und die Fakten zeigen, die sie lesen.")
 
 
 def run(question: str, lang: str, as_json: bool, explain: bool, **raw) -> None:

@@ -27,8 +27,8 @@ def rules_page(ctx: Ctx, rules: dict[str, list[dict]]) -> str:
     folders = tuple(f"rules/{q}/" for q in sorted(rules))
     out = [f"# {ctx.t('Regelreferenz', 'Rule reference')}", "", ctx.header([], folders), "",
            ctx.t("Jede Antwort von `gpukb ask` und jede Tabelle dieser Seite folgt aus diesen Regeln. Eine Regel "
-                 "feuert, wenn ihre Bedingung (`when`, Syntax von durable-rules) auf die Fakten einer Frage passt.",
-                 "Every answer of `gpukb ask` and every table of this site follows from these rules. A rule fires "
+                 "greift, wenn ihre Bedingung (`when`, Syntax von durable-rules) auf die Fakten einer Frage passt.",
+                 "Every answer of `gpukb ask` and every table of this site follows from these rules. A rule applies "
                  "when its condition (`when`, durable-rules syntax) matches the facts of a question."), ""]
     for question in sorted(rules, key=lambda q: (list(QUESTION).index(q) if q in QUESTION else 99, q)):
         de, en = QUESTION.get(question, (esc(question), esc(question)))
