@@ -353,3 +353,54 @@ def test_an_umbrella_chart_look_alike(tmp_path):
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: sharing\ndata:\n  l4: |-\n    version: v1\n    sharing:\n"
         "      timeSlicing:\n        resources:\n        - name: nvidia.com/gpu\n          replicas: 2\n", encoding="utf-8")
     _umbrella(run(tmp_path), "25.10.0", "sharing", "l4")
+
+
+def test_a_helm_install_command_of_a_ticket(tmp_path):
+    """NVIDIA/k8s-device-plugin#321 (brianbrady, 2022-07-11), pasted as the thread shows it: the helm command with
+    --set devicePlugin.config.*, the ConfigMap and the node label. The pods' request for nvidia.com/gpu failed: the
+    configuration renames it (CHK-061)."""
+    (tmp_path / "ticket.txt").write_text(
+        "helm install --wait --generate-name -n gpu-operator --create-namespace nvidia/gpu-operator --set "
+        "operator.defaultRuntime=containerd --set devicePlugin.config.name=time-slicing-config --set "
+        "devicePlugin.config.default=quadro-p2000\n"
+        "kubectl label node knuc1 nvidia.com/device-plugin.config=quadro-p2000\n", encoding="utf-8")
+    (tmp_path / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: time-slicing-config\n  namespace: gpu-operator\ndata:\n"
+        "  quadro-p2000: |-\n    version: v1\n    sharing:\n      timeSlicing:\n        renameByDefault: true\n"
+        "        failRequestsGreaterThanOne: true\n        resources:\n        - name: nvidia.com/gpu\n"
+        "          replicas: 4\n", encoding="utf-8")
+    report = run(tmp_path / "ticket.txt", tmp_path / "cm.yaml")
+    (policy,) = report.inventory.policies
+    assert (policy.partial, policy.source.en, policy.value("devicePlugin.config.default")) == (
+        True, "helm command (line 1)", "quadro-p2000")
+    assert report.inventory.operator_namespace == "gpu-operator"  # -n gpu-operator
+    assert report.summary["node_configs"] == [{"config": "quadro-p2000", "source": "label", "count": 1,
+                                               "names": ["knuc1"]}]
+    assert rules(report) == ["CHK-061", "CHK-063", "CHK-060", "CHK-062"]
+
+
+def test_helm_set_values_are_typed_and_fixed_in_the_command(tmp_path):
+    script = tmp_path / "install.sh"
+    script.write_text("#!/bin/sh\n# helm install old nvidia/gpu-operator --set mig.strategy=single\n"
+                      "helm upgrade --install gpu nvidia/gpu-operator -n ml --version=v25.10.0 \\\n"
+                      "  --set mig.strategy=mixd,migManager.enabled=false --set-string driver.version=550\n",
+                      encoding="utf-8")
+    report = run(script)
+    (policy,) = report.inventory.policies
+    assert (policy.value("migManager.enabled"), policy.value("driver.version")) == (False, "550")
+    assert report.summary["inputs"]["operator"] == "25.10.0"
+    (f,) = [f for f in report.findings if f["rule"] == "CHK-024"]
+    assert f["where"]["line"] == 3 and f["fix"] == "In the helm command (line 3): --set mig.strategy=mixed"
+
+
+def test_the_release_a_setup_script_installs(tmp_path):
+    """lcpu-club/hpcgame-ops-2nd@3f8196e 5_accelerators/0_gpu, read from the mirror: helm.sh installs gpu-operator
+    --version=v24.9.1 -f values.yaml, a release our data does not hold: the report says so."""
+    from kb.check.render import render
+
+    tree = upstream("lcpu-club/hpcgame-ops-2nd", "3f8196e42bc39fd768c1995dd1f8d120ffb07898", "5_accelerators/0_gpu",
+                    tmp_path)
+    report = run(tree)
+    assert report.summary["inputs"]["operator_unknown"] == "24.9.1"
+    assert str(tree / "helm.sh") in report.summary["files"]
+    assert ("The input installs GPU Operator 24.9.1, a release gpukb has no data for" in render(report.as_json()))

@@ -51,8 +51,21 @@ def set_policy(ctx: Context, settings: dict) -> Text | None:
         patch = json.dumps({"spec": merged}, separators=(",", ":"))
         return Text("kubectl patch clusterpolicies.nvidia.com/{n} --type merge -p '{p}'").format(n=name or "cluster-policy",
                                                                                                 p=patch)
+    if (policy.get("source_en") or "").startswith("helm command"):  # values given as --set: fixed there
+        sets = " ".join(f"--set {k}={json.dumps(v) if not isinstance(v, str) else v}"
+                        for k, v in _dotted(merged))
+        return Text("In the {s}: {sets}", "Im {s}: {sets}").format(
+            s=Text(policy["source_en"], policy.get("source_de") or policy["source_en"]), sets=sets)
     return Text("In the GPU Operator's Helm values{where}:\n{y}", "In den Helm-Werten des GPU Operators{where}:\n{y}").format(
         where=Text(" ({s})").format(s=policy["source_en"]) if policy.get("source_en") else "", y=_yaml(merged))
+
+
+def _dotted(tree: dict, prefix: str = ""):
+    for k, v in tree.items():
+        if isinstance(v, dict):
+            yield from _dotted(v, f"{prefix}{k}.")
+        else:
+            yield f"{prefix}{k}", v
 
 
 def _merge(a: dict, b: dict) -> None:

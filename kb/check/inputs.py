@@ -76,9 +76,12 @@ _SMI = re.compile(r"NVIDIA-SMI \d|==+NVSMI LOG==+|^GPU \d+: .*\(UUID: |GPU insta
 
 
 def _kubectl(text: str) -> bool:
+    """kubectl commands that change the ClusterPolicy or label nodes, or a helm install of the gpu-operator chart."""
     from kb.check.readers.shell import looks_like_commands
 
-    return looks_like_commands(text) and bool(re.search(r"kubectl\s+(?:\S+\s+)*?(patch\s+clusterpolic|label\s)", text))
+    return looks_like_commands(text) and (bool(re.search(
+        r"kubectl\s+(?:\S+\s+)*?(patch\s+clusterpolic|label\s)", text)) or bool(re.search(
+            r"helm\s+(?:install|upgrade)\b.*?gpu-operator.*?--(?:set|version)", text, re.S)))
 
 
 def looks_like_smi(text: str) -> bool:

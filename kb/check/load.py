@@ -34,6 +34,7 @@ class Loaded:
     notes: list[dict] = field(default_factory=list)  # what Kustomize did: {file, text}
     builds: list = field(default_factory=list)  # (root folder or None, docs) per `kustomize build`; [] = one, all docs
     operator_version: str | None = None  # the GPU Operator's version where the input states it (must-gather)
+    operator_unknown: str | None = None  # that version, where the catalog does not know it
     generated: dict = field(default_factory=dict)  # ConfigMaps kustomize generates with a name hash: name → generated
 
     @property
@@ -80,9 +81,12 @@ def load_text(item: Input, out: Loaded, variables: dict | None = None) -> None:
     if not any(isinstance(d.data, (dict, list)) for d in docs):
         from kb.check.readers import shell
 
-        if shell.looks_like_commands(item.text):  # a setup script or pasted kubectl commands
+        if shell.looks_like_commands(item.text):  # a setup script or pasted kubectl/helm commands
             patches, nodes = shell.read(item.text, item.name)
-            if patches or nodes:
+            release = shell.helm_release(item.text)
+            if release and out.operator_version is None:
+                out.operator_version = release
+            if patches or nodes or release:
                 out.docs += patches
                 out.extras += nodes
                 out.read.append(item.name)

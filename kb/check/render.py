@@ -27,6 +27,10 @@ W = {
     "fix": Text("Fix:", "Behebung:"),
     "same_fix": Text("Fix: as for {rule} above (line {line}).", "Behebung: wie bei {rule} oben (Zeile {line})."),
     "builds": Text("In kustomize build of: {b}", "In kustomize build von: {b}"),
+    "operator_unknown": Text("The input installs GPU Operator {v}, a release gpukb has no data for: what depends on "
+                             "the release was checked as for an unknown release.",
+                             "Die Eingabe installiert GPU Operator {v}, ein Release, zu dem gpukb keine Daten hat: "
+                             "Was vom Release abhängt, wurde wie bei einem unbekannten Release geprüft."),
     "separate": Text("Checked file by file: {n} files each hold a whole GPU Operator configuration ({names}), and a "
                      "cluster has only one — objects of different files were not checked against each other.",
                      "Datei für Datei geprüft: {n} Dateien enthalten je eine vollständige GPU-Operator-Konfiguration "
@@ -115,6 +119,8 @@ def render(report: dict, lang: str = "en") -> str:
         for p in summary["not_read"]:
             where = f"{p['file']}:{p['line']}" if p.get("line") else p["file"]
             lines.append(f"  {where}: {p['path'] + ': ' if p.get('path') else ''}{p['message']}")
+    if (summary.get("inputs") or {}).get("operator_unknown"):
+        lines += ["", W["operator_unknown"].format(v=summary["inputs"]["operator_unknown"])(lang)]
     if summary.get("separate"):
         names = ", ".join(summary["separate"][:5]) + (", …" if len(summary["separate"]) > 5 else "")
         lines += ["", W["separate"].format(n=len(summary["separate"]), names=names)(lang)]

@@ -170,6 +170,7 @@ def _operator_from_input(env: Environment, loaded: Loaded, data: dict) -> Enviro
     try:
         return Environment(operator=versions.operator(found, known), k8s=env.k8s, driver=env.driver)
     except ValueError:
+        loaded.operator_unknown = found.lstrip("vV")  # shown in the report: checked without its release's facts
         return env
 
 
@@ -210,6 +211,8 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
     shown = [f for f in everything if f["severity"] != "info"] if quiet else everything
     cluster = next((f for run in conclusions for f in run[1].facts if f["kind"] == "cluster"), {})
     inputs = {"operator": env.operator, "k8s": cluster.get("k8s"), "driver": cluster.get("driver")}
+    if loaded.operator_unknown:
+        inputs["operator_unknown"] = loaded.operator_unknown
     result = summary(shown, inv, loaded, files, inputs, data.get("data_version", ""), lang,
                      len(everything) - len(shown), raw.skipped, node_configs(conclusions))
     result["separate"] = separate if len(separate) > 1 else []

@@ -195,6 +195,10 @@ def _read_plain(doc: Doc, inv: Inventory) -> None:
     labels (`kubectl get node … -o jsonpath='{.metadata.labels}'`)."""
     data = doc.data
     stem = PurePath(doc.file).name
+    carried = getattr(doc, "helm", None)  # values a `helm install --set …` command gives
+    if carried is not None:
+        _values(gitops.Values(doc, "operator", carried[0], carried[1]), inv)
+        return
     if deviceplugin.looks_like_config(data):
         inv.add(deviceplugin.from_doc(doc, "file", None, stem, doc.where()))
     elif migparted.looks_like_config(data):

@@ -34,7 +34,7 @@ def read(doc: Doc, source: Text | None = None, namespace: str | None = None):
     if doc.get("clusterPolicy", "deployCR") is not False:
         out.append(clusterpolicy.ClusterPolicy(name="cluster-policy", doc=doc, spec_path=(), origin="Helm values",
                                                settings=clusterpolicy.read_settings(doc, ()), source=source,
-                                               namespace=namespace))
+                                               namespace=namespace, partial=doc.partial))
     if doc.get("gpuCluster", "deployCR") is True:
         out.append(gpucluster.GPUCluster(name="gpu-cluster", doc=doc, origin="Helm values",
                                          where=doc.where(("gpuCluster", "deployCR")),

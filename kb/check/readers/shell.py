@@ -1,19 +1,23 @@
-"""kubectl commands pasted into a ticket or kept in a setup script, read for what they change.
+"""kubectl and helm commands pasted into a ticket or kept in a setup script, read for what they change.
 
 NVIDIA's own guides configure the GPU Operator this way: `kubectl patch clusterpolicies.nvidia.com/cluster-policy
 --type merge -p '{"spec": {"devicePlugin": {"config": {"name": …, "default": …}}}}'` and `kubectl label node <n>
 nvidia.com/device-plugin.config=<key>`. A patch becomes a partial ClusterPolicy (what it leaves out is unknown),
-a label command a node known by that label only. Continued lines (`\\` at the end) are joined first; the line
-reported is the command's first.
+a label command a node known by that label only. `helm install|upgrade … gpu-operator … --set k=v` (as in NVIDIA's
+install guide) gives the chart's values it sets — partial values: what the command leaves out comes from its `-f`
+files or the chart — and `--version` the GPU Operator release. Continued lines (`\\` at the end) are joined first;
+the line reported is the command's first.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shlex
 
 from kb.check.documents import Doc, Where
 from kb.check.readers.node import LABELS, Label, Node
+from kb.text import Text
 
 _PATCH = re.compile(r"kubectl\s+(?:-n\s+\S+\s+|--namespace[ =]\S+\s+)?patch\s+(?:clusterpolic(?:y|ies)(?:\.nvidia\.com)?)"
                     r"(?:/|\s+)([\w.-]+)(.*?)(?:-p|--patch)[ =](['\"])(\{.*?\})\3", re.S)
@@ -38,9 +42,78 @@ def _joined(text: str) -> tuple[str, list[int]]:
     return "".join(out), lines
 
 
+_HELM = re.compile(r"(?m)\bhelm\s+(?:install|upgrade)\b[^\n]*")
+_TRUE_FALSE = {"true": True, "false": False}
+
+
 def looks_like_commands(text: str) -> bool:
-    return "kubectl" in text and ("patch" in text or "label" in text) and bool(
-        re.search(r"clusterpolic|nvidia\.com/", text))
+    return ("kubectl" in text and ("patch" in text or "label" in text) and bool(
+        re.search(r"clusterpolic|nvidia\.com/", text))) or bool(_HELM.search(text) and "gpu-operator" in text)
+
+
+def _set_value(text: str, string: bool):
+    """A --set value typed as Helm's strvals types it (--set-string: always text)."""
+    if string:
+        return text
+    if text in _TRUE_FALSE:
+        return _TRUE_FALSE[text]
+    if text == "null":
+        return None
+    if re.fullmatch(r"-?[0-9]+", text) and not (len(text) > 1 and text.lstrip("-").startswith("0")):
+        return int(text)
+    return text
+
+
+def _helm_command(command: str) -> dict | None:
+    """{values, version, namespace, release} of a `helm install|upgrade` of the gpu-operator chart, else None."""
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        return None
+    out: dict = {"values": {}, "version": None, "namespace": None, "release": None, "chart": False}
+    positional: list[str] = []
+    i = 2
+    while i < len(words):
+        word = words[i]
+        name, eq, inline = word.partition("=")
+        takes = name in ("--set", "--set-string", "--version", "-n", "--namespace", "-f", "--values", "--timeout",
+                         "--repo", "--kube-context", "--set-file", "--set-json", "--description", "--post-renderer")
+        value = inline if eq else (words[i + 1] if takes and i + 1 < len(words) else None)
+        if takes and not eq:
+            i += 1
+        if name in ("--set", "--set-string") and value is not None:
+            for pair in value.split(","):
+                key, eq2, raw = pair.partition("=")
+                if not eq2 or "[" in key or "\\" in key:
+                    continue
+                node = out["values"]
+                parts = key.split(".")
+                for part in parts[:-1]:
+                    node = node.setdefault(part, {})
+                    if not isinstance(node, dict):
+                        break
+                else:
+                    node[parts[-1]] = _set_value(raw, name == "--set-string")
+        elif name == "--version" and value:
+            out["version"] = value
+        elif name in ("-n", "--namespace") and value:
+            out["namespace"] = value
+        elif not word.startswith("-"):
+            positional.append(word)
+        i += 1
+    out["chart"] = any(p.rstrip("/").rsplit("/", 1)[-1] == "gpu-operator" for p in positional)
+    out["release"] = positional[0] if len(positional) > 1 else None
+    return out if out["chart"] else None
+
+
+def helm_release(text: str) -> str | None:
+    """The GPU Operator release a `helm install|upgrade … gpu-operator --version X` of the text installs."""
+    joined, _ = _joined(re.sub(r"(?m)^[ \t]*#.*$", "", text))
+    for m in _HELM.finditer(joined):
+        found = _helm_command(m.group(0))
+        if found and found["version"]:
+            return found["version"]
+    return None
 
 
 def read(text: str, file: str) -> tuple[list[Doc], list[Node]]:
@@ -61,6 +134,16 @@ def read(text: str, file: str) -> tuple[list[Doc], list[Node]]:
         data = {"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy", "metadata": {"name": m.group(1)}, **patch}
         doc = Doc(file, len(docs) + 1, data, line_offset=None, outer_line=line, prefix=f"kubectl patch (line {line})")
         doc.partial = True
+        docs.append(doc)
+    for m in _HELM.finditer(joined):
+        found = _helm_command(m.group(0))
+        if not found or not found["values"]:
+            continue
+        line = lines[m.start()] if m.start() < len(lines) else None
+        doc = Doc(file, len(docs) + 1, found["values"], line_offset=None, outer_line=line,
+                  prefix=f"helm --set (line {line})")
+        doc.partial = True
+        doc.helm = (Text("helm command (line {n})", "helm-Befehl (Zeile {n})").format(n=line), found["namespace"])
         docs.append(doc)
     for m in _LABEL.finditer(joined):
         line = lines[m.start()] if m.start() < len(lines) else None
