@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import re
+
 from kb.check.facts import FactSet
 from kb.engine.syntax import SEVERITIES  # noqa: F401 - the one definition; kb.check.run imports it from here
 from kb.text import Text
@@ -64,9 +66,20 @@ def locate(conclusions: list[dict], facts: FactSet, lang: str, fixes=None) -> li
         f.deps = facts.depends.get(ref, ())
         f.fatal = bool(details.get("fatal"))
         ident = set(facts.identity.get(ref, ())) | {"ref"}
-        f.group_key = (c["rule"], c["severity"], tuple(sorted((k, repr(v)) for k, v in subject.items() if k not in ident)))
+        if c["severity"] == "info":  # a note: the same words apart from the names are the same note
+            f.group_key = (c["rule"], c["severity"], _masked(message, [subject.get(k) for k in ident]))
+        else:
+            f.group_key = (c["rule"], c["severity"],
+                           tuple(sorted((k, repr(v)) for k, v in subject.items() if k not in ident)))
         out.append(f)
     return out
+
+
+def _masked(message: str, names: list) -> str:
+    """The message with the names of the object it speaks about taken out."""
+    for name in sorted((str(n) for n in names if isinstance(n, str) and n), key=len, reverse=True):
+        message = re.sub(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", "\x00", message)
+    return message
 
 
 def _summary_line(f: Finding) -> dict:
