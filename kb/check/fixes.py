@@ -183,6 +183,51 @@ def _fix_replicas(ctx: Context, fact: dict) -> Text | None:
     return _config_block(ctx, fact, change)
 
 
+def _fix_shared_resource(ctx: Context, fact: dict, rule: str) -> Text | None:
+    """CHK-001/002/010: a resource the sharing method cannot share. MIG instances are shared by time-slicing (MPS
+    supports full GPUs only): an MPS block of MIG resources only becomes a time-slicing block, else the MIG entry
+    leaves it; another resource name becomes nvidia.com/gpu, or leaves where nvidia.com/gpu is shared already."""
+    kind, index = fact.get("sharing"), fact.get("index")
+
+    def change(data):
+        sharing = data.get("sharing")
+        block = sharing.get(kind) if isinstance(sharing, dict) else None
+        items = block.get("resources") if isinstance(block, dict) else None
+        if not isinstance(items, list) or not isinstance(index, int) or not 0 <= index < len(items):
+            return False
+        names = [str(i.get("name", "")) if isinstance(i, dict) else "" for i in items]
+        if rule == "CHK-001":
+            if all("mig-" in n for n in names) and "timeSlicing" not in sharing:
+                sharing["timeSlicing"] = sharing.pop(kind)
+            else:
+                items.pop(index)
+            return True
+        if any(n in ("nvidia.com/gpu", "gpu") for n in names) or not isinstance(items[index], dict):
+            items.pop(index)
+        else:
+            items[index]["name"] = "nvidia.com/gpu"
+        return True
+
+    return _config_block(ctx, fact, change)
+
+
+def _fix_mps_mixed(ctx: Context, fact: dict) -> Text | None:
+    """CHK-016: MPS under the mixed strategy. Sharing MIG instances means time-slicing (the MPS block of MIG
+    resources becomes a time-slicing block); a configuration that sets mixed itself gets single; else the
+    ClusterPolicy's strategy is set to single."""
+    data = ctx.extra.get(fact.get("ref", ""), {}).get("config")
+    sharing = data.get("sharing") if isinstance(data, dict) else None
+    mps = sharing.get("mps") if isinstance(sharing, dict) else None
+    items = mps.get("resources") if isinstance(mps, dict) else None
+    if isinstance(items, list) and items and "timeSlicing" not in sharing and all(
+            isinstance(i, dict) and "mig-" in str(i.get("name", "")) for i in items):
+        return _config_block(ctx, fact, lambda d: d["sharing"].update(timeSlicing=d["sharing"].pop("mps")))
+    flags = data.get("flags") if isinstance(data, dict) else None
+    if isinstance(flags, dict) and flags.get("migStrategy") == "mixed":
+        return _config_block(ctx, fact, lambda d: d["flags"].update(migStrategy="single"))
+    return set_policy(ctx, {"mig.strategy": "single"})
+
+
 def _label(node: str, label: str, value: str) -> Text:
     return Text("kubectl label node {n} {l}={v} --overwrite").format(n=node or "<node>", l=label, v=value)
 
@@ -197,10 +242,14 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
     f = fact
     if rule in ("CHK-013", "CHK-014", "CHK-015"):
         return _fix_problem(ctx, f)
+    if rule in ("CHK-001", "CHK-002", "CHK-010"):
+        return _fix_shared_resource(ctx, f, rule)
     if rule == "CHK-005":
         return _fix_replicas(ctx, f)
-    if rule in ("CHK-016", "CHK-024"):
-        return set_policy(ctx, {"mig.strategy": "single" if rule == "CHK-016" else "mixed"})
+    if rule == "CHK-016":
+        return _fix_mps_mixed(ctx, f)
+    if rule == "CHK-024":
+        return set_policy(ctx, {"mig.strategy": "mixed"})
     if rule == "CHK-017":
         if f.get("mig_strategy") in ("single", "mixed"):  # what the operator takes
             return set_policy(ctx, {"mig.strategy": f.get("mig_strategy")})
