@@ -107,7 +107,10 @@ def upstream(repo: str, commit: str, path: str, dest: Path) -> Path:
     tar = subprocess.run(["git", "-C", str(git_dir), "archive", "--format=tar", commit, "--", path],
                          capture_output=True, check=True).stdout
     with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
-        archive.extractall(dest, filter="data")
+        if hasattr(tarfile, "data_filter"):  # Python ≥ 3.11.4: no links or paths out of dest
+            archive.extractall(dest, filter="data")
+        else:  # git archive of a tree writes plain files below `path`
+            archive.extractall(dest)
     return dest / path
 
 

@@ -87,11 +87,17 @@ def test_quiet_hides_notes_and_says_how_many():
     assert (out["findings"], out["summary"]["hidden_infos"]) == ([], 2)
 
 
+#: the sections of a whole values.yaml of the chart (a copy of NVIDIA's, not an override)
+WHOLE = "".join(f"{k}:\n  enabled: true\n" for k in ("driver", "toolkit", "devicePlugin", "dcgmExporter", "gfd",
+                                                       "migManager", "nfd", "validator", "operator", "cdi"))
+
+
 def test_files_that_each_hold_a_whole_configuration_are_checked_one_by_one(tmp_path):
-    """Chart values of two releases side by side and a MIG configuration: no cluster has two GPU Operator
-    configurations, so the values' mig.strategy single does not judge the MIG configuration of another file."""
-    (tmp_path / "values-a.yaml").write_text("mig:\n  strategy: single\ndevicePlugin:\n  enabled: true\n", encoding="utf-8")
-    (tmp_path / "values-b.yaml").write_text("mig:\n  strategy: mixed\ndevicePlugin:\n  enabled: true\n", encoding="utf-8")
+    """The chart's whole values of two releases side by side and a MIG configuration: no cluster has two GPU
+    Operator configurations, so the values' mig.strategy single does not judge the MIG configuration of another
+    file."""
+    (tmp_path / "values-a.yaml").write_text(WHOLE + "mig:\n  strategy: single\n", encoding="utf-8")
+    (tmp_path / "values-b.yaml").write_text(WHOLE + "mig:\n  strategy: mixed\n", encoding="utf-8")
     (tmp_path / "mig.yaml").write_text(
         "version: v1\nmig-configs:\n  two-sizes:\n  - devices: all\n    mig-enabled: true\n    mig-devices:\n"
         "      1g.10gb: 4\n      3g.40gb: 1\n", encoding="utf-8")
@@ -101,7 +107,23 @@ def test_files_that_each_hold_a_whole_configuration_are_checked_one_by_one(tmp_p
     assert report.summary["checked"] == {"ClusterPolicy": 2, "MIG Manager config": 1}
     text = CliRunner().invoke(cli, ["check", str(tmp_path), "--lang", "de"]).output
     assert "Datei für Datei geprüft: 2 Dateien enthalten je eine vollständige GPU-Operator-Konfiguration (" in text
-    # one configuration: the files are one cluster, and its strategy judges the layout
-    (tmp_path / "values-b.yaml").unlink()
+    # a customer's override layers onto the chart's values (helm -f values-a.yaml -f override.yaml): one cluster
+    (tmp_path / "values-b.yaml").write_text("mig:\n  strategy: single\n", encoding="utf-8")
     report = check([str(tmp_path)], load_data(), Environment())
     assert report.summary["separate"] == [] and [f["rule"] for f in report.findings] == ["CHK-031"]
+
+
+def test_a_clusterpolicy_written_twice_is_one_object_not_two_clusters(tmp_path):
+    """The ClusterPolicy and a loose edit of it (same name) beside the ConfigMap: one cluster, so the default key the
+    edit names is looked up in the ConfigMap."""
+    (tmp_path / "policy.yaml").write_text(
+        "apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: gpu-cluster-policy\nspec:\n"
+        "  operator:\n    defaultRuntime: crio\n  mig:\n    strategy: single\n", encoding="utf-8")
+    (tmp_path / "policy-sharing.yaml").write_text(
+        "apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: gpu-cluster-policy\nspec:\n"
+        "  devicePlugin:\n    config:\n      name: ts\n      default: t4\n", encoding="utf-8")
+    (tmp_path / "ts.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ts\ndata:\n  any: |-\n    version: v1\n",
+        encoding="utf-8")
+    report = check([str(tmp_path)], load_data(), Environment())
+    assert report.summary["separate"] == [] and "CHK-021" in [f["rule"] for f in report.findings]

@@ -190,7 +190,7 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
     if not loaded.builds:
         whole = read_objects(loaded.docs, loaded.extras)
         separate = configuration_files(whole)
-        if len(separate) > 1:
+        if separate:
             builds = per_file(loaded, raw.names)
     conclusions, inv, facts = [], None, FactSet()
     for root, docs, *extras in builds:  # one check per `kustomize build` or file (one in all, mostly)
@@ -198,13 +198,13 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
             docs, extras[0] if extras else loaded.extras)
         b_facts = build_facts(b_inv, data, env, engine=engine, rules=rules, generated=loaded.generated)
         found = evaluate_all(b_facts.facts, engine=engine, data=data, rules=rules)  # EngineFailure: exit 4
-        if root is not None and len(builds) > 1 and len(separate) < 2:
+        if root is not None and len(builds) > 1 and not separate:
             for c in found:
                 c["build"] = root
         conclusions.append((found, b_facts, _fix_context(b_inv, b_facts)))
         inv = b_inv if inv is None else inv.merged(b_inv)
         facts = b_facts if len(builds) == 1 else facts
-    if len(separate) > 1:  # every object was read once, in its own file
+    if separate:  # every object was read once, in its own file
         inv = whole
     files = raw.names
     everything = shown_findings(conclusions, lang, files)
@@ -215,7 +215,7 @@ def check(names: list[str], data: dict, env: Environment | None = None, *, lang:
         inputs["operator_unknown"] = loaded.operator_unknown
     result = summary(shown, inv, loaded, files, inputs, data.get("data_version", ""), lang,
                      len(everything) - len(shown), raw.skipped, node_configs(conclusions))
-    result["separate"] = separate if len(separate) > 1 else []
+    result["separate"] = separate
     return Report(shown, result, inv, facts, loaded.problems)
 
 
@@ -225,15 +225,37 @@ def _file(thing) -> str:
 
 
 def configuration_files(inv: Inventory) -> list[str]:
-    """The files that each hold a whole GPU Operator configuration (a ClusterPolicy, or the chart's values —
-    not a patch of one), in the order read. A cluster has one: where several files bring one each, they are
-    alternatives or different clusters' (NVIDIA's examples side by side, values of several releases)."""
-    out: list[str] = []
+    """The files that hold whole GPU Operator configurations, in the order read — where the input holds more than
+    one configuration; else []. A cluster has one: several are alternatives or different clusters' (NVIDIA's
+    examples side by side, values of several releases). A ClusterPolicy counts once per name (two files with
+    `cluster-policy` are one object written twice, or a patch of it); chart values count where they are a whole
+    values.yaml (most of the chart's sections) — a customer's override layers onto one (`-f a -f b`); patches
+    never count."""
+    from kb.check.readers.helmvalues import CHART_KEYS
+
+    configurations: dict = {}
     for p in inv.policies:
         name = _file(p)
-        if not p.partial and name and name not in out:
-            out.append(name)
-    return out
+        if p.partial or not name:
+            continue
+        if p.origin == "ClusterPolicy":
+            key = ("ClusterPolicy", p.name)
+        else:
+            data = p.doc.data if isinstance(p.doc.data, dict) else {}
+            if len(CHART_KEYS & set(map(str, data))) < WHOLE_VALUES:
+                continue
+            key = ("values", name)
+        configurations.setdefault(key, [])
+        if name not in configurations[key]:
+            configurations[key].append(name)
+    if len(configurations) < 2:
+        return []
+    return list(dict.fromkeys(n for names in configurations.values() for n in names))
+
+
+#: a values file naming this many of the chart's top-level sections is a whole values.yaml (NVIDIA's names 13 of
+#: them in 22.9.1, 15 in 23.9–26.3, 18 today; a customer's override names a few)
+WHOLE_VALUES = 10
 
 
 def per_file(loaded: Loaded, names: list[str]) -> list[tuple]:
