@@ -229,6 +229,18 @@ def test_unreadable_input_in_german(run):
         "  missing.yaml: Datei nicht lesbar: Datei oder Verzeichnis nicht gefunden\n"))
 
 
+def test_a_named_file_that_is_missing_beside_a_readable_one_exits_1(run, tmp_path):
+    """The readable file is checked (clean) and the missing one named: a CI job checking two files must not pass
+    having checked one; a Helm template beside it is refused by kind and is no error."""
+    tpl = tmp_path / "tpl.yaml"
+    tpl.write_text("kind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n", encoding="utf-8")
+    result = run("rules/check/CHK-018/quiet.yaml", str(tpl))
+    assert result.exit_code == 0 and "not read: a Helm template" in result.output
+    result = run("rules/check/CHK-018/quiet.yaml", "missing.yaml")
+    assert result.exit_code == 1
+    assert "Not read\n  missing.yaml: cannot read file: No such file or directory\n" in result.output
+
+
 def test_an_empty_version_option_is_unusable_not_ignored(run):
     result = run("rules/check/CHK-030/fires.yaml", "--driver", "", "--lang", "de")
     assert (result.exit_code, result.output) == (2, "Fehler: '' ist keine Treiberversion (z. B. 575.57.08)\n")

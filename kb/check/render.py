@@ -139,10 +139,12 @@ def render(report: dict, lang: str = "en") -> str:
             how = W["default"](lang) if sub["default"] else W["given"](lang)
             where = f"{sub['file']}:{','.join(map(str, sub['lines'][:5]))}"
             lines.append(f"  {where}: ${{{sub['variable']}}} = {sub['value']} ({how})")
-    for folder, n in (summary.get("skipped") or {}).items():
+    skipped = summary.get("skipped") or {}
+    if summary["ignored"] or skipped:
+        lines += ["", W["ignored"](lang)]
+    for folder, n in skipped.items():
         lines.append("  " + W["skipped"].format(n=n, folder=folder)(lang))
     if summary["ignored"]:
-        lines += ["", W["ignored"](lang)]
         for i in summary["ignored"]:
             kind = W["no_kind"](lang) if i["kind"] == "(no kind)" else i["kind"]
             if i["count"] == 1:

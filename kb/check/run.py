@@ -24,9 +24,11 @@ class Report:
 
     @property
     def has_errors(self) -> bool:
-        """An error finding, or an input that is broken (not valid YAML/JSON, duplicate keys, not UTF-8)."""
+        """An error finding, or an input that is broken or could not be read (not valid YAML/JSON, duplicate keys,
+        a Kustomize reference to a missing file, a named file that is missing, unreadable or not UTF-8 text).
+        Inputs refused by kind (a Helm template, a pipe, too big) are named but are no error."""
         return any(f["severity"] == "error" for f in self.findings) or any(
-            p.kind in ("yaml", "json", "kustomize") for p in self.problems)
+            p.kind in ("yaml", "json", "kustomize", "io") for p in self.problems)
 
     def as_json(self) -> dict:
         return {"findings": self.findings, "summary": self.summary}
