@@ -39,9 +39,14 @@ def _data() -> dict:
 def _generation_key(pub) -> str:
     """What the generated pages depend on: catalog/, rules/, the code of kb/ (CLI help, generators) and where
     the pages link to (kb.publication: repository, data version, our article's address)."""
+    import hashlib
+
     from kb.catalog.compiled import input_key
 
-    return f"{input_key()}|{pub.key()}"
+    code = hashlib.sha256()
+    for path in sorted(Path(__file__).resolve().parent.rglob("*.py")):  # every module: generators, CLI help
+        code.update(path.as_posix().encode() + b"\0" + path.read_bytes())
+    return f"{input_key()}|{code.hexdigest()[:20]}|{pub.key()}"
 
 
 def generate(pub) -> dict[str, str | bytes]:
@@ -49,36 +54,28 @@ def generate(pub) -> dict[str, str | bytes]:
     from kb import __version__
     from kb.catalog.facts import FactError
     from kb.cli.main import cli
-    from kb.site.cliref import command_help
-    from kb.site.pages import catalog_pages, cli_pages
-
-    data = _data()
-    try:
-        files: dict[str, str | bytes] = dict(catalog_pages(data, pub))
-    except FactError as exc:
-        raise PluginError(f"gpukb: a generated page needs a fact the catalog does not have: {exc}") from None
-    files.update(cli_pages(data, command_help(cli), __version__, pub))
-    files.update(_engine_pages(data, pub))
-    return files
-
-
-def _engine_pages(data: dict, pub) -> dict[str, str]:
-    """The matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, computed here on
-    the catalog this site shows."""
     from kb.engine.rules import load_rules
     from kb.errors import RuleBaseInvalid
     from kb.questions import compute_all
-    from kb.site.pages import engine_pages
+    from kb.site.cliref import command_help
+    from kb.site.pages import catalog_pages, cli_pages, engine_pages
 
+    data = _data()
     try:
         rules = load_rules()
         answers = compute_all(data, rules=rules)
         export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
-        return engine_pages(data, export, rules, pub)
+        files: dict[str, str | bytes] = dict(catalog_pages(data, pub, export))
+        files.update(cli_pages(data, command_help(cli), __version__, pub))
+        # the matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, on this catalog
+        files.update(engine_pages(data, export, rules, pub))
+    except FactError as exc:
+        raise PluginError(f"gpukb: a generated page needs a fact the catalog does not have: {exc}") from None
     except RuleBaseInvalid as exc:
         raise PluginError(f"gpukb: the rules are not usable:\n{exc}") from None
     except KeyError as exc:
         raise PluginError(f"gpukb: {exc.args[0]}") from None
+    return files
 
 
 def _file_stamp(folder: Path) -> dict[str, list[int]]:
@@ -253,7 +250,22 @@ def on_page_content(html, page, config, files):
     titles = MARKUP_TITLES["de" if lang == "de" else "en"]
     html = _BACKLINK_TITLE.sub(lambda m: f'title="{titles["backlink"].format(n=m.group(1))}"', html)
     html = _PERMALINK_TITLE.sub(f'title="{titles["permalink"]}"', html)
+    html = _LONG_CODE.sub(_breakable, html)
     return _NOT_SEARCHED.sub(r"\1 data-search-exclude\2", html)
+
+
+#: inline code that is long enough to widen a phone's page (code blocks are <pre><code>, left alone)
+_LONG_CODE = re.compile(r"(?<!<pre>)<code>([^<]{30,})</code>")
+_TOKEN = re.compile(r"^(nvidia\.com/[\w./+-]+|v?\d+(\.\d+){1,3})$")
+
+
+def _breakable(m) -> str:
+    """A long configuration key may break after a dot or before a bracket on a narrow screen
+    (sharing.timeSlicing.​failRequestsGreaterThanOne); resource names and versions never break (CSS nowrap)."""
+    text = m.group(1)
+    if _TOKEN.match(text):
+        return m.group(0)
+    return '<code class="gpukb-key">' + re.sub(r"(\.|/)(?=\w)", r"\1<wbr>", text).replace("[", "<wbr>[") + "</code>"
 
 
 #: blocks kept out of the search index: the footnotes (source quotes, repeated on many pages) and the data

@@ -1,7 +1,7 @@
 """Where gpukb is published: the repository and our own article's address, from ONE place.
 
 `publication.toml` at the repository root holds them (environment variables override: GPUKB_REPO_URL,
-GPUKB_DATA_REF, GPUKB_ARTICLE_URL). An empty address is not linked: no page, answer or report ever shows a
+GPUKB_DATA_REF, GPUKB_ARTICLE_URL, GPUKB_ISSUE_URL). An empty address is not linked: no page, answer or report ever shows a
 placeholder domain. Repository links point at the data version the pages were built from — `data_ref` (a tag or
 commit), else the checkout's commit — never at a moving branch.
 
@@ -27,6 +27,14 @@ class Publication:
     data_ref: str | None
     article_url: str | None
     publisher: str
+    issue_url: str | None = None  # a new-issue form taking `title` and `body`; None: <repo_url>/issues/new
+
+    def issue_form(self) -> str | None:
+        """Where a reader reports a wrong fact: issue_url, else the repository's new-issue form; None without
+        either (then no "report a problem" link is shown)."""
+        if self.issue_url:
+            return self.issue_url
+        return f"{self.repo_url.rstrip('/')}/issues/new" if self.repo_url else None
 
     def repo_link(self, path: str) -> str | None:
         """The address of `path` (relative to the repository root; a folder ends with '/') at the data version;
@@ -38,7 +46,7 @@ class Publication:
 
     def key(self) -> str:
         """What generated pages depend on (part of the site's generation key)."""
-        return f"{self.repo_url}|{self.data_ref}|{self.article_url}|{self.publisher}"
+        return f"{self.repo_url}|{self.data_ref}|{self.article_url}|{self.publisher}|{self.issue_url}"
 
 
 def _git_head() -> str | None:
@@ -76,7 +84,7 @@ def publication(*, resolve_ref: bool = True) -> Publication:
     if ref is None and resolve_ref:
         ref = _git_head()
     return Publication(repo_url=_value(raw, "repo_url"), data_ref=ref, article_url=_value(raw, "article_url"),
-                       publisher=_value(raw, "publisher") or "Eurokommerz")
+                       publisher=_value(raw, "publisher") or "Eurokommerz", issue_url=_value(raw, "issue_url"))
 
 
 def is_own(source: dict) -> bool:

@@ -122,3 +122,7 @@ def old_platform(tmp_path):
     shutil.copy(need_sources() / "cloud-native-docs/platform-support@2025-10-27.rst",
                 folder / "cloud-native-docs/platform-support@2025-10-27.rst")
     return folder
+
+
+# the site tests' session fixtures: the site built once, served once, one Chromium for all browser tests
+from site_fixtures import chromium, page, phone, site_built, site_server  # noqa: E402,F401

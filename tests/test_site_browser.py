@@ -1,83 +1,29 @@
 """The built site in a real browser (Playwright driving Debian's /usr/bin/chromium; never `playwright install`).
 
-The site is built from a copy of docs/ and of the real catalog into a temporary folder, with one card's
-note replaced by HTML and script, and served by http.server on 127.0.0.1. Screenshots go to
-test-artifacts/site-browser/ (the folder is printed by the test run's -ra summary when a test fails).
+The site is built once per session from a copy of docs/ and of the real catalog, with one card's note replaced
+by HTML and script, and served by http.server on 127.0.0.1; one Chromium serves every browser test
+(tests/site_fixtures.py). Screenshots go to test-artifacts/site-browser/.
 """
 
 from __future__ import annotations
 
-import http.server
 import re
-import threading
-from functools import partial
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = ROOT / "test-artifacts" / "site-browser"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.skip("/usr/bin/chromium not found: the browser tests need Debian's chromium (.ci/run installs it)")
-    from test_site_build import build_site
-
-    site = build_site(str(tmp_path_factory.getbasetemp() / "gpukb-site"))
-    assert site.ok, site.log
-    return {"site": site.site, "poisoned": site.poisoned, "export": site.export}
-
-
-@pytest.fixture(scope="module")
-def server(built):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = partial(Quiet, directory=str(built["site"]))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+@pytest.fixture
+def built(site_built, chromium):
+    """The session's site (tests/site_fixtures.py), as this module reads it; needs the browser."""
+    return {"site": site_built.site, "poisoned": site_built.poisoned, "export": site_built.export}
 
 
 @pytest.fixture
-def page(browser, request):
-    """A fresh page that records every request; a test fails if one leaves 127.0.0.1."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    requests: list[str] = []
-    pg.on("request", lambda r: requests.append(r.url))
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    pg.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
-    outside = [u for u in requests if urlparse(u).scheme not in ("data", "blob")
-               and urlparse(u).hostname != "127.0.0.1"]
-    context.close()
-    assert outside == [], f"requests outside 127.0.0.1: {outside}"
-    assert errors == [], f"script errors: {errors}"
+def server(site_server, chromium):
+    return site_server
 
 
 def mig_answer(export: dict, card: str, operator: str, driver: str | None = None) -> dict:

@@ -60,11 +60,10 @@ def build_site(tmp: str) -> SimpleNamespace:
                            poisoned=poisoned, export=json.loads(export.stdout) if export.returncode == 0 else None)
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    site = build_site(str(tmp_path_factory.getbasetemp() / "gpukb-site"))
-    assert site.ok, site.log
-    return site
+@pytest.fixture
+def built(site_built):
+    """The site built once per session (tests/site_fixtures.py)."""
+    return site_built
 
 
 def test_strict_build_has_no_warnings(built):
@@ -228,3 +227,31 @@ def test_every_hand_written_page_exists_in_both_languages():
              if "generated" not in p.parts]
     stems = {re.sub(r"\.(de|en)\.md$", "", p) for p in pages}
     assert sorted(pages) == sorted(f"{s}.{lang}.md" for s in stems for lang in ("de", "en"))
+
+
+def test_the_issue_tracker_is_configurable(monkeypatch):
+    from kb.catalog.compiled import load_data
+    from kb.publication import Publication, publication
+    from kb.site.page import Ctx
+
+    monkeypatch.setenv("GPUKB_ISSUE_URL", "https://tracker.example/new?project=7")
+    assert publication(resolve_ref=False).issue_form() == "https://tracker.example/new?project=7"
+    monkeypatch.setenv("GPUKB_ISSUE_URL", "")
+    assert publication(resolve_ref=False).issue_form().endswith("/issues/new")  # the repository's form
+    pub = Publication(repo_url="https://example.org/r", data_ref="x", article_url=None, publisher="E",
+                      issue_url="https://tracker.example/new?project=7")
+    link = Ctx(load_data(), "de", pub).report_link("NVIDIA L4", "cards/l4 mig")
+    assert link.startswith("[Fehler melden](https://tracker.example/new?project=7&title=Fehler%20in%20den%20Angaben")
+    assert "cards%2Fl4%20mig" in link and "Datenversion%3A%20" in link
+    none = Publication(repo_url=None, data_ref=None, article_url=None, publisher="E")
+    assert Ctx(load_data(), "en", none).report_link("NVIDIA L4", "cards/l4") == ""  # nowhere to report: no link
+
+
+def test_long_configuration_keys_may_break_resource_names_never():
+    from kb import docs_hooks
+
+    html = ("<p><code>sharing.timeSlicing.failRequestsGreaterThanOne</code> <code>nvidia.com/mig-1g.24gb.me.all</code>"
+            " <code>580.82.07</code></p>")
+    out = docs_hooks.on_page_content(html, None, None, None)
+    assert '<code class="gpukb-key">sharing.<wbr>timeSlicing.<wbr>failRequestsGreaterThanOne</code>' in out
+    assert "<code>nvidia.com/mig-1g.24gb.me.all</code> <code>580.82.07</code>" in out

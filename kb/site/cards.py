@@ -46,8 +46,39 @@ def _mig_resource(ctx: Ctx, name: str) -> str:
     return ctx.notes.fact_refs("methods/mig", f"resource_names[{name}]")[1]
 
 
-def card_page(ctx: Ctx, card_id: str) -> str:
-    """Everything the catalog knows about one card, with its citations."""
+def methods_section(ctx: Ctx, card_id: str, answer: dict, ask_page: str) -> list[str]:
+    """The verdict of every sharing method on the card, as `gpukb ask methods` gives it with the newest GPU
+    Operator release and no driver, each with the conditions its rule named; links to the ask page for
+    another release or a driver."""
+    from kb.site.matrices import METHOD_ORDER, _method_of, verdict_badge
+    from kb.site.page import method_name
+
+    data = ctx.data
+    methods = [m for m in METHOD_ORDER if m in answer["details"]["methods"]]
+    conditions: dict[str, list[str]] = {}
+    for c in answer.get("conditions", []):
+        text = esc(c["text"][ctx.lang])
+        bucket = conditions.setdefault(_method_of(answer, c, methods), [])
+        if text not in bucket:
+            bucket.append(text)
+    rows = [[method_name(data, m, ctx.lang), verdict_badge(ctx, answer["details"]["methods"][m], card=card_id, method=m),
+             " ".join(conditions.get(m, [])) or "—"] for m in methods]
+    op = answer["inputs"]["operator"]
+    out = [f"## {ctx.t('Teilen: welche Methode geht', 'Sharing: which method works')}", "",
+           ctx.t(f"Die Antwort der Regel-Engine mit GPU Operator {code(op)}, ohne Angabe des Treibers.",
+                 f"The rule engine's answer with GPU Operator {code(op)}, without a driver given."), "",
+           table([ctx.t("Methode", "Method"), ctx.t("Urteil", "Verdict"), ctx.t("Bedingungen", "Conditions")], rows), ""]
+    if conditions.get(""):
+        out += [ctx.t("Für die ganze Karte: ", "For the whole card: ") + " ".join(conditions[""]), ""]
+    asks = [(ctx.t("Methoden mit Ihrem Treiber und Release prüfen", "Check the methods with your driver and release"), "methods"),
+            (ctx.t("MIG auf dieser Karte prüfen", "Check MIG on this card"), "mig")]
+    out += [" · ".join(link(label, f"{ask_page}?q={q}&card={card_id}") for label, q in asks), ""]
+    return out
+
+
+def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str = "../ask.md") -> str:
+    """Everything the catalog knows about one card, with its citations; with `methods` (the engine's answer to
+    the methods question for it) the verdict of every method first."""
     data = ctx.data
     card = data["cards"][card_id]
     e = f"cards/{card_id}"
@@ -63,6 +94,8 @@ def card_page(ctx: Ctx, card_id: str) -> str:
     names = [card["short_name"], *card.get("aliases", [])]
     basics.append([ctx.t("Auch genannt", "Also called"), ", ".join(code(n) for n in names)])
     out += [table(prop, basics), ""]
+    if methods is not None:
+        out += methods_section(ctx, card_id, methods, ask_page)
 
     mig = card["mig"]
     out += ["## MIG", ""]
@@ -114,18 +147,23 @@ def card_page(ctx: Ctx, card_id: str) -> str:
 
     if card.get("note"):
         out += [f"## {ctx.t('Hinweis', 'Note')}", "", ctx.pick(card["note"]), ""]
+    report = ctx.report_link(card["name"], e)
+    if report:
+        out += [ctx.t("Stimmt eine Angabe nicht?", "Is a fact wrong?") + " " + report, ""]
     return "\n".join(out).rstrip("\n") + ctx.footer()
 
 
-def card_table(ctx: Ctx, page_of=None) -> str:
-    """All cards with architecture, memory, MIG status and operator support; linked where `page_of` is given.
-    The facts' notes are left to the card pages: the overview stays one line per card."""
+def card_table(ctx: Ctx, page_of=None, card_ids=None) -> str:
+    """All cards (or `card_ids`) with architecture, memory, MIG status and operator support; linked where
+    `page_of` is given. The facts' notes are left to the card pages: the overview stays one line per card."""
     data = ctx.data
     rows = []
-    for cid, card in data["cards"].items():
+    for cid in card_ids if card_ids is not None else data["cards"]:
+        card = data["cards"][cid]
         e = f"cards/{cid}"
         mig = card["mig"]
-        row = [link(esc(card["short_name"]), page_of(cid)) if page_of else esc(card["short_name"])]
+        name = link(esc(card["short_name"]), page_of(cid)) if page_of else esc(card["short_name"])
+        row = [f'<span data-card="{cid}">{name}</span>' if page_of else name]
         row.append(ctx.fact(e, "architecture", note=False) if card.get("architecture") else "—")
         row.append(ctx.fact(e, "memory_gb", GB, note=False) if card.get("memory_gb") else "—")
         row.append(ctx.fact(e, "mig.status", note=False))
@@ -181,10 +219,22 @@ def mig_cards_table(ctx: Ctx, page_of=None) -> str:
 
 
 def card_index(ctx: Ctx, page_of) -> str:
-    """All cards in one table; `page_of(card_id)` gives the relative link to a card's page."""
+    """All cards, one table per family (where there is more than one), with a filter by family and name;
+    `page_of(card_id)` gives the relative link to a card's page."""
+    from kb.site.matrices import family, filter_form
+
     files = [ctx.data["files"][f"cards/{cid}"] for cid in ctx.data["cards"]]
-    out = [f"# {ctx.t('Karten', 'Cards')}", "", ctx.header(files), "", card_table(ctx, page_of)]
-    return "\n".join(out) + ctx.footer()
+    out = [f"# {ctx.t('Karten', 'Cards')}", "", ctx.header(files), "",
+           filter_form(ctx, list(ctx.data["cards"]), verdicts=False), ""]
+    groups: dict[tuple, list[str]] = {}
+    for cid in ctx.data["cards"]:
+        groups.setdefault(family(ctx.data, cid, ctx.lang), []).append(cid)
+    if len(groups) == 1:
+        out.append(card_table(ctx, page_of))
+    else:
+        for (_, label), ids in groups.items():
+            out += [f"## {esc(label)} ({len(ids)})", "", card_table(ctx, page_of, ids), ""]
+    return "\n".join(out).rstrip("\n") + ctx.footer()
 
 
 def mig_profiles_page(ctx: Ctx, page_of) -> str:

@@ -88,6 +88,54 @@ class Notes:
         return "\n".join(out).strip("\n")
 
 
+def family(data: dict, card_id: str, lang: str) -> tuple[str, str]:
+    """(key, label) of the card's family in lists: its group where the catalog has one, else its architecture."""
+    card = data["cards"][card_id]
+    if card.get("group"):
+        label = getattr(words, "GROUP", {}).get(card["group"], {}).get(lang, card["group"])
+        return card["group"], label
+    arch = (card.get("architecture") or {}).get("value")
+    if not arch:
+        return "other", ("Andere" if lang == "de" else "Other")
+    return re.sub(r"[^a-z0-9]+", "-", str(arch).lower()).strip("-"), str(arch)
+
+
+def filter_form(ctx: Ctx, card_ids: list[str], verdicts: bool = True) -> str:
+    """The filter above a table of cards (by family, by verdict, by name), hidden until the page's script
+    (docs/javascripts/tables.js) wires it up: without JavaScript the whole table shows. Rows are found by
+    their cells' data-card; the families of the cards travel in data-families."""
+    import json
+
+    fams: dict[str, str] = {}
+    of: dict[str, str] = {}
+    for cid in card_ids:
+        key, label = family(ctx.data, cid, ctx.lang)
+        fams.setdefault(key, label)
+        of[cid] = key
+    every = ctx.t("alle", "all")
+    parts = [f'<div class="gpukb-filter" hidden data-families="{html.escape(json.dumps(of), quote=True)}">']
+    if len(fams) > 1:
+        options = "".join(f'<option value="{html.escape(k)}">{html.escape(v)}</option>' for k, v in fams.items())
+        parts.append(f'<label>{ctx.t("Familie", "Family")} <select data-filter="family"><option value="">{every}</option>'
+                     f'{options}</select></label>')
+    if verdicts:
+        options = "".join(f'<option value="{v}">{html.escape(verdict_word(v, ctx.lang))}</option>' for v in words.VERDICT)
+        parts.append(f'<label>{ctx.t("Urteil", "Verdict")} <select data-filter="verdict"><option value="">{every}</option>'
+                     f'{options}</select></label>')
+    parts.append(f'<label>{ctx.t("Karte", "Card")} <input type="search" data-filter="text" size="14"></label>')
+    parts.append('<output aria-live="polite"></output></div>')
+    return "".join(parts)
+
+
+def row_head(ctx: Ctx, card_id: str, card_page, subject: str) -> str:
+    """The first cell of a card's row: its name, linked to its page, and a link to report a problem with the
+    row (`subject`: what the row shows)."""
+    card = ctx.data["cards"][card_id]
+    name = link(esc(card["short_name"]), card_page(card_id))
+    report = ctx.report_link(f"{card['name']}, {subject}", f"cards/{card_id}", short=True)
+    return f"{name} {report}" if report else name
+
+
 def _by_question(export: dict, question: str) -> list[dict]:
     return [a for a in export["answers"] if a["question"] == question]
 
@@ -123,8 +171,9 @@ def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
     groups = _columns(operators, signature)
     notes = Notes(ctx, rules_page, card_page)
     rows = []
+    subject = ctx.t("MIG-Tabelle", "MIG table")
     for cid, card in data["cards"].items():
-        row = [link(esc(card["short_name"]), card_page(cid))]
+        row = [row_head(ctx, cid, card_page, subject)]
         for group in groups:
             a = answer(cid, group[0])
             cell = verdict_badge(ctx, a["verdict"], card=cid, operators=" ".join(group))
@@ -141,13 +190,13 @@ def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
     out = [f"# {ctx.t('MIG je Karte und GPU-Operator-Release', 'MIG per card and GPU Operator release')}", "",
            ctx.header(files), "",
            ctx.t("Die Antwort der Regel-Engine auf „Kann die Karte MIG mit diesem Release nutzen?“, ohne Angabe "
-                 "des Treibers (`gpukb ask mig KARTE --operator RELEASE`). Releases, für die jede Karte dieselbe "
+                 "des Treibers; mit Ihrem Treiber beantwortet sie die [Fragen-Seite](ask.md). Releases, für die jede Karte dieselbe "
                  "Antwort bekommt, teilen sich eine Spalte. Hochgestellte Zahlen verweisen auf die Bedingungen "
                  "unter der Tabelle.",
-                 "The rule engine's answer to “can the card run MIG with this release?”, without a driver given "
-                 "(`gpukb ask mig CARD --operator RELEASE`). Releases for which every card gets the same answer "
+                 "The rule engine's answer to “can the card run MIG with this release?”, without a driver given; "
+                 "the [ask page](ask.md) answers it with your driver. Releases for which every card gets the same answer "
                  "share a column. Superscript numbers refer to the conditions below the table."), "",
-           table([ctx.t("Karte", "Card"), *heads], rows), ""]
+           filter_form(ctx, list(data["cards"])), "", table([ctx.t("Karte", "Card"), *heads], rows), ""]
     merged = [g for g in groups if len(g) > 1]
     if merged:
         spans = "; ".join(f"{code(g[-1])} – {code(g[0])}: " + ", ".join(code(op) for op in reversed(g)) for g in merged)
@@ -203,7 +252,7 @@ def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> st
             nums = sorted(set(by_method.get(key, [])))
             return f" <sup>{', '.join(map(str, nums))}</sup>" if nums else ""
 
-        row = [link(esc(card["short_name"]), card_page(cid)) + sup("")]
+        row = [row_head(ctx, cid, card_page, ctx.t("Methoden-Tabelle", "methods table")) + sup("")]
         for m in methods:
             if m not in a["details"]["methods"]:
                 raise KeyError(f"the methods answer for {cid} has no verdict for {m}")
@@ -213,15 +262,15 @@ def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> st
     heads = [_method_head(data["methods"][m]["name"][ctx.lang]) for m in methods]
     out = [f"# {ctx.t('Methoden je Karte', 'Methods per card')}", "", ctx.header(files), "",
            ctx.t(f"Die Antwort der Regel-Engine auf „Welche Methoden gehen auf der Karte?“ mit GPU Operator "
-                 f"{newest}, ohne Angabe des Treibers (`gpukb ask methods KARTE`). Hochgestellte Zahlen "
+                 f"{newest}, ohne Angabe des Treibers (mit Ihrem Treiber: [Fragen-Seite](ask.md)). Hochgestellte Zahlen "
                  f"verweisen auf die Bedingungen unter der Tabelle; was die Methoden unterscheidet, steht auf "
                  f"der Seite "
                  f"[Eigenschaften der Methoden](methods.md).",
                  f"The rule engine's answer to “which methods work on the card?” with GPU Operator {newest}, "
-                 f"without a driver given (`gpukb ask methods CARD`). Superscript numbers refer to the "
+                 f"without a driver given (with your driver: [ask page](ask.md)). Superscript numbers refer to the "
                  f"conditions below the table; what sets the methods apart is on the page "
                  f"[Properties of the methods](methods.md)."), "",
-           table([ctx.t("Karte", "Card"), *heads], rows), ""]
+           filter_form(ctx, list(data["cards"])), "", table([ctx.t("Karte", "Card"), *heads], rows), ""]
     if notes.rules:
         out += [f"## {ctx.t('Bedingungen', 'Conditions')}", "", notes.render(), ""]
     return WIDE + "\n".join(out).rstrip("\n") + ctx.footer()

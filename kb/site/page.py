@@ -97,6 +97,25 @@ class Ctx:
         lines.append(f"    {text}")
         return "\n".join(lines)
 
+    def report_link(self, subject: str, fact: str, short: bool = False) -> str:
+        """A link to report a problem with a fact: the issue form, pre-filled with what it is about (`subject`,
+        e.g. the card's name), the fact (a catalog path such as 'cards/l4 mig') and the data version. The
+        path is in the link only, never in the page's text."""
+        from urllib.parse import quote
+
+        base = self.pub.issue_form()
+        if not base:
+            return ""
+        version = self.data["data_version"]
+        title = self.t(f"Fehler in den Angaben: {subject}", f"Problem with a fact: {subject}")
+        body = self.t(f"Betrifft: {subject}\nAngabe: {fact}\nDatenversion: {version}\n\nWas stimmt nicht, und wo steht es richtig?\n",
+                      f"About: {subject}\nFact: {fact}\nData version: {version}\n\nWhat is wrong, and where is it right?\n")
+        url = f"{base}{'&' if '?' in base else '?'}title={quote(title, safe='')}&body={quote(body, safe='')}"
+        title = self.t("Fehler in dieser Angabe melden", "Report a problem with this fact")
+        if short:  # a table row: a small sign, named for screen readers
+            return f'[⚑]({url}){{ .gpukb-report title="{title}" aria-label="{title}" }}'
+        return f'[{self.t("Fehler melden", "Report a problem")}]({url}){{ .gpukb-report title="{title}" }}'
+
     def fact(self, entity: str, path: str, fmt=None, note: bool = True) -> str:
         """A fact's value in words with its footnotes, its note (unless `note` is false: for tables that
         explain their values elsewhere) and any source that disagrees."""

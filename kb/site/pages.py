@@ -12,16 +12,33 @@ from kb.site.sources import sources_page
 LANGS = ("de", "en")
 
 
-def catalog_pages(data: dict, pub) -> dict[str, str]:
-    """Every page that needs only the catalog: {"cards/l4.de.md": markdown, …}."""
+def newest_methods(export: dict | None) -> dict[str, dict]:
+    """Card id → the engine's answer to the methods question with the newest GPU Operator release, no driver,
+    MIG not enabled (what the card pages and the method matrix show)."""
+    from kb import versions
+
+    answers = [a for a in (export or {}).get("answers", []) if a["question"] == "methods"
+               and not a["inputs"].get("driver") and not a["inputs"].get("mig_enabled")]
+    if not answers:
+        return {}
+    newest = max({a["inputs"]["operator"] for a in answers}, key=versions.key)
+    return {a["inputs"]["card"]: a for a in answers if a["inputs"]["operator"] == newest}
+
+
+def catalog_pages(data: dict, pub, export: dict | None = None) -> dict[str, str]:
+    """Every page about the catalog's facts: {"cards/l4.de.md": markdown, …}; with the engine's `export`, the
+    card pages show every method's verdict."""
     out: dict[str, str] = {}
+    methods = newest_methods(export)
     for lang in LANGS:
         def ctx() -> Ctx:
             return Ctx(data, lang, pub)
 
         out[f"cards/index.{lang}.md"] = card_index(ctx(), lambda cid: f"{cid}.md")
         for cid in data["cards"]:
-            out[f"cards/{cid}.{lang}.md"] = card_page(ctx(), cid)
+            if export is not None and cid not in methods:
+                raise KeyError(f"the engine exported no methods answer for {cid}")
+            out[f"cards/{cid}.{lang}.md"] = card_page(ctx(), cid, methods.get(cid))
         out[f"mig-profiles.{lang}.md"] = mig_profiles_page(ctx(), lambda cid: f"cards/{cid}.md")
         out[f"methods.{lang}.md"] = methods_page(ctx())
         out[f"dra.{lang}.md"] = dra_page(ctx())

@@ -1,0 +1,263 @@
+"""The built site as a customer uses it, in Chromium (tests/site_fixtures.py: one build, one browser per session):
+a phone (375 px) without sideways scrolling, tables that scroll inside their box with the first column kept,
+resource names never broken, copy buttons that copy the configuration, contrast in both palettes, targets of
+24 × 24 px, landmarks, headings and keyboard use, matrix filters, card pages with every method's verdict."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+GUIDE = ["guide/operator/", "guide/methods/", "guide/mig/", "guide/time-slicing/", "guide/mps/", "guide/vm-dra/",
+         "guide/choose/"]
+#: one page of every kind, in both languages: what the console and layout checks visit
+PAGES = ["", *GUIDE, "ask/", "mig-matrix/", "method-matrix/", "methods/", "mig-profiles/", "dra/", "releases/",
+         "cards/", "cards/h200-nvl/", "reference/sources/", "reference/rules/", "reference/cli/"]
+
+
+def url(server: str, path: str, lang: str = "de") -> str:
+    return f"{server}/{'en/' if lang == 'en' else ''}{path}"
+
+
+# --- phone ------------------------------------------------------------------------------------------------
+
+WIDER_THAN_SCREEN = """() => {
+  const W = document.documentElement.clientWidth;
+  return [document.documentElement.scrollWidth - W,
+          [...document.querySelectorAll('article *')].filter(el => el.getBoundingClientRect().right > W + 1
+             && !el.closest('.md-typeset__scrollwrap, pre, .highlight')).map(el => el.tagName + ': ' + el.textContent.slice(0, 50))];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_no_page_scrolls_sideways_on_a_phone(phone, site_server, lang):
+    for path in PAGES:
+        phone.goto(url(site_server, path, lang))
+        over, culprits = phone.evaluate(WIDER_THAN_SCREEN)
+        assert (over, culprits[:3]) == (0, []), path
+
+
+def test_a_wide_table_scrolls_in_its_box_keeps_its_first_column_and_says_so(phone, site_server):
+    phone.goto(url(site_server, "method-matrix/"))
+    wrap = phone.locator(".md-typeset__scrollwrap:has(.gpukb-verdict)").first
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
+    cue = phone.locator(".md-typeset__scrollwrap:has(.gpukb-verdict) + .gpukb-scroll-cue").first
+    assert cue.is_visible() and "seitlich" in cue.inner_text()
+    first = phone.locator("table:has(.gpukb-verdict) tbody tr td:first-child").first
+    second = phone.locator("table:has(.gpukb-verdict) tbody tr td:nth-child(2)").first
+    before, left = second.bounding_box()["x"], wrap.bounding_box()["x"]
+    wrap.evaluate("w => { w.scrollLeft = 200; }")
+    phone.wait_for_function("() => true")
+    assert second.bounding_box()["x"] < before - 150  # the table scrolled …
+    assert left - 1 <= first.bounding_box()["x"] <= left + 20  # … and the card's name stayed in view (sticky)
+    assert first.bounding_box()["width"] <= 375 / 3 + 10  # the kept column takes at most a third of the phone
+    # a table that fits says nothing
+    phone.goto(url(site_server, "guide/operator/"))
+    narrow = [c for c in phone.locator(".gpukb-scroll-cue").all() if c.is_visible()]
+    wraps = phone.locator(".md-typeset__scrollwrap").evaluate_all("ws => ws.filter(w => w.scrollWidth > w.clientWidth).length")
+    assert len(narrow) == wraps
+
+
+TOKENS = re.compile(r"^(nvidia\.com/[\w./-]+|\d+(\.\d+){1,3}|v?\d+\.\d+\.\d+)$")
+
+
+@pytest.mark.parametrize("path", ["guide/time-slicing/", "guide/mig/", "cards/h200-nvl/", "mig-profiles/"])
+def test_resource_names_and_versions_stay_on_one_line_on_a_phone(phone, site_server, path):
+    phone.goto(url(site_server, path, "en"))
+    spans = phone.locator("article :not(pre) > code").evaluate_all(
+        "cs => cs.map(c => [c.textContent, c.getClientRects().length])")
+    tokens = [(text, lines) for text, lines in spans if TOKENS.match(text)]
+    assert tokens and all(lines == 1 for _, lines in tokens), [t for t in tokens if t[1] != 1]
+
+
+# --- configuration to copy ----------------------------------------------------------------------------------
+
+def test_the_copy_button_copies_the_configuration_as_shown(chromium, site_server, site_built, request):
+    from site_fixtures import open_page
+
+    from kb.catalog.compiled import load_data
+    from kb.site.configs import block_text
+
+    pg, finish = open_page(chromium, request, {"width": 1280, "height": 900},
+                           permissions=["clipboard-read", "clipboard-write"])
+    try:
+        pg.goto(url(site_server, "guide/time-slicing/", "en"))
+        blocks = pg.locator("article .highlight:has(.filename)")
+        assert blocks.count() == 4
+        data = load_data()
+        for i, block_id in enumerate(["time-slicing-configmap", "time-slicing-values", "time-slicing-patch",
+                                      "time-slicing-pod"]):
+            block = blocks.nth(i)
+            block.hover()
+            button = block.locator("button[data-md-type=copy]")
+            assert button.count() == 1 and button.get_attribute("title")
+            button.click()
+            copied = pg.evaluate("navigator.clipboard.readText()")
+            assert copied.strip("\n") == block_text(data, block_id), block_id
+    finally:
+        finish()
+
+
+# --- contrast and targets ----------------------------------------------------------------------------------
+
+CONTRAST = """(selector) => {
+  function rgb(s) { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; }
+  function lum([r, g, b]) { return [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+                              .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0); }
+  function background(el) {
+    for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c[3] > 0.5) return c; }
+    return [255, 255, 255, 1];
+  }
+  const out = [];
+  for (const el of document.querySelectorAll(selector)) {
+    if (!el.offsetParent || !el.textContent.trim()) continue;
+    const fg = rgb(getComputedStyle(el).color), bg = background(el);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    out.push([el.tagName + '.' + el.className + ' ' + el.textContent.trim().slice(0, 30), (a + 0.05) / (b + 0.05)]);
+  }
+  return out;
+}"""
+
+CHECKED = ("article a, article p, article td, article th, article li, .md-header__title, .md-header__topic, "
+           ".md-nav__link, .gpukb-verdict, .md-footer-meta, article code, .admonition-title")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["guide/mig/", "mig-matrix/", "cards/h200-nvl/"])
+def test_text_and_link_contrast_is_at_least_4_5_in_both_palettes(chromium, site_server, request, scheme, path):
+    from site_fixtures import open_page
+
+    pg, finish = open_page(chromium, request, {"width": 1280, "height": 900}, color_scheme=scheme)
+    try:
+        pg.goto(url(site_server, path))
+        assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == ("slate" if scheme == "dark" else "default")
+        measured = pg.evaluate(CONTRAST, CHECKED)
+        assert len(measured) > 20
+        low = [(what, round(ratio, 2)) for what, ratio in measured if ratio < 4.5]
+        assert low == []
+    finally:
+        finish()
+
+
+def test_footnote_links_are_targets_of_at_least_24_px(page, site_server):
+    page.goto(url(site_server, "guide/mig/"))
+    boxes = page.locator("a.footnote-ref").evaluate_all("as => as.map(a => [a.offsetWidth, a.offsetHeight])")
+    assert boxes and all(w >= 24 and h >= 24 for w, h in boxes), boxes[:5]
+
+
+# --- structure and keyboard ----------------------------------------------------------------------------------
+
+HEADINGS = "() => [...document.querySelectorAll('article h1, article h2, article h3, article h4')].map(h => +h.tagName[1])"
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_language_landmarks_headings_and_images(page, site_server, lang):
+    for path in PAGES:
+        page.goto(url(site_server, path, lang))
+        assert page.locator("html").get_attribute("lang") == lang, path
+        for role in ("banner", "main", "contentinfo"):
+            assert page.get_by_role(role).count() >= 1, (path, role)
+        assert page.get_by_role("navigation").count() >= 1, path
+        levels = page.evaluate(HEADINGS)
+        assert levels[:1] == [1] and levels.count(1) == 1, (path, levels)
+        assert all(b - a <= 1 for a, b in zip(levels, levels[1:])), (path, levels)  # no level skipped
+        assert page.locator("img:not([alt])").count() == 0, path
+    page.goto(url(site_server, "mig-matrix/", lang))
+    assert page.get_by_role("columnheader").count() >= 2
+
+
+def test_the_ask_form_works_with_the_keyboard_alone(page, site_server):
+    page.goto(url(site_server, "ask/", "en"))
+    page.wait_for_selector("#gpukb-ask[data-answered]")
+    page.locator("#gpukb-ask-q").focus()
+    for _ in range(6):  # to "mig" by arrow keys, whatever the first question is
+        if page.locator("#gpukb-ask-q").input_value() == "mig":
+            break
+        page.keyboard.press("ArrowDown")
+    assert page.locator("#gpukb-ask-q").input_value() == "mig"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "gpukb-ask-card"
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "gpukb-ask-driver":
+            break
+    assert page.evaluate("document.activeElement.id") == "gpukb-ask-driver"
+    page.keyboard.type("580.82.07")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#gpukb-ask[data-answered*="driver=580.82.07"]')
+    assert page.locator("#gpukb-ask-answer [data-verdict]").count() == 1
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle + getComputedStyle(document.activeElement).boxShadow")
+    assert outline not in ("nonenone", "none")  # the focus is visible
+
+
+# --- matrices, cards, search ------------------------------------------------------------------------------------
+
+def test_matrix_filters_by_verdict_family_and_name(page, site_server, site_built):
+    page.goto(url(site_server, "mig-matrix/"))
+    form = page.locator(".gpukb-filter").first
+    assert form.is_visible()
+    rows = page.locator("table:has(.gpukb-verdict) tbody tr")
+    total = rows.count()
+    form.locator('[data-filter="verdict"]').select_option("no")
+    visible = [r for r in rows.all() if r.is_visible()]
+    assert 0 < len(visible) < total
+    assert all(r.locator('[data-verdict="no"]').count() >= 1 for r in visible)
+    assert form.locator("output").inner_text() == f"{len(visible)} von {total} Karten"
+    form.locator('[data-filter="verdict"]').select_option("")
+    families = json.loads(form.get_attribute("data-families"))
+    fam = form.locator('[data-filter="family"]')
+    if fam.count():
+        key = families["h200-nvl"]
+        fam.select_option(key)
+        shown = {r.locator("[data-card]").first.get_attribute("data-card") for r in rows.all() if r.is_visible()}
+        assert shown == {c for c, f in families.items() if f == key}
+        fam.select_option("")
+    form.locator('[data-filter="text"]').fill("H200")
+    shown = [r for r in rows.all() if r.is_visible()]
+    assert [r.locator("[data-card]").first.get_attribute("data-card") for r in shown] == ["h200-nvl"]
+
+
+def test_matrix_rows_link_to_a_prefilled_problem_report(page, site_server, site_built):
+    page.goto(url(site_server, "method-matrix/", "en"))
+    link = page.locator("table tbody tr:has([data-card='l4']) a.gpukb-report")
+    href = link.get_attribute("href")
+    assert href.startswith("https://github.com/eurokommerz/gpukb/issues/new?title=")
+    from urllib.parse import parse_qs, urlparse
+
+    body = parse_qs(urlparse(href).query)["body"][0]
+    assert "NVIDIA L4" in body and "cards/l4" in body and f"Data version: {site_built.export['data_version']}" in body
+    assert link.get_attribute("aria-label") == "Report a problem with this fact"
+
+
+def test_card_page_shows_every_methods_verdict_of_the_engine(page, site_server, site_built):
+    from kb import versions
+
+    answers = [a for a in site_built.export["answers"] if a["question"] == "methods" and a["inputs"]["card"] == "l40s"
+               and not a["inputs"].get("driver") and not a["inputs"].get("mig_enabled")]
+    newest = max(answers, key=lambda a: versions.key(a["inputs"]["operator"]))
+    page.goto(url(site_server, "cards/l40s/", "en"))
+    badges = page.locator("span.gpukb-verdict[data-card='l40s'][data-method]")
+    shown = {b.get_attribute("data-method"): b.get_attribute("data-verdict") for b in badges.all()}
+    assert shown == newest["details"]["methods"]
+    link = page.get_by_role("link", name="Check the methods with your driver and release")
+    link.click()
+    page.wait_for_selector("#gpukb-ask[data-answered]")
+    assert "q=methods" in page.url and "card=l40s" in page.url
+    assert page.locator("#gpukb-ask-answer [data-verdict]").count() == 1
+
+
+def test_english_search_finds_english_pages_only(page, site_server):
+    with page.expect_response(lambda r: r.url.endswith("/en/search/search_index.json")):
+        page.goto(url(site_server, "", "en"))
+    page.wait_for_load_state("networkidle")
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially("display mode", delay=40)
+    results = page.locator(".md-search-result__item a")
+    results.first.wait_for(timeout=15000)
+    hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
+    assert any("en/guide/mig/" in h for h in hrefs) and all("/en/" in h for h in hrefs), hrefs
