@@ -11,6 +11,7 @@ Measured on the folder in one run (`gpukb check ../shared/corpus/manifests`), 27
   configuration are checked file by file, and NVIDIA's own MIG layouts (all-balanced, which every installation
   ships) get a note only where a node uses them, and a note that says the same words apart from the names of
   what it speaks about is shown once, the others counted.
+File by file (EXPECTED): 16 notes before, 13 now (NVIDIA's all-balanced no longer noted), no error or warning.
 The real mistakes of public threads, made in these files with one edit each, are all found (test below).
 """
 
