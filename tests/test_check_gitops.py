@@ -404,3 +404,19 @@ def test_the_release_a_setup_script_installs(tmp_path):
     assert report.summary["inputs"]["operator_unknown"] == "24.9.1"
     assert str(tree / "helm.sh") in report.summary["files"]
     assert ("The input installs GPU Operator 24.9.1, a release gpukb has no data for" in render(report.as_json()))
+
+
+def test_shell_variables_of_a_helm_command_are_resolved_or_left_unknown(tmp_path):
+    """Written after install scripts found in public repositories: the chart and the strategy come from variables
+    the script sets; a variable it does not set is not read as the value (no type error on `${CM_NAME}`)."""
+    script = tmp_path / "install.sh"
+    script.write_text("#!/bin/bash\nNAME=gpu-operator\nSOURCE=deployments/gpu-operator  # the chart in a checkout\n"
+                      "export MIG_STRATEGY=mixd\nhelm install $NAME $SOURCE --devel \\\n  --set mig.strategy=$MIG_STRATEGY \\\n"
+                      "  --set devicePlugin.config.name=${CM_NAME} --set-string driver.version=\"${DRIVER:-550.54.15}\" \\\n"
+                      "  --namespace $NAME\n", encoding="utf-8")
+    report = run(script)
+    (policy,) = report.inventory.policies
+    assert (policy.value("mig.strategy"), policy.value("driver.version")) == ("mixd", "550.54.15")
+    assert "devicePlugin.config.name" not in policy.settings
+    assert report.inventory.operator_namespace == "gpu-operator"
+    assert rules(report) == ["CHK-024"]

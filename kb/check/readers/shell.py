@@ -64,10 +64,31 @@ def _set_value(text: str, string: bool):
     return text
 
 
-def _helm_command(command: str) -> dict | None:
+_ASSIGN = re.compile(r"(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"\n]*\"|'[^'\n]*'|[^\s#;]*)")
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def variables(text: str) -> dict:
+    """The shell variables a script sets plainly (`NAME=value`, `export NAME=value`); later ones win."""
+    return {m.group(1): m.group(2).strip("\"'") for m in _ASSIGN.finditer(text)}
+
+
+def _expand(command: str, known: dict) -> str:
+    """$NAME, ${NAME} and ${NAME:-default} replaced where the script sets them (or a default is written); others
+    are left as written — a value holding `$` is then not known and not read."""
+    def one(m: re.Match) -> str:
+        name = m.group(1) or m.group(3)
+        if name in known:
+            return known[name]
+        return m.group(2) if m.group(2) is not None else m.group(0)
+
+    return _VAR.sub(one, command)
+
+
+def _helm_command(command: str, known: dict | None = None) -> dict | None:
     """{values, version, namespace, release} of a `helm install|upgrade` of the gpu-operator chart, else None."""
     try:
-        words = shlex.split(command, comments=True)
+        words = shlex.split(_expand(command, known or {}), comments=True)
     except ValueError:
         return None
     out: dict = {"values": {}, "version": None, "namespace": None, "release": None, "chart": False}
@@ -84,8 +105,8 @@ def _helm_command(command: str) -> dict | None:
         if name in ("--set", "--set-string") and value is not None:
             for pair in value.split(","):
                 key, eq2, raw = pair.partition("=")
-                if not eq2 or "[" in key or "\\" in key:
-                    continue
+                if not eq2 or "[" in key or "\\" in key or "$" in raw or "$" in key:
+                    continue  # a list index, an escape, or a shell variable the script does not set
                 node = out["values"]
                 parts = key.split(".")
                 for part in parts[:-1]:
@@ -94,9 +115,9 @@ def _helm_command(command: str) -> dict | None:
                         break
                 else:
                     node[parts[-1]] = _set_value(raw, name == "--set-string")
-        elif name == "--version" and value:
+        elif name == "--version" and value and "$" not in value:
             out["version"] = value
-        elif name in ("-n", "--namespace") and value:
+        elif name in ("-n", "--namespace") and value and "$" not in value:
             out["namespace"] = value
         elif not word.startswith("-"):
             positional.append(word)
@@ -109,8 +130,9 @@ def _helm_command(command: str) -> dict | None:
 def helm_release(text: str) -> str | None:
     """The GPU Operator release a `helm install|upgrade … gpu-operator --version X` of the text installs."""
     joined, _ = _joined(re.sub(r"(?m)^[ \t]*#.*$", "", text))
+    known = variables(joined)
     for m in _HELM.finditer(joined):
-        found = _helm_command(m.group(0))
+        found = _helm_command(m.group(0), known)
         if found and found["version"]:
             return found["version"]
     return None
@@ -135,8 +157,9 @@ def read(text: str, file: str) -> tuple[list[Doc], list[Node]]:
         doc = Doc(file, len(docs) + 1, data, line_offset=None, outer_line=line, prefix=f"kubectl patch (line {line})")
         doc.partial = True
         docs.append(doc)
+    known = variables(joined)
     for m in _HELM.finditer(joined):
-        found = _helm_command(m.group(0))
+        found = _helm_command(m.group(0), known)
         if not found or not found["values"]:
             continue
         line = lines[m.start()] if m.start() < len(lines) else None
