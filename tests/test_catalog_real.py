@@ -87,8 +87,18 @@ def test_every_card_fact_has_a_label_in_both_languages():
 def test_card_text_in_german_has_words_for_the_vgpu_list():
     from kb.render.card import card_text
 
+    text = card_text(load_data(), "rtx-pro-5000-blackwell", "de")
+    assert "GPU Operator: KubeVirt mit NVIDIA vGPU: nicht auf der Geräteliste" in text
+
+
+def test_l40s_vgpu_follows_the_operators_code_and_keeps_the_device_list_as_disputed():
+    """gpu-operator#719: the operator ships L40S vGPU types since v24.6.0 (assets/state-vgpu-device-manager/
+    0500_configmap.yaml), the platform-support device list does not name the L40S: the code decides."""
+    from kb.render.card import card_text
+
     text = card_text(load_data(), "l40s", "de")
-    assert "GPU Operator: Geräteliste für KubeVirt mit vGPU: nicht auf der Liste" in text
+    assert "GPU Operator: KubeVirt mit NVIDIA vGPU: unterstützt" in text
+    assert "Abweichend: nicht auf der Geräteliste" in text
 
 
 def test_check_and_ask_dra_treat_a_kubernetes_minor_alike(tmp_path):

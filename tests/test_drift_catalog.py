@@ -161,15 +161,15 @@ def test_platform_support_of_2024_10_31_lacks_two_cards_on_the_vgpu_list():
 def test_l4_gone_from_the_ad10x_line_turns_its_vgpu_answer_unconfirmed(tmp_path):
     code, item = _edited_platform(tmp_path, AD10X, "- AD10x: L40, RTX 6000 Ada.\n")
     assert code == 1
-    # the quotes of the old line (L40S's "not on the list" note, the vGPU method's limit) need a review too
+    # the quotes of the old line (L40S's disputed "not on the list" value, the vGPU method's limit) need a review too
     assert [(c["kind"], c["text"]["en"], c["text"]["de"]) for c in item["changes"]] == [
         ("vgpu-unlisted", "platform support's KubeVirt vGPU device list no longer names card L4",
          "Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte L4 nicht mehr"),
         # close to the old line, but a name with a digit is gone: a changed fact, not a rewording
-        ("quote-changed", "quote “AD10x: L40, RTX 6000 Ada, L4.” of cards/l40s operator_support.kubevirt_vgpu now "
+        ("quote-changed", "quote “AD10x: L40, RTX 6000 Ada, L4.” of cards/l40s operator_support.kubevirt_vgpu.disputed_by[0] now "
                           "reads “AD10x: L40, RTX 6000 Ada.” in gpu-operator-platform-support (another number, name "
                           "or negation)",
-         "Zitat „AD10x: L40, RTX 6000 Ada, L4.“ von cards/l40s operator_support.kubevirt_vgpu lautet in "
+         "Zitat „AD10x: L40, RTX 6000 Ada, L4.“ von cards/l40s operator_support.kubevirt_vgpu.disputed_by[0] lautet in "
          "gpu-operator-platform-support jetzt „AD10x: L40, RTX 6000 Ada.“ (andere Zahl, anderer Name oder eine "
          "Verneinung)"),
         ("quote-changed", "quote “AD10x: L40, RTX 6000 Ada, L4.” of methods/vgpu limits[1] now reads “AD10x: L40, "
@@ -198,16 +198,17 @@ def test_l4_excluded_is_no_longer_named(tmp_path):
         "platform support's KubeVirt vGPU device list no longer names card L4"])
 
 
-def test_l40s_on_the_vgpu_list_is_drift_with_a_conditional_answer(tmp_path):
+def test_l40s_on_the_vgpu_list_settles_the_dispute_without_changing_an_answer(tmp_path):
+    """The L40S follows the operator's code (gpu-operator#719) with the list's "not on it" kept as disputed: the
+    list naming it settles the dispute — drift, but no answer changes."""
     code, item = _edited_platform(tmp_path, "- H100\n", "- H100\n\n- L40S\n")
     assert code == 1
     [change] = item["changes"]
     assert (change["kind"], change["text"]["en"], change["text"]["de"]) == (
-        "vgpu-listed", "platform support's KubeVirt vGPU device list now names L40S; the catalog says card L40S is "
-                       "not on it",
-        "Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt jetzt L40S; laut Katalog "
-        "steht Karte L40S nicht darauf")
-    assert change["patch"] == [{"entity": "cards/l40s", "path": ["operator_support", "kubevirt_vgpu", "value"],
-                                "value": True}]
-    methods = [a for a in change["answers"] if a["question"] == "methods"]
-    assert methods and {str(a["methods_changed"]) for a in methods} == {"{'vgpu': ['unconfirmed', 'conditional']}"}
+        "vgpu-listed", "platform support's KubeVirt vGPU device list now names L40S: it no longer disputes that card "
+                       "L40S is supported; drop the disputed value",
+        "Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt jetzt L40S: Sie widerspricht "
+        "nicht mehr, dass Karte L40S unterstützt wird; den abweichenden Wert entfernen")
+    assert change["touches"] == ["cards/l40s operator_support.kubevirt_vgpu.disputed_by[0]"]
+    assert change["patch"] == []
+    assert not [a for a in change["answers"] if a.get("methods_changed")]

@@ -179,7 +179,9 @@ def test_unconfirmed_is_never_collapsed_into_no(ask):
         assert [r["verdict"] for r in rec["details"]["ranking"] if r["method"] == "mig"] == ["unconfirmed"]
 
 
-KUBEVIRT_VGPU_LISTED = {"H200 NVL", "RTX PRO 6000 Server Edition", "L4"}  # the L4 through "AD10x: L40, RTX 6000 Ada, L4."
+# the L4 through "AD10x: L40, RTX 6000 Ada, L4."; the L40S through the operator's code (gpu-operator#719), the list
+# that does not name it kept as disputed
+KUBEVIRT_VGPU_LISTED = {"H200 NVL", "RTX PRO 6000 Server Edition", "L4", "L40S"}
 
 
 @pytest.mark.parametrize("operator", [r["version"] for r in _releases()])

@@ -90,10 +90,12 @@ class OperatorSupport(Model):
     kubevirt_vgpu: Optional[Fact[bool]] = Field(
         None,
         description=(
-            "Whether the platform support page's list of devices for KubeVirt and OpenShift Virtualization with "
-            "NVIDIA vGPU names the card: true cites the list line (a card named only in a family line such as "
-            "'AD10x: L40, RTX 6000 Ada, L4.' cites that line); false cites the list's lead sentence, with a note "
-            "that the card is not on it (not being listed is no documented 'no'). Absent: not recorded."
+            "Whether the GPU Operator supports KubeVirt and OpenShift Virtualization with NVIDIA vGPU on the card: "
+            "true cites the platform support page's device list line that names it (a card named only in a family "
+            "line such as 'AD10x: L40, RTX 6000 Ada, L4.' cites that line) or, where the list does not name it, "
+            "the operator's code that configures the card's vGPU types (the code decides; the list is kept in "
+            "disputed_by); false cites the list's lead sentence, with a note that the card is not on it (not being "
+            "listed is no documented 'no'). Absent: not recorded."
         ),
     )
 

@@ -36,9 +36,10 @@ MIG_STATUS = {
 OPERATOR_LISTED = {True: {"en": "listed", "de": "gelistet"},
                    False: {"en": "no entry found", "de": "kein Eintrag gefunden"}}
 
-#: `operator_support.kubevirt_vgpu`: whether the operator's KubeVirt vGPU device list names the card
-KUBEVIRT_VGPU = {True: {"en": "on the list", "de": "auf der Liste"},
-                 False: {"en": "not on the list", "de": "nicht auf der Liste"}}
+#: `operator_support.kubevirt_vgpu`: whether the operator supports KubeVirt with NVIDIA vGPU on the card (its device
+#: list names it, or its code configures the card's vGPU types); false: not on the device list (no documented "no")
+KUBEVIRT_VGPU = {True: {"en": "supported", "de": "unterstützt"},
+                 False: {"en": "not on the device list", "de": "nicht auf der Geräteliste"}}
 
 AVAILABILITY = {
     "available": {"en": "available", "de": "erhältlich"},

@@ -26,8 +26,8 @@ FIELD_LABELS: dict[str, Text] = {
     "operator_support.listed": Text("GPU Operator support list", "Supportliste des GPU Operators"),
     "operator_support.min_driver": Text("GPU Operator: minimum driver", "GPU Operator: Mindesttreiber"),
     "operator_support.driver_exceptions.fact": Text("Driver exception", "Treiber-Ausnahme"),
-    "operator_support.kubevirt_vgpu": Text("GPU Operator: KubeVirt vGPU device list",
-                                       "GPU Operator: Geräteliste für KubeVirt mit vGPU"),
+    "operator_support.kubevirt_vgpu": Text("GPU Operator: KubeVirt with NVIDIA vGPU",
+                                       "GPU Operator: KubeVirt mit NVIDIA vGPU"),
     "vendor.ships": Text("We ship it", "Wir liefern sie"),
 }
 

@@ -131,8 +131,7 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
         rows.append([esc(label), ctx.fact(e, f"operator_support.driver_exceptions[{ex['driver']}].fact")])
     vgpu_words = lambda v: esc(words.word(words.KUBEVIRT_VGPU, v, ctx.lang))  # noqa: E731
     rows += _rows(ctx, f"{e} operator_support", sup, [
-        ("kubevirt_vgpu", "Auf der Geräteliste für KubeVirt mit NVIDIA vGPU",
-         "On the device list for KubeVirt with NVIDIA vGPU", vgpu_words),
+        ("kubevirt_vgpu", "KubeVirt mit NVIDIA vGPU", "KubeVirt with NVIDIA vGPU", vgpu_words),
     ])
     out += [table(prop, rows), ""]
 

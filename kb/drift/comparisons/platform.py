@@ -149,12 +149,13 @@ def _kubevirt_vgpu(sid: str, cards: dict, entries: list[dict]) -> list[Change]:
     for cid, card in sorted(cards.items()):
         support = card.get("operator_support", {})
         fact = support.get("kubevirt_vgpu")
-        if not cites(fact, sid):
-            continue
         keys = [normalise(n) for n in [card["name"], card["short_name"], *card.get("aliases", []),
                                        *([support["listed_as"]] if support.get("listed_as") else [])]]
         hit = next((named[k] for k in keys if k in named), None)
         entity, short = f"cards/{cid}", card["short_name"]
+        if not cites(fact, sid):
+            out += _disputed_vgpu(sid, entity, short, fact, hit)
+            continue
         if fact["value"] and hit is None:
             text = Text(f"platform support's KubeVirt vGPU device list no longer names card {short}",
                        f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte "
@@ -170,6 +171,29 @@ def _kubevirt_vgpu(sid: str, cards: dict, entries: list[dict]) -> list[Change]:
                           touches=[f"{entity} operator_support.kubevirt_vgpu"],
                           patch=[{"entity": entity, "path": ["operator_support", "kubevirt_vgpu", "value"],
                                   "value": not fact["value"]}]))
+    return out
+
+
+def _disputed_vgpu(sid: str, entity: str, short: str, fact: dict | None, hit: str | None) -> list[Change]:
+    """A `kubevirt_vgpu` that follows another source (the operator's code) and keeps this list's value as disputed:
+    the list now agrees with the value followed, so the dispute is settled (or the list contradicts it anew)."""
+    out = []
+    for i, claim in enumerate((fact or {}).get("disputed_by", [])):
+        if not cites(claim, sid) or bool(claim["value"]) == (hit is not None):
+            continue
+        where = f"{entity} operator_support.kubevirt_vgpu.disputed_by[{i}]"
+        if hit is not None:
+            text = Text(f"platform support's KubeVirt vGPU device list now names {hit}: it no longer disputes that "
+                        f"card {short} is supported; drop the disputed value",
+                        f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt jetzt "
+                        f"{hit}: Sie widerspricht nicht mehr, dass Karte {short} unterstützt wird; den abweichenden "
+                        f"Wert entfernen")
+        else:
+            text = Text(f"platform support's KubeVirt vGPU device list no longer names card {short}, which the "
+                        f"catalog keeps as its disputed value",
+                        f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte "
+                        f"{short} nicht mehr, die der Katalog als abweichenden Wert führt")
+        out.append(Change(sid, "vgpu-listed" if hit is not None else "vgpu-unlisted", text, touches=[where]))
     return out
 
 
