@@ -180,7 +180,8 @@ def test_vgpu_follows_the_kubevirt_vgpu_list_of_the_fixture_cards():
 
 
 def test_vgpu_on_the_real_catalog(monkeypatch):
-    """The operator's KubeVirt vGPU device list names the RTX PRO 6000 Server Edition, H200 NVL and (AD10x) L4."""
+    """The operator's KubeVirt vGPU device list names the RTX PRO 6000 Server Edition, H200 NVL and (AD10x) L4; the
+    L40S follows the operator's code (vGPU configurations since v24.6.0, gpu-operator#719), the list kept as disputed."""
     if not any((REPO / "catalog" / "cards").glob("*.yaml")):
         pytest.skip("catalog/cards is empty: the real catalog is not written yet")
     monkeypatch.setenv("GPUKB_CATALOG", str(REPO / "catalog"))
@@ -188,7 +189,7 @@ def test_vgpu_on_the_real_catalog(monkeypatch):
            for card in ("H200 NVL", "RTX PRO 6000 Server Edition", "L4", "L40S", "RTX PRO 6000 Workstation",
                         "RTX PRO 6000 Max-Q", "RTX PRO 5000", "RTX PRO 4500 Server Edition", "RTX PRO 2000")}
     assert got == {"H200 NVL": "conditional", "RTX PRO 6000 Server Edition": "conditional", "L4": "conditional",
-                   "L40S": "unconfirmed", "RTX PRO 6000 Workstation": "unconfirmed", "RTX PRO 6000 Max-Q": "unconfirmed",
+                   "L40S": "conditional", "RTX PRO 6000 Workstation": "unconfirmed", "RTX PRO 6000 Max-Q": "unconfirmed",
                    "RTX PRO 5000": "unconfirmed", "RTX PRO 4500 Server Edition": "unconfirmed",
                    "RTX PRO 2000": "unconfirmed"}
 
