@@ -36,7 +36,7 @@ def _data() -> dict:
         raise PluginError(f"gpukb: the catalog is not usable (run 'gpukb lint'):\n{problems}") from None
 
 
-def _generation_key(pub) -> str:
+def _generation_key(pub, site_url: str = "") -> str:
     """What the generated pages depend on: catalog/, rules/, the code of kb/ (CLI help, generators) and where
     the pages link to (kb.publication: repository, data version, our article's address)."""
     import hashlib
@@ -46,10 +46,17 @@ def _generation_key(pub) -> str:
     code = hashlib.sha256()
     for path in sorted(Path(__file__).resolve().parent.rglob("*.py")):  # every module: generators, CLI help
         code.update(path.as_posix().encode() + b"\0" + path.read_bytes())
-    return f"{input_key()}|{code.hexdigest()[:20]}|{pub.key()}"
+    head = _git_head()  # the changes page and feeds read the catalog's history
+    return f"{input_key()}|{code.hexdigest()[:20]}|{pub.key()}|{site_url}|{head}"
 
 
-def generate(pub) -> dict[str, str | bytes]:
+def _git_head() -> str:
+    from kb.site.changes import _git
+
+    return (_git("rev-parse", "HEAD") or "").strip()
+
+
+def generate(pub, site_url: str = "") -> dict[str, str | bytes]:
     """Every generated file, path relative to docs/generated/ → content."""
     from kb import __version__
     from kb.catalog.facts import FactError
@@ -58,7 +65,7 @@ def generate(pub) -> dict[str, str | bytes]:
     from kb.errors import RuleBaseInvalid
     from kb.questions import compute_all
     from kb.site.cliref import command_help
-    from kb.site.pages import catalog_pages, cli_pages, engine_pages
+    from kb.site.pages import catalog_pages, cli_pages, data_pages, engine_pages
 
     data = _data()
     try:
@@ -69,6 +76,7 @@ def generate(pub) -> dict[str, str | bytes]:
         files.update(cli_pages(data, command_help(cli), __version__, pub))
         # the matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, on this catalog
         files.update(engine_pages(data, export, rules, pub))
+        files.update(data_pages(data, export, pub, site_url))
     except FactError as exc:
         raise PluginError(f"gpukb: a generated page needs a fact the catalog does not have: {exc}") from None
     except RuleBaseInvalid as exc:
@@ -132,9 +140,9 @@ def on_config(config):
         from kb.publication import publication
 
         pub = publication()
-        key = _generation_key(pub)
+        key = _generation_key(pub, config.site_url or "")
         if not up_to_date(folder, key):
-            write_tree(folder, generate(pub), key)
+            write_tree(folder, generate(pub, config.site_url or ""), key)
     config.nav = _expand_nav(config.nav, folder)
     return config
 
@@ -159,7 +167,8 @@ def _expand_nav(nav, folder: Path):
 
 #: where generated pages are published (their source stays docs/generated/<name>): the customer's URLs carry
 #: no "generated/", and the pages for support staff sit under reference/
-PUBLISHED = {"rules": "reference/rules", "cli": "reference/cli", "sources": "reference/sources"}
+PUBLISHED = {"rules": "reference/rules", "cli": "reference/cli", "sources": "reference/sources",
+             "json-api": "reference/api"}
 
 
 def published(src: str) -> str:

@@ -316,3 +316,16 @@ def test_method_matrix_page(data, export, lang):
     assert 'data-method="dra">' + ("Bedingt" if lang == "de" else "Conditional") + "</span> <sup>1</sup> |" in page
     assert re.search(r"\[L4\]\(cards/l4\.md\) \[⚑\]\([^)]+\)\{[^}]+\} <sup>1</sup> \|", page)
     assert re.search(r"\[H200 NVL\]\(cards/h200-nvl\.md\) \[⚑\]\([^)]+\)\{[^}]+\} \|", page)
+
+
+@pytest.mark.parametrize("when, lang, words", [
+    ({"$and": [{"kind": "card"}, {"mig_status": "documented"}]}, "de", "`kind` = `card` und `mig_status` = `documented`"),
+    ({"$neq": {"driver_given": False}}, "en", "`driver_given` ≠ `false`"),
+    ({"$or": [{"$gt": {"replicas": 48}}, {"$nex": {"name": 1}}]}, "en", "one of: (`replicas` > `48`) or (`name` missing)"),
+    ({"$ex": {"name": 1}}, "de", "`name` vorhanden"),
+    ({"$mt": {"name": "a.*"}}, "en", '`{"$mt":{"name":"a.*"}}`'),  # an operator without words: as it is
+])
+def test_rule_conditions_in_words(when, lang, words):
+    from kb.site.rulesref import _test
+
+    assert _test(when, lang) == words

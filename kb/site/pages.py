@@ -75,3 +75,18 @@ def engine_pages(data: dict, export: dict, rules: dict, pub) -> dict[str, str]:
         out[f"rules.{lang}.md"] = rules_page(Ctx(data, lang, pub), rules)
     out.update(ask_files(data, rules, pub))
     return out
+
+
+def data_pages(data: dict, export: dict, pub, site_url: str) -> dict[str, str]:
+    """Data for machines and what changed: the JSON API (api/v1/) and its page, the changes page and the Atom
+    feeds (feed.xml in German, en/feed.xml in English)."""
+    from kb.catalog.compiled import catalog_dir, input_key
+    from kb.site import api, changes
+
+    out = dict(api.files(data, export, input_key()))
+    versions = changes.history(data, catalog_dir(), export["answers"])
+    for lang in LANGS:
+        out[f"json-api.{lang}.md"] = api.api_page(Ctx(data, lang, pub))
+        out[f"changes.{lang}.md"] = changes.changes_page(Ctx(data, lang, pub), versions)
+        out[f"feed.{lang}.xml"] = changes.feed(versions, data, lang, site_url or "http://127.0.0.1:8000/")
+    return out

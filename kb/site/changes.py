@@ -1,0 +1,293 @@
+"""What changed from one data version to the next: the changes page and the Atom feeds (feed.xml, en/feed.xml).
+
+Built from the catalog's history in git: every commit that set a new `data_version` in catalog/sources.yaml
+starts a data version; a version's facts are the catalog at the last commit before the next one (the newest:
+the catalog being built). Between two versions it lists the facts added, changed and removed (every cited
+value of every file, list items by their id, name, key or version), and for the newest step the answers whose
+verdict changed (the engine on both catalogs). Without git or history the page says so and shows the
+current version alone.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from kb.site.md import code, esc
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+LIMIT = 12  # data versions shown on the page and in the feeds
+
+
+@dataclass
+class Version:
+    version: str
+    date: str  # ISO date of the commit that set it ('' for the catalog being built, not committed yet)
+    commit: str | None  # the last commit of this version (None: the catalog being built)
+    added: list[tuple[str, str]] = field(default_factory=list)  # (fact, value)
+    changed: list[tuple[str, str, str]] = field(default_factory=list)  # (fact, old, new)
+    removed: list[tuple[str, str]] = field(default_factory=list)
+    verdicts: list[tuple[str, dict, str, str]] | None = None  # (question, inputs, old, new); None: not computed
+    first: bool = False
+
+
+def _git(*args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout if out.returncode == 0 else None
+
+
+def _key(item, i: int) -> str:
+    if isinstance(item, dict):
+        for k in ("id", "name", "key", "version", "driver", "source"):
+            if isinstance(item.get(k), (str, int, float)):
+                return str(item[k])
+    return str(i)
+
+
+def flatten(node, path: str = "") -> dict[str, str]:
+    """Every cited value of a catalog file: 'mig.profiles[1g.18gb]' → its value as text (list items by key)."""
+    out: dict[str, str] = {}
+    if isinstance(node, dict):
+        if "cite" in node:
+            value = node.get("value", node.get("text", {k: v for k, v in node.items() if k not in ("cite", "note")}))
+            out[path] = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+        for k, v in node.items():
+            if k not in ("cite", "value", "disputed_by"):
+                out.update(flatten(v, f"{path}.{k}" if path else str(k)))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            out.update(flatten(item, f"{path}[{_key(item, i)}]"))
+    return out
+
+
+def catalog_facts(folder: Path) -> dict[str, str]:
+    """'cards/l4 mig.status' → value, for every YAML file of a catalog folder."""
+    out: dict[str, str] = {}
+    for path in sorted(folder.rglob("*.yaml")):
+        rel = path.relative_to(folder).as_posix()
+        if rel.startswith("schema/"):
+            continue
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            continue
+        entity = rel.removesuffix(".yaml")
+        out.update({f"{entity} {p}": v for p, v in flatten(data).items()})
+    return out
+
+
+def _versions() -> list[tuple[str, str, str]] | None:
+    """(commit, date, data_version) of every commit that set a data version, oldest first; None without git."""
+    log = _git("log", "--reverse", "--format=%H %cs", "-G^data_version:", "--", "catalog/sources.yaml")
+    if log is None:
+        return None
+    out = []
+    for line in log.splitlines():
+        commit, date = line.split()
+        text = _git("show", f"{commit}:catalog/sources.yaml") or ""
+        version = (yaml.safe_load(text) or {}).get("data_version") if text else None
+        if version and (not out or out[-1][2] != str(version)):
+            out.append((commit, date, str(version)))
+    return out
+
+
+def _last_commit_before(commit: str | None) -> str | None:
+    """The commit just before `commit` (the last one of the version before it)."""
+    return _git("rev-parse", f"{commit}^").strip() if commit and _git("rev-parse", f"{commit}^") else None
+
+
+def _extract(commit: str, into: Path) -> Path | None:
+    """catalog/ at `commit`, written into `into` (git archive); None where git cannot."""
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "catalog"], capture_output=True, timeout=60)
+        if archive.returncode != 0:
+            return None
+        subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return into / "catalog"
+
+
+def _diff(entry: Version, old: dict[str, str], new: dict[str, str]) -> None:
+    entry.added = [(k, new[k]) for k in sorted(set(new) - set(old))]
+    entry.removed = [(k, old[k]) for k in sorted(set(old) - set(new))]
+    entry.changed = [(k, old[k], new[k]) for k in sorted(set(old) & set(new)) if old[k] != new[k]]
+
+
+def _verdicts(old_catalog: Path, answers: list[dict]) -> list[tuple[str, dict, str, str]] | None:
+    """Answers (default inputs) whose verdict differs between the old catalog and the new answers; None where the
+    old catalog cannot be compiled with today's code."""
+    from kb.catalog.compiled import compile_catalog
+    from kb.questions import compute_all
+
+    try:
+        old = compute_all(compile_catalog(old_catalog))
+    except Exception:  # noqa: BLE001 - an old catalog in an older schema: the verdicts are not compared
+        return None
+
+    def key(a):
+        return (a["question"], tuple(sorted((k, str(v)) for k, v in a["inputs"].items())))
+    before = {key(a): a["verdict"] for a in old}
+    out = []
+    for a in answers:
+        k = key(a)
+        if k in before and before[k] != a["verdict"]:
+            out.append((a["question"], a["inputs"], before[k], a["verdict"]))
+    return out
+
+
+def history(data: dict, catalog: Path, answers: list[dict]) -> list[Version] | None:
+    """The data versions, newest first (at most LIMIT), with what changed; None without git history. `data` and
+    `catalog` are the catalog being built, `answers` its engine answers."""
+    found = _versions()
+    if not found:
+        return None
+    current = data["data_version"]
+    steps = [(c, d, v) for c, d, v in found]
+    if steps[-1][2] != current:
+        steps.append((None, "", current))
+    steps = steps[-(LIMIT + 1):]
+    out: list[Version] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        facts_of: dict[int, dict] = {}
+
+        def facts(i: int) -> dict[str, str] | None:
+            if i not in facts_of:
+                nxt = steps[i + 1][0] if i + 1 < len(steps) else None
+                if i == len(steps) - 1:
+                    facts_of[i] = catalog_facts(catalog)
+                else:
+                    end = _last_commit_before(nxt)
+                    folder = _extract(end, Path(tmp) / str(i)) if end else None
+                    if folder is not None:
+                        (Path(tmp) / str(i)).mkdir(exist_ok=True)
+                    facts_of[i] = catalog_facts(folder) if folder else None
+            return facts_of[i]
+
+        for i in range(len(steps) - 1, -1, -1):
+            commit, date, version = steps[i]
+            entry = Version(version, date, commit)
+            if i == 0 and len(steps) < LIMIT + 1 and steps[0][0] == found[0][0]:
+                entry.first = True
+                entry.added = sorted(facts(i).items()) if facts(i) else []
+            elif i > 0:
+                old, new = facts(i - 1), facts(i)
+                if old is not None and new is not None:
+                    _diff(entry, old, new)
+                if i == len(steps) - 1:
+                    prev_end = _last_commit_before(steps[i][0]) if steps[i][0] else _git("rev-parse", "HEAD")
+                    folder = _extract(prev_end.strip(), Path(tmp) / "verdicts") if prev_end else None
+                    entry.verdicts = _verdicts(folder, answers) if folder else None
+            out.append(entry)
+    return out
+
+
+# --- the page and the feeds --------------------------------------------------------------------------------
+
+def _count(n: int, de: str, en: str, lang: str) -> str:
+    return f"{n} {de if lang == 'de' else en}"
+
+
+def _lines(items, fmt, lang: str, limit: int = 40) -> list[str]:
+    rows = [f"    - {fmt(i)}" for i in items[:limit]]
+    if len(items) > limit:
+        rows.append(f"    - {'… und' if lang == 'de' else '… and'} {len(items) - limit} {'weitere' if lang == 'de' else 'more'}")
+    return rows
+
+
+def changes_page(ctx, versions: list[Version] | None) -> str:
+    """The changes page: one section per data version, newest first."""
+    t = ctx.t
+    out = [ctx.front(t("Was sich an den Daten geändert hat: neue, geänderte und entfernte Angaben und Antworten "
+                       "mit anderem Urteil, je Datenversion.",
+                       "What changed in the data: facts added, changed and removed and answers with another "
+                       "verdict, per data version.")),
+           f"# {t('Was sich geändert hat', 'What changed')}", "", ctx.header([], ("catalog/",)), "",
+           t("Jede Datenversion mit dem, was sich gegenüber der vorigen geändert hat. Dieselben Einträge gibt es als "
+             "Feed: <a href=\"../feed.xml\" type=\"application/atom+xml\">feed.xml</a> (Atom).",
+             "Every data version with what changed since the one before. The same entries are a feed: "
+             "<a href=\"../feed.xml\" type=\"application/atom+xml\">feed.xml</a> (Atom)."), ""]
+    if not versions:
+        out += [t(f"Für diese Ausgabe ist keine Versionsgeschichte verfügbar; sie zeigt die Datenversion "
+                  f"{ctx.data['data_version']}.",
+                  f"No version history is available for this copy; it shows data version {ctx.data['data_version']}."), ""]
+        return "\n".join(out).rstrip("\n") + "\n"
+    for v in versions:
+        when = f" ({v.date})" if v.date else ""
+        out += [f"## {t('Datenversion', 'Data version')} {esc(v.version)}{when} {{ #v{v.version.replace('.', '-')} }}", ""]
+        if v.first:
+            out += [t(f"Die erste veröffentlichte Datenversion, mit {len(v.added)} belegten Angaben.",
+                      f"The first published data version, with {len(v.added)} cited facts."), ""]
+            continue
+        summary = ", ".join([_count(len(v.added), "neu", "added", ctx.lang), _count(len(v.changed), "geändert", "changed", ctx.lang),
+                             _count(len(v.removed), "entfernt", "removed", ctx.lang)])
+        out += [f"{t('Angaben', 'Facts')}: {summary}.", ""]
+        for title, items, fmt in (
+                (t("Neu", "Added"), v.added, lambda i: f"{code(i[0])}: {code(i[1][:120])}"),
+                (t("Geändert", "Changed"), v.changed, lambda i: f"{code(i[0])}: {code(i[1][:80])} → {code(i[2][:80])}"),
+                (t("Entfernt", "Removed"), v.removed, lambda i: f"{code(i[0])}"),
+        ):
+            if items:
+                out += [f'??? note "{title} ({len(items)})"', ""] + _lines(items, fmt, ctx.lang) + [""]
+        if v.verdicts is None and v is versions[0]:
+            out += [t("Antworten mit anderem Urteil: nicht verglichen (die ältere Datenversion lässt sich mit dem "
+                      "heutigen Programm nicht auswerten).",
+                      "Answers with another verdict: not compared (the older data version cannot be evaluated by "
+                      "today's program)."), ""]
+        elif v.verdicts is not None:
+            out += [f"{t('Antworten mit anderem Urteil', 'Answers with another verdict')}: {len(v.verdicts)}.", ""]
+            if v.verdicts:
+                out += [line[4:] for line in _lines(v.verdicts, lambda i: _verdict_line(ctx, *i), ctx.lang)] + [""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _verdict_line(ctx, question: str, inputs: dict, old: str, new: str) -> str:
+    """'Kann die Karte MIG nutzen? — H200 NVL, GPU Operator 26.7.0: Ja → Bedingt'."""
+    from kb.site.matrices import verdict_word
+    from kb.site.rulesref import QUESTION
+
+    asked = QUESTION.get(question, (question, question))[0 if ctx.lang == "de" else 1]
+    card = ctx.data["cards"].get(inputs.get("card") or "", {}).get("short_name") or inputs.get("card")
+    parts = [p for p in (card, inputs.get("operator") and f"GPU Operator {inputs['operator']}",
+                         inputs.get("workload")) if p]
+    return (f"{esc(asked)} — {esc(', '.join(map(str, parts)))}: {verdict_word(old, ctx.lang)} → "
+            f"{verdict_word(new, ctx.lang)}")
+
+
+def feed(versions: list[Version] | None, data: dict, lang: str, site_url: str) -> str:
+    """An Atom feed of the data versions (absolute links from the site's address)."""
+    base = site_url.rstrip("/") + "/" + ("en/" if lang == "en" else "")
+    page = base + "changes/"
+    title = "GPU-Sharing in Kubernetes: Datenversionen" if lang == "de" else "GPU sharing in Kubernetes: data versions"
+    entries = versions or [Version(data["data_version"], data["verified"], None, first=True)]
+    updated = max((v.date or data["verified"]) for v in entries) + "T00:00:00Z"
+    out = ['<?xml version="1.0" encoding="utf-8"?>', f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{lang}">',
+           f"  <title>{html.escape(title)}</title>", f'  <link rel="alternate" href="{html.escape(page)}"/>',
+           f'  <link rel="self" href="{html.escape(base + "feed.xml")}"/>', f"  <id>{html.escape(page)}</id>",
+           f"  <updated>{updated}</updated>", "  <author><name>Eurokommerz</name></author>"]
+    for v in entries:
+        anchor = page + "#v" + v.version.replace(".", "-")
+        if v.first:
+            text = (f"Erste veröffentlichte Datenversion, {len(v.added)} belegte Angaben." if lang == "de"
+                    else f"First published data version, {len(v.added)} cited facts.")
+        else:
+            text = (f"Angaben: {len(v.added)} neu, {len(v.changed)} geändert, {len(v.removed)} entfernt."
+                    if lang == "de" else f"Facts: {len(v.added)} added, {len(v.changed)} changed, {len(v.removed)} removed.")
+            if v.verdicts is not None:
+                text += (f" Antworten mit anderem Urteil: {len(v.verdicts)}." if lang == "de"
+                         else f" Answers with another verdict: {len(v.verdicts)}.")
+        name = ("Datenversion " if lang == "de" else "Data version ") + v.version
+        out += ["  <entry>", f"    <title>{html.escape(name)}</title>", f'    <link rel="alternate" href="{html.escape(anchor)}"/>',
+                f"    <id>{html.escape(anchor)}</id>", f"    <updated>{(v.date or data['verified'])}T00:00:00Z</updated>",
+                f"    <summary>{html.escape(text)}</summary>", "  </entry>"]
+    out.append("</feed>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,120 @@
+"""The static JSON API (api/v1/) of the built site equals the CLI's --json output on the same catalog, and the
+changes page and Atom feeds say what changed between data versions (kb.site.changes)."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kb.site import changes
+
+
+@pytest.fixture
+def same_catalog(site_built, monkeypatch):
+    """The CLI on the catalog the site was built from (a copy with one card's note replaced)."""
+    monkeypatch.setenv("GPUKB_CATALOG", str(site_built.site.parent / "catalog"))
+    from kb.catalog import compiled
+
+    compiled.forget()
+    return site_built.site / "api" / "v1"
+
+
+def cli_json(*args: str):
+    from kb.cli.main import cli
+
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_every_api_file_equals_the_clis_json(same_catalog):
+    api = same_catalog
+    index = json.loads((api / "index.json").read_text(encoding="utf-8"))
+    assert index["api"] == "v1" and index["files"]["cards"]["url"] == "cards.json"
+    assert json.loads((api / "cards.json").read_text(encoding="utf-8")) == cli_json("cards")
+    ids = index["files"]["card"]["ids"]
+    assert sorted(p.stem for p in (api / "cards").glob("*.json")) == sorted(ids) and len(ids) >= 13
+    for cid in ids:
+        assert json.loads((api / "cards" / f"{cid}.json").read_text(encoding="utf-8")) == cli_json("card", cid), cid
+    answers = json.loads((api / "answers.json").read_text(encoding="utf-8"))
+    assert answers == cli_json("export", "answers")
+    assert index["data_version"] == answers["data_version"] and index["files"]["answers"]["count"] == len(answers["answers"])
+
+
+def test_the_api_page_and_the_changes_page_are_published(site_built):
+    for prefix in ("", "en/"):
+        page = (site_built.site / prefix / "reference" / "api" / "index.html").read_text(encoding="utf-8")
+        assert "api/v1/cards.json" in page
+        assert (site_built.site / prefix / "changes" / "index.html").is_file()
+    search = json.loads((site_built.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert not any(d["location"].startswith("reference/") for d in search["docs"])
+
+
+@pytest.mark.parametrize("lang, path", [("de", "feed.xml"), ("en", "en/feed.xml")])
+def test_each_language_has_an_atom_feed_of_the_data_versions(site_built, lang, path):
+    root = ET.fromstring((site_built.site / path).read_bytes())
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    assert root.tag == "{http://www.w3.org/2005/Atom}feed"
+    assert root.get("{http://www.w3.org/XML/1998/namespace}lang") == lang
+    entries = root.findall("a:entry", ns)
+    assert entries, "a feed without entries"
+    newest = entries[0]
+    assert newest.find("a:title", ns).text.endswith(site_built.export["data_version"])
+    link = newest.find("a:link", ns).get("href")
+    assert link.startswith("http") and ("/en/changes/#v" in link) == (lang == "en")
+
+
+# --- what changed, on hand-written catalogs --------------------------------------------------------------
+
+def _write(folder: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+CARD = """id: x
+mig:
+  status: {{value: {status}, cite: [{{source: s, quote: q}}]}}
+  profiles:
+{profiles}
+"""
+
+
+def test_facts_added_changed_and_removed_between_two_catalogs(tmp_path):
+    old = _write(tmp_path / "old", {"cards/x.yaml": CARD.format(status="documented", profiles=(
+        "    - {name: 1g.10gb, memory_gb: 10, max_count: 7, cite: [{source: s, quote: q}]}\n"
+        "    - {name: 2g.20gb, memory_gb: 20, max_count: 3, cite: [{source: s, quote: q}]}"))})
+    new = _write(tmp_path / "new", {"cards/x.yaml": CARD.format(status="not-listed", profiles=(
+        "    - {name: 3g.40gb, memory_gb: 40, max_count: 2, cite: [{source: s, quote: q}]}\n"
+        "    - {name: 1g.10gb, memory_gb: 10, max_count: 7, cite: [{source: s, quote: q}]}")),
+        "schema/card.schema.json": "{}"})
+    entry = changes.Version("2", "2026-12-01", None)
+    changes._diff(entry, changes.catalog_facts(old), changes.catalog_facts(new))
+    # list items by their name: a profile moved up is unchanged, not 'changed'
+    assert [a for a, _ in entry.added] == ["cards/x mig.profiles[3g.40gb]"]
+    assert [r for r, _ in entry.removed] == ["cards/x mig.profiles[2g.20gb]"]
+    assert entry.changed == [("cards/x mig.status", "documented", "not-listed")]
+
+
+def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
+    from kb.catalog.compiled import load_data
+    from kb.publication import Publication
+    from kb.site.page import Ctx
+
+    newer = changes.Version("2026.12.01", "2026-12-01", None, added=[("cards/x mig.profiles[3g.40gb]", "{…}")],
+                            changed=[("cards/x mig.status", "documented", "not-listed")], verdicts=[("mig", {"card": "h200-nvl", "operator": "26.7.0"}, "yes", "conditional")])
+    first = changes.Version("2026.11.29", "2026-11-29", "abc", added=[("a", "1"), ("b", "2")], first=True)
+    pub = Publication(repo_url=None, data_ref=None, article_url=None, publisher="E")
+    page = changes.changes_page(Ctx(load_data(), "de", pub), [newer, first])
+    assert "## Datenversion 2026.12.01 (2026-12-01) { #v2026-12-01 }" in page
+    assert "Angaben: 1 neu, 1 geändert, 0 entfernt." in page
+    assert "`documented` → `not-listed`" in page and "Antworten mit anderem Urteil: 1." in page
+    assert "Kann die Karte MIG nutzen? — H200 NVL, GPU Operator 26.7.0: Ja → Bedingt" in page
+    assert "Die erste veröffentlichte Datenversion, mit 2 belegten Angaben." in page
+    page = changes.changes_page(Ctx(load_data(), "en", pub), None)
+    assert "No version history is available for this copy" in page
