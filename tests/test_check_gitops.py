@@ -420,3 +420,15 @@ def test_shell_variables_of_a_helm_command_are_resolved_or_left_unknown(tmp_path
     assert "devicePlugin.config.name" not in policy.settings
     assert report.inventory.operator_namespace == "gpu-operator"
     assert rules(report) == ["CHK-024"]
+
+
+def test_a_release_our_data_does_not_hold_is_named(tmp_path):
+    from kb.check.render import render
+
+    script = tmp_path / "helm.sh"
+    script.write_text("helm install --wait --generate-name -n gpu-operator nvidia/gpu-operator --version=v24.9.1 "
+                      "-f ./values.yaml\n", encoding="utf-8")
+    report = run(script)
+    assert (report.summary["inputs"]["operator"], report.summary["inputs"]["operator_unknown"]) == (None, "24.9.1")
+    assert "Die Eingabe installiert GPU Operator 24.9.1, ein Release, zu dem gpukb keine Daten hat" in render(
+        report.as_json(), "de")

@@ -166,7 +166,7 @@ def read(text: str, file: str) -> tuple[list[Doc], list[Node]]:
         doc = Doc(file, len(docs) + 1, found["values"], line_offset=None, outer_line=line,
                   prefix=f"helm --set (line {line})")
         doc.partial = True
-        doc.helm = (Text("helm command (line {n})", "helm-Befehl (Zeile {n})").format(n=line), found["namespace"])
+        doc.helm = (Text("helm command (line {n})", "Helm-Befehl (Zeile {n})").format(n=line), found["namespace"])
         docs.append(doc)
     for m in _LABEL.finditer(joined):
         line = lines[m.start()] if m.start() < len(lines) else None
