@@ -235,3 +235,18 @@ def test_code_quote_is_in_the_file_at_the_tag(where, cite):
                           check=True).stdout.splitlines()
     lines = " ".join(line.strip() for line in text[first - 1:last])
     assert cite["quote"].strip() in lines, (where, cite["page"], lines)
+
+
+def test_card_page_says_from_which_release_variants_are_resources(asker):
+    """issue 10, class 2 on the site: the profile table names nvidia.com/mig-1g.24gb.gfx; the page says that this
+    resource exists only from device plugin v0.20.0 (GPU Operator 26.7.0) on — both read from the releases files."""
+    from kb.publication import publication
+    from kb.site.cards import variant_note
+    from kb.site.page import Ctx
+
+    en = variant_note(Ctx(asker.data, "en", publication()), "rtx-pro-6000-blackwell-server")
+    assert "only from device plugin `v0.20.0` (GPU Operator `26.7.0` and later) on" in en
+    assert "`+gfx`, `-me`, `+me.all`" in en and "`nvidia.com/mig-1g.24gb`" in en
+    de = variant_note(Ctx(asker.data, "de", publication()), "rtx-pro-6000-blackwell-server")
+    assert "erst ab Device Plugin `v0.20.0` (GPU Operator `26.7.0` und neuer) eigene Ressourcen" in de
+    assert variant_note(Ctx(asker.data, "en", publication()), "l4") == ""

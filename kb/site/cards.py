@@ -41,6 +41,41 @@ def profile_table(ctx: Ctx, card_id: str) -> str:
     return table(headers, rows)
 
 
+VARIANTS = "mig-suffix-profiles-as-resources"  # the device-plugin statement: variants are resources of their own
+
+
+def variant_note(ctx: Ctx, card_id: str) -> str:
+    """Where a card has profile variants: from which device plugin (and GPU Operator release) on they are resources
+    of their own, and what a pod requests before (from catalog/releases: the statement's `since`, the releases'
+    components); "" for a card without variants or where the catalog does not say."""
+    from kb import versions
+    from kb.questions.behaviour import component_version
+
+    card = ctx.data["cards"][card_id]
+    variant = next((p for p in card["mig"].get("profiles", []) if p.get("variant")), None)
+    feature = next((f for f in ctx.data["releases"].get("device-plugin", {}).get("features", [])
+                    if f["id"] == VARIANTS), None)
+    if variant is None or feature is None or not feature.get("since"):
+        return ""
+    since = feature["since"]
+    releases = sorted((r["version"] for r in ctx.data["releases"].get("gpu-operator", {}).get("releases", [])),
+                      key=versions.key)
+    first = next((op for op in releases if (v := component_version(ctx.data, op, "device-plugin")[0]) is not None
+                  and versions.key(v) >= versions.key(since)), None)
+    plain = mig_resource_name(variant["name"][: -len(variant["variant"])])
+    kinds = ", ".join(code(v) for v in dict.fromkeys(p["variant"] for p in card["mig"]["profiles"] if p.get("variant")))
+    refs = ctx.notes.fact_refs("releases/device-plugin", f"features[{VARIANTS}]")[1]
+    op_en = f" (GPU Operator {code(first)} and later)" if first else ""
+    op_de = f" (GPU Operator {code(first)} und neuer)" if first else ""
+    return ctx.t(
+        f"Die Varianten ({kinds}) sind erst ab Device Plugin {code('v' + since)}{op_de} eigene "
+        f"Ressourcen. Mit älteren Releases fordert ein Pod die Ressource des einfachen Profils an, etwa {code(plain)}, "
+        f"und kann dann auch eine Instanz einer Variante bekommen.{refs}",
+        f"The variants ({kinds}) are resources of their own only from device plugin "
+        f"{code('v' + since)}{op_en} on. With older releases a pod requests the plain profile's resource, such as "
+        f"{code(plain)}, and may get an instance of a variant.{refs}")
+
+
 def _mig_resource(ctx: Ctx, name: str) -> str:
     """Footnotes of a resource name of the MIG method (the naming rule behind a table cell)."""
     return ctx.notes.fact_refs("methods/mig", f"resource_names[{name}]")[1]
@@ -115,6 +150,8 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
     out += [table(prop, rows), ""]
     if mig["profiles"]:
         out += [f"### {ctx.t('Profile', 'Profiles')}", "", profile_table(ctx, card_id), ""]
+        note = variant_note(ctx, card_id)
+        out += [note, ""] if note else []
 
     sup = card["operator_support"]
     out += ["## GPU Operator", ""]
@@ -250,4 +287,6 @@ def mig_profiles_page(ctx: Ctx, page_of) -> str:
         card = data["cards"][cid]
         out += [f"## {esc(card['short_name'])}", "", link(ctx.t("Alle Fakten zur Karte", "All facts about the card"), page_of(cid)),
                 "", profile_table(ctx, cid), ""]
+        note = variant_note(ctx, cid)
+        out += [note, ""] if note else []
     return "\n".join(out).rstrip("\n") + ctx.footer()
