@@ -127,3 +127,12 @@ def test_a_clusterpolicy_written_twice_is_one_object_not_two_clusters(tmp_path):
         encoding="utf-8")
     report = check([str(tmp_path)], load_data(), Environment())
     assert report.summary["separate"] == [] and "CHK-021" in [f["rule"] for f in report.findings]
+
+
+def test_two_clusterpolicies_in_one_dump_are_one_cluster():
+    """`kubectl get clusterpolicies -o yaml` of a cluster that has two (the operator uses one): one input, one
+    cluster — not checked as alternatives."""
+    text = "".join(f"---\napiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: {n}\nspec:\n  mig:\n"
+                   f"    strategy: {s}\n" for n, s in (("a", "single"), ("b", "mixed")))
+    report = run(text)
+    assert report.summary["separate"] == [] and report.summary["checked"] == {"ClusterPolicy": 2}

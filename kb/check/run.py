@@ -250,9 +250,8 @@ def configuration_files(inv: Inventory) -> list[str]:
         configurations.setdefault(key, [])
         if name not in configurations[key]:
             configurations[key].append(name)
-    if len(configurations) < 2:
-        return []
-    return list(dict.fromkeys(n for names in configurations.values() for n in names))
+    files = list(dict.fromkeys(n for names in configurations.values() for n in names))
+    return files if len(configurations) > 1 and len(files) > 1 else []  # in one file: one cluster's dump
 
 
 #: a values file naming this many of the chart's top-level sections is a whole values.yaml (NVIDIA's names 13 of
