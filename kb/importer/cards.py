@@ -153,11 +153,24 @@ def _names(comment: str) -> set[str]:
     return {n.strip() for n in comment.split(",") if n.strip()}
 
 
+#: memory slices a GPU instance of N compute slices takes (1g may take two: 1g.10gb on A100 40GB)
+_MEMORY_SLICES = {1: (1, 2), 2: (2,), 3: (4,), 4: (4,), 7: (8,)}
+
+
 def _scaled(profile: str, base: int | None) -> bool:
-    """Whether a profile's memory is 1, 2, 4 or 8 times the card's smallest 1g profile (within 2.5 %, NVIDIA rounds:
-    B200's 23 GB → 3g.90gb, 7g.180gb); a layout of another GPU that leaked into a block fails ('2g.35gb' on B200)."""
+    """Whether a profile's memory is the card's smallest 1g profile (`base`) times the memory slices of its compute
+    slices (within 2.5 %, NVIDIA rounds: B200's 23 GB → 3g.90gb, 7g.180gb); a layout of another GPU that leaked into
+    a block fails ('2g.35gb' on B200, '3g.95gb' on a 96 GB card)."""
     m = _PROFILE.match(profile)
-    return bool(m and base) and any(abs(int(m.group(2)) - j * base) <= 0.025 * j * base + 0.5 for j in (1, 2, 4, 8))
+    if not (m and base):
+        return False
+    return any(abs(int(m.group(2)) - j * base) <= 0.025 * j * base + 0.5
+               for j in _MEMORY_SLICES.get(int(m.group(1)), ()))
+
+
+def _same_gpu(own: set[str], named: set[str]) -> bool:
+    """A name of the block is one of the card's, or one is the other with more words ('GB200 HGX' / 'GB200')."""
+    return any(a.startswith(b) or b.startswith(a) for a in own for b in named)
 
 
 def profiles_for(extracted: dict, device_ids: list[str]) -> list[dict]:
@@ -194,7 +207,7 @@ def profiles_for(extracted: dict, device_ids: list[str]) -> list[dict]:
             if entry["device_filter"]:
                 if not wanted & {_device(d) for d in entry["device_filter"]}:
                     continue
-            elif not (own & {normalise(n) for n in _names(comment)} and _scaled(profile, base)):
+            elif not (_same_gpu(own, {normalise(n) for n in _names(comment)}) and _scaled(profile, base)):
                 continue
             if profile not in found or count > found[profile]["max_count"]:
                 found[profile] = {"name": profile, "memory_gb": int(m.group(2)), "max_count": count,
