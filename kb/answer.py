@@ -183,7 +183,10 @@ def _title(question: str) -> Text:
 def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
     """The short human answer: heading, summary, reasons with footnotes, conditions, details, sources."""
     t = lambda key: LABELS[key](lang)  # noqa: E731
-    inputs = ", ".join(_input(k, v, lang) for k, v in answer["inputs"].items() if v is not False and not _empty(v))
+    shown = dict(answer["inputs"])
+    if answer.get("cards") and "card" in shown:  # one answer for every card a name fits
+        shown["card"] = " / ".join(answer["cards"])
+    inputs = ", ".join(_input(k, v, lang) for k, v in shown.items() if v is not False and not _empty(v))
     title = _title(answer["question"])(lang)
     lines = [f"{title} ({inputs}): {words.VERDICT[answer['verdict']][lang]}", answer["summary"][lang], ""]
     numbers, notes = _footnotes(answer)

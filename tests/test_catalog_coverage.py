@@ -24,7 +24,7 @@ MIG_GUIDE = {
     ("RTX PRO 5000 Blackwell", 48): "rtx-pro-5000-blackwell",
     ("RTX PRO 4500 Blackwell", 32): "rtx-pro-4500-blackwell",
     ("GB200", 186): "gb200", ("B200", 180): "b200",
-    ("H100-SXM5", 80): "h100-sxm5-80gb", ("H100-PCIE", 80): "h100-pcie-80gb", ("H100-PCIE", 94): "h100-nvl",
+    ("H100-SXM5", 80): "h100-sxm5-80gb", ("H100-SXM5", 94): "h100-sxm5-94gb", ("Thor iGPU", None): "jetson-thor", ("H100-PCIE", 80): "h100-pcie-80gb", ("H100-PCIE", 94): "h100-nvl",
     ("H100 on GH200", 96): "gh200", ("H20", 96): "h20", ("H200-SXM5", 141): "h200", ("H200 NVL", 141): "h200-nvl",
     ("A100-SXM4", 40): "a100-sxm4-40gb", ("A100-SXM4", 80): "a100-sxm4-80gb",
     ("A100-PCIE", 40): "a100-pcie-40gb", ("A100-PCIE", 80): "a100-pcie-80gb", ("A30", 24): "a30",
@@ -57,7 +57,7 @@ def test_every_gpu_of_the_mig_guide_is_a_card_with_mig_facts(data):
         assert card["mig"]["status"]["value"] == "documented", cid
         if memory:
             assert card["memory_gb"]["value"] == memory, cid
-        most = 4 if row.startswith(("RTX PRO 6000", "A30")) else 2 if row.startswith("RTX PRO") else 7
+        most = 4 if row.startswith(("RTX PRO 6000", "A30")) else 2 if row.startswith(("RTX PRO", "Thor")) else 7
         assert card["mig"]["max_instances"]["value"] == most, cid
         if card.get("pci_device_ids"):  # mig-parted's layouts for its device ids
             assert max(p["max_count"] for p in card["mig"]["profiles"]) == most, cid

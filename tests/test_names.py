@@ -124,3 +124,13 @@ def test_labels_device_ids_and_systems_resolve(typed, expected):
 def test_an_unknown_device_id_is_unknown():
     with pytest.raises(NameError_):
         LABELLED.resolve("0x9999")
+
+
+def test_a_letter_glued_to_the_model_number_is_another_product():
+    index = NameIndex(dict([card("a10", "NVIDIA A10", "A10"), card("l40", "NVIDIA L40", "L40"),
+                            card("l40s", "NVIDIA L40S", "L40S")]))
+    assert index.resolve("L40S") == "l40s" and index.resolve("nvidia l40") == "l40"
+    for typed, suggested in (("A10G", "a10"), ("L40G", "l40")):  # AWS's A10G, the L40G: not on NVIDIA's lists
+        with pytest.raises(NameError_) as exc:
+            index.resolve(typed)
+        assert not exc.value.ambiguous and suggested in exc.value.candidates

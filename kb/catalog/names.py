@@ -46,6 +46,15 @@ def pci_key(name: str) -> str | None:
     return f"pci:{m.group(1).lower()}" if m and any(c.isdigit() for c in m.group(1)) else None
 
 
+_GLUED = re.compile(r"[a-z]+\d+[a-z]+")
+
+
+def glued(name: str) -> frozenset[str]:
+    """Tokens with a letter suffix glued to a model number ('a10g', 'l40s', 'h200nvl'): a different product than
+    the number without it (the A10G is no A10, the L40G no L40)."""
+    return frozenset(_GLUED.findall(re.sub(r"[^a-z0-9]+", " ", unicodedata.normalize("NFKC", name).lower())))
+
+
 def words(name: str) -> frozenset[str]:
     """Distinguishing words: letters and digits split apart ('72GB' → 72, gb), filler words dropped."""
     return frozenset(re.findall(r"[a-z]+|\d+", unicodedata.normalize("NFKC", name).lower())) - FILLER
@@ -68,6 +77,7 @@ class NameIndex:
     cards: dict  # id -> plain card data
     exact: dict = field(default_factory=dict)
     wordsets: list = field(default_factory=list)  # (frozenset of words, card id)
+    gluedsets: dict = field(default_factory=dict)  # card id -> glued tokens of all its names
 
     def __post_init__(self):
         for cid, card in self.cards.items():
@@ -75,6 +85,7 @@ class NameIndex:
                 self.exact.setdefault(normalise(n), set()).add(cid)
                 if words(n):
                     self.wordsets.append((words(n), cid))
+                self.gluedsets[cid] = self.gluedsets.get(cid, frozenset()) | glued(n) | {normalise(n)}
             for dev in self._pci(card):
                 key = pci_key(dev)
                 if key:
@@ -91,10 +102,10 @@ class NameIndex:
             key = normalise(name)
             hits = self.exact.get(key, set())
         if not hits:
-            typed = words(name)
+            typed, suffixed = words(name), glued(name)
             covered: dict[str, int] = {}
             for ws, cid in self.wordsets:
-                if ws <= typed:
+                if ws <= typed and suffixed <= self.gluedsets[cid]:
                     covered[cid] = max(covered.get(cid, 0), len(ws))
             if covered:
                 best = max(covered.values())

@@ -122,10 +122,75 @@ def answer(question: str, *, engine: str = "durable", **raw) -> dict:
     parts of the compiled catalog and the rules the question needs)."""
     from kb.catalog.compiled import load_data, load_rule_base
 
+    from kb.questions.base import AmbiguousCard
+
     parts, questions = needs(question)
     rules, problems = load_rule_base(questions=questions)
     asker = Asker(load_data(parts=parts), engine=engine, rules=rules, problems=problems)
-    return asker.answer(question, resolve(question, asker.index, **raw))
+    try:
+        inputs = resolve(question, asker.index, **raw)
+    except AmbiguousCard as exc:
+        return one_for_all(question, asker, raw, exc)
+    return asker.answer(question, inputs)
+
+
+def _gist(answer: dict) -> tuple:
+    """What makes two answers the same apart from the card's name: verdict, the rules behind reasons and
+    conditions, and the details."""
+    return (answer["verdict"], tuple(r["rule"] for r in answer["reasons"]),
+            tuple(c["rule"] for c in answer["conditions"]), repr(answer["details"]))
+
+
+def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
+    """A name that fits several cards: one answer naming them all where every card gets the same answer;
+    otherwise UnusableInput (exit 2) listing the cards with their verdicts. A part of a name is still never
+    guessed into one card: the cards are the ones the name fits (kb.catalog.names)."""
+    from kb.questions.words import VERDICT
+
+    key = next((k for k, v in raw.items() if isinstance(v, str) and v == exc.name), None)
+    if key is None:
+        raise exc
+    fits, first_error = [], None
+    for cid in exc.candidates:  # the other inputs may fit only some of the cards (a MIG profile of one size)
+        try:
+            fits.append((cid, resolve(question, asker.index, **{**raw, key: cid})))
+        except UnusableInput as error:
+            first_error = first_error or error
+    if not fits:
+        raise first_error
+    if len(fits) == 1:  # the other inputs fit one card only: still no guess, say which cards the name fits
+        raise UnusableInput(Text(f"{exc.name} fits several cards and the other inputs only "
+                                 f"{asker.index['cards'][fits[0][0]]['short_name']} ({fits[0][0]}): name it",
+                                 f"{exc.name} passt auf mehrere Karten, die übrigen Angaben nur auf "
+                                 f"{asker.index['cards'][fits[0][0]]['short_name']} ({fits[0][0]}): nennen Sie sie"),
+                            suggestions=[fits[0][0]])
+    exc.candidates = [cid for cid, _ in fits]
+    answers = [asker.answer(question, inputs) for _, inputs in fits]
+    cards = asker.index["cards"]
+    if len({_gist(a) for a in answers}) > 1:
+        en = "; ".join(f"{cards[c]['short_name']} ({c}): {VERDICT[a['verdict']]['en']}" for c, a in zip(exc.candidates, answers))
+        de = "; ".join(f"{cards[c]['short_name']} ({c}): {VERDICT[a['verdict']]['de']}" for c, a in zip(exc.candidates, answers))
+        if len({a["verdict"] for a in answers}) == 1:  # same verdict, other reasons or details (profiles, …)
+            differ = sorted({k for a in answers for k in a["details"] if a["details"].get(k) != answers[0]["details"].get(k)}
+                            | ({"reasons"} if len({_gist(a)[1:3] for a in answers}) > 1 else set()))
+            from kb.answer import DETAIL_LABELS
+
+            label = lambda d, lang: DETAIL_LABELS[d](lang) if d in DETAIL_LABELS else d.replace("_", " ")  # noqa: E731
+            en += f" (the answers differ in: {', '.join(label(d, 'en') for d in differ)})"
+            de += f" (die Antworten unterscheiden sich in: {', '.join(label(d, 'de') for d in differ)})"
+        raise UnusableInput(Text(f"{exc.name} fits several cards whose answers differ — {en}; name one of them",
+                                 f"{exc.name} passt auf mehrere Karten mit unterschiedlichen Antworten — {de}; nennen "
+                                 f"Sie eine davon"), suggestions=exc.candidates)
+    names = ", ".join(cards[c]["short_name"] for c in exc.candidates)
+    first = dict(answers[0])
+    first["cards"] = list(exc.candidates)
+    one, every = cards[exc.candidates[0]]["short_name"], " / ".join(cards[c]["short_name"] for c in exc.candidates)
+    first["summary"] = {
+        "en": f"{exc.name} fits {len(answers)} cards ({names}); the answer is the same for all of them. "
+              + first["summary"]["en"].replace(one, every),
+        "de": f"{exc.name} passt auf {len(answers)} Karten ({names}); die Antwort ist für alle gleich. "
+              + first["summary"]["de"].replace(one, every)}
+    return first
 
 
 def export_all(*, engine: str = "durable") -> dict:

@@ -95,6 +95,16 @@ def _ordered(ids: set, table: dict) -> list[str]:
     return [i for i in table if i in ids] + sorted(i for i in ids if i not in table)
 
 
+class AmbiguousCard(UnusableInput):
+    """A name that fits several cards (`candidates`): kb.questions.answer answers once where all get the same
+    answer, else this error (exit 2) lists them."""
+
+    def __init__(self, text: Text, *, name: str, candidates: list[str]):
+        super().__init__(text, suggestions=candidates)
+        self.name = name
+        self.candidates = list(candidates)
+
+
 def card_id(index: dict, name: str) -> str:
     """Resolve a typed card name; UnusableInput with the closest cards as suggestions."""
     if not str(name).strip():
@@ -112,8 +122,9 @@ def card_id(index: dict, name: str) -> str:
         listed = "; ".join(names)
         name = versions.shown(name)
         if exc.ambiguous:
-            raise UnusableInput(Text(f"{name} fits several cards: {listed}",
-                                     f"{name} passt auf mehrere Karten: {listed}"), suggestions=exc.candidates) from None
+            raise AmbiguousCard(Text(f"{name} fits several cards: {listed}",
+                                     f"{name} passt auf mehrere Karten: {listed}"),
+                                name=str(exc.name), candidates=exc.candidates) from None
         en, de = f"unknown card {name}", f"unbekannte Karte {name}"
         if names:
             en, de = en + f" — did you mean: {listed}", de + f" — meinten Sie: {listed}"
