@@ -55,10 +55,11 @@ EXPECTED = {
     "migparted-dgx-station-80gb.yaml": [("CHK-032", "info"), ("CHK-032", "info")],
     "migparted-examples-config.yaml": [("CHK-032", "info")],  # custom-config; all-balanced is NVIDIA's
     "migparted-systemd-config-default.yaml": [],
-    # run-ai/fake-gpu-operator's A100 nodes: a card our data does not hold yet
-    "runai-node-fraction.yaml": [("CHK-040", "info")],
-    "runai-node-mig-3-instances.yaml": [("CHK-040", "info")],
-    "runai-node-mig-7g-40gb.yaml": [("CHK-040", "info")],
+    # run-ai/fake-gpu-operator's nodes: their product labels (NVIDIA-A100-SXM4-40GB, Tesla-T4) resolve to cards,
+    # and their MIG layouts fit the A100 40GB's profiles
+    "runai-node-fraction.yaml": [],
+    "runai-node-mig-3-instances.yaml": [],
+    "runai-node-mig-7g-40gb.yaml": [],
     "runai-pod-mig-1g-5gb.yaml": [],
 }
 

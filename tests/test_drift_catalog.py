@@ -165,7 +165,14 @@ def test_l4_gone_from_the_ad10x_line_turns_its_vgpu_answer_unconfirmed(tmp_path)
     assert [(c["kind"], c["text"]["en"], c["text"]["de"]) for c in item["changes"]] == [
         ("vgpu-unlisted", "platform support's KubeVirt vGPU device list no longer names card L4",
          "Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte L4 nicht mehr"),
-        # close to the old line, but a name with a digit is gone: a changed fact, not a rewording
+        # close to the old line, but a name with a digit is gone: a changed fact, not a rewording (the L40 card
+        # cites the line too)
+        ("quote-changed", "quote “AD10x: L40, RTX 6000 Ada, L4.” of cards/l40 operator_support.kubevirt_vgpu now "
+                          "reads “AD10x: L40, RTX 6000 Ada.” in gpu-operator-platform-support (another number, name "
+                          "or negation)",
+         "Zitat „AD10x: L40, RTX 6000 Ada, L4.“ von cards/l40 operator_support.kubevirt_vgpu lautet in "
+         "gpu-operator-platform-support jetzt „AD10x: L40, RTX 6000 Ada.“ (andere Zahl, anderer Name oder eine "
+         "Verneinung)"),
         ("quote-changed", "quote “AD10x: L40, RTX 6000 Ada, L4.” of cards/l40s operator_support.kubevirt_vgpu.disputed_by[0] now "
                           "reads “AD10x: L40, RTX 6000 Ada.” in gpu-operator-platform-support (another number, name "
                           "or negation)",

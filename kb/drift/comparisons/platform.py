@@ -83,14 +83,19 @@ def _cards(sid: str, cards: dict, now: dict, gone: dict) -> list[Change]:
         listed = support.get("listed", {})
         entity = f"cards/{cid}"
         if listed.get("value"):
-            key = normalise(support.get("listed_as") or card["name"])
+            # a card the list names only through the systems built from it (DGX B200, HGX B200) is listed while
+            # one of them is
+            systems = [sy["name"] for sy in card.get("systems", [])]
+            names = [support["listed_as"]] if support.get("listed_as") else systems or [card["name"]]
+            keys = [normalise(n) for n in names]
+            key = next((k for k in keys if k in now), next((k for k in keys if k in gone), keys[0]))
             ref = f"{entity} operator_support.listed"
             patch = {"entity": entity, "path": ["operator_support", "listed", "value"], "value": False}
-            if key in gone:
+            if key in gone and not any(k in now for k in keys):
                 gone[key].touches.append(ref)
                 gone[key].patch.append(patch)
             elif key not in now:
-                shown = support.get("listed_as") or card["name"]
+                shown = ", ".join(names)
                 out.append(Change(sid, "card-unlisted", Text(
                     f"platform support no longer lists {shown} (card {card['short_name']})",
                     f"Die Plattform-Unterstützung nennt {shown} nicht mehr (Karte {card['short_name']})"),
