@@ -147,8 +147,14 @@ def on_config(config):
     return config
 
 
+#: up to this many cards the navigation lists every card page; beyond it only the card list (grouped by family,
+#: with a filter), which stays usable where a sidebar of 60 names would not
+NAV_CARDS = 24
+
+
 def _expand_nav(nav, folder: Path):
-    """Replace the entry 'generated/cards/index.md' with the index followed by one entry per card page."""
+    """Replace the entry 'generated/cards/index.md' with the index followed by one entry per card page (the
+    index alone beyond NAV_CARDS cards: the pages are still built and linked from it)."""
     if nav is None:
         return nav
     if isinstance(nav, list):
@@ -161,7 +167,7 @@ def _expand_nav(nav, folder: Path):
         return {k: _expand_nav(v, folder) for k, v in nav.items()}
     if nav == "generated/cards/index.md":
         cards = sorted({p.name.split(".")[0] for p in (folder / "cards").glob("*.md")} - {"index"})
-        return [nav, *(f"generated/cards/{c}.md" for c in cards)]
+        return [nav, *(f"generated/cards/{c}.md" for c in cards)] if len(cards) <= NAV_CARDS else [nav]
     return nav
 
 

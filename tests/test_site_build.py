@@ -255,3 +255,19 @@ def test_long_configuration_keys_may_break_resource_names_never():
     out = docs_hooks.on_page_content(html, None, None, None)
     assert '<code class="gpukb-key">sharing.<wbr>timeSlicing.<wbr>failRequestsGreaterThanOne</code>' in out
     assert "<code>nvidia.com/mig-1g.24gb.me.all</code> <code>580.82.07</code>" in out
+
+
+def test_the_navigation_lists_card_pages_only_while_there_are_few(tmp_path):
+    from kb import docs_hooks
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    for i in range(3):
+        for lang in ("de", "en"):
+            (cards / f"c{i}.{lang}.md").write_text("# c\n", encoding="utf-8")
+    nav = [{"Karten": ["generated/cards/index.md"]}]
+    assert docs_hooks._expand_nav(nav, tmp_path) == [{"Karten": ["generated/cards/index.md", "generated/cards/c0.md",
+                                                                 "generated/cards/c1.md", "generated/cards/c2.md"]}]
+    for i in range(3, docs_hooks.NAV_CARDS + 1):
+        (cards / f"c{i}.de.md").write_text("# c\n", encoding="utf-8")
+    assert docs_hooks._expand_nav(nav, tmp_path) == [{"Karten": ["generated/cards/index.md"]}]
