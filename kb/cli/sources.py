@@ -306,7 +306,7 @@ def _snapshot_of(data: dict, source_id: str, file: Path) -> str | None:
     from kb.lint.snapshots import snapshot_files
 
     m = re.search(r"@(\d{4}-\d{2}-\d{2})\.[^.]+$", file.name)
-    snapshot = data["sources"][source_id].get("snapshot")
+    snapshot = data["sources"].get(source_id, {}).get("snapshot")
     if not m or not snapshot:
         return None
     from kb.lint.context import shared_dir

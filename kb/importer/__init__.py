@@ -27,7 +27,7 @@ def draft(source_id: str, text: str, data: dict, snapshot: str | None = None, ca
     """Drafts from the document `text` of the catalog source `source_id`; UnusableInput for a source no
     importer reads or a document its extractor cannot read."""
     from kb.drift.extractors import ExtractError, get
-    from kb.importer import cards
+    from kb.importer import cards as drafting
 
     source = data["sources"].get(source_id)
     if source is None:
@@ -46,8 +46,8 @@ def draft(source_id: str, text: str, data: dict, snapshot: str | None = None, ca
         raise UnusableInput(Text(f"the file is no {extractor} document: {exc}",
                                  f"die Datei ist kein Dokument der Art {extractor}: {exc}")) from None
     if extractor == "platform-support":
-        return cards.platform_drafts(source_id, extracted, data, snapshot)
-    return cards.mig_drafts(source_id, extracted, data, snapshot, cards)
+        return drafting.platform_drafts(source_id, extracted, data, snapshot)
+    return drafting.mig_drafts(source_id, extracted, data, snapshot, cards)
 
 
 def card_draft(source: str, product: dict, entries=(), snapshot: str | None = None) -> dict:

@@ -10,7 +10,7 @@ from kb.drift.extractors.platform_support import VGPU_LEAD
 
 SECTION = "Supported NVIDIA Data Center GPUs and Systems"
 #: the system prefixes of the support list: a system is recorded under the card it contains
-SYSTEM = re.compile(r"^NVIDIA (?:DGX|HGX) (?!Spark$|Station$)")
+SYSTEM = re.compile(r"^NVIDIA (?:DGX|HGX) (?!Spark$)")  # DGX Spark is one GB10 machine, not built from a card
 _PROFILE = re.compile(r"^(\d+)g\.(\d+)gb(?:([+-])(me\.all|me|gfx))?$")
 
 
