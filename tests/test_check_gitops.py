@@ -432,3 +432,21 @@ def test_a_release_our_data_does_not_hold_is_named(tmp_path):
     assert (report.summary["inputs"]["operator"], report.summary["inputs"]["operator_unknown"]) == (None, "24.9.1")
     assert "Die Eingabe installiert GPU Operator 24.9.1, ein Release, zu dem gpukb keine Daten hat" in render(
         report.as_json(), "de")
+
+
+def test_the_device_plugin_charts_own_values_yaml_is_not_read_as_the_operators(tmp_path):
+    """NVIDIA/k8s-device-plugin@1b826acc deployments/helm/nvidia-device-plugin/values.yaml, read from the mirror: since
+    2024 it has a `cdi:` section (nvidiaHookPath) like the operator's chart, and was read as GPU Operator values."""
+    values = upstream("NVIDIA/k8s-device-plugin", "1b826acc6af3079d8923bac395c3124b8861a9a6",
+                      "deployments/helm/nvidia-device-plugin/values.yaml", tmp_path)
+    report = run(values)
+    assert report.summary["checked"] == {"device-plugin chart": 1} and report.inventory.policies == []
+
+
+def test_the_device_plugin_charts_values_with_cdi_look_alike():
+    text = ("config:\n  name: ''\n  map: {}\n  default: ''\n  fallbackStrategies: [named, single]\nmigStrategy: null\n"
+            "gfd:\n  enabled: false\ncdi:\n  nvidiaHookPath: null\n")
+    assert run("-", stdin=text).summary["checked"] == {"device-plugin chart": 1}
+    # the operator's values with a cdi section stay the operator's
+    assert run("-", stdin="cdi:\n  enabled: true\ndevicePlugin:\n  enabled: true\n").summary["checked"] == {
+        "ClusterPolicy": 1}

@@ -26,7 +26,7 @@ _OWN = {"migStrategy", "compatWithCPUManager", "failOnInitError", "deviceListStr
         "nvidiaDriverRoot", "allowDefaultNamespace", "legacyDaemonsetAPI", "deviceDiscoveryStrategy"}
 #: sections only the GPU Operator's chart has
 _OPERATOR = {"operator", "driver", "toolkit", "mig", "migManager", "validator", "dcgmExporter", "clusterPolicy",
-             "sandboxWorkloads", "cdi"}
+             "sandboxWorkloads"}  # not `cdi`: the device-plugin chart has one too (nvidiaHookPath, featureFlags)
 
 
 @dataclass
