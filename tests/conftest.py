@@ -6,12 +6,20 @@ neutral (C.UTF-8: English by default), and every test gets its own GPUKB_CACHE_D
 with hard links to the compiled data earlier tests built (the cache is keyed by content: sharing it is
 safe), and what a test compiles is linked back for the next ones — so a catalog is compiled once per
 session, not once per test. It works with `pytest` from the repository root and from anywhere else.
+
+Speed (issue 9: the suite runs in about a minute on two cores): pytest-xdist runs two workers (`-n 2` in
+pyproject.toml; `-n 0` for one process); the site is built once per run (fixture `site`, shared by the
+workers); the tests that use it, or a module-scoped fixture of their module, run on one worker
+(pytest_xdist_make_scheduler); grids are sampled (tests/sampling.py) and hypothesis tries a modest number
+of examples — GPUKB_FULL=1 walks every grid and tries ten times as many.
 """
 
 from __future__ import annotations
 
 import io
+import functools
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -19,6 +27,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+from sampling import FULL
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
@@ -39,6 +50,11 @@ os.environ["LANG"] = "C.UTF-8"
 _WARM = _SANDBOX / "compiled"  # compiled data shared by the tests (hard links)
 _WARM.mkdir()
 os.environ["GPUKB_CACHE_DIR"] = str(_SANDBOX / "cache-outside-tests")  # collection time, session fixtures
+
+
+settings.register_profile("gpukb", max_examples=400 if FULL else 40, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("gpukb")
 
 
 def pytest_unconfigure(config):
@@ -122,6 +138,38 @@ def old_platform(tmp_path):
     shutil.copy(need_sources() / "cloud-native-docs/platform-support@2025-10-27.rst",
                 folder / "cloud-native-docs/platform-support@2025-10-27.rst")
     return folder
+
+
+#: a module using the site's session fixtures (tests/site_fixtures.py; `page` and `phone` need `site_server`)
+_SITE_USER = re.compile(r"\b(site_built|site_server|chromium)\b")
+
+
+@functools.lru_cache(maxsize=None)
+def _worker_group(module: str) -> str | None:
+    """Which tests of a module must run on one worker: "site" where the module uses the built site or the
+    browser; the module itself where it has a module-scoped fixture (made once, not once per worker)."""
+    try:
+        text = (REPO / module).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    if _SITE_USER.search(text):
+        return "site"
+    return module if 'scope="module"' in text else None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist spreads tests one by one, except those sharing an expensive fixture (see _worker_group).
+    (xdist's own --dist loadgroup no longer works with pytest 9.2, which ignores the group it appends to an id.)"""
+    if config.getvalue("dist") not in ("load", "loadgroup"):
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _worker_group(nodeid.split("::", 1)[0]) or nodeid
+
+    return Scheduling(config, log)
 
 
 # the site tests' session fixtures: the site built once, served once, one Chromium for all browser tests

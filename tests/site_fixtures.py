@@ -1,6 +1,6 @@
-"""Session fixtures of the site tests, imported by tests/conftest.py: the site built once (tests/test_site_build.py
-build_site), served once on 127.0.0.1, and ONE Chromium for every browser test of the session (Playwright
-driving Debian's /usr/bin/chromium; never `playwright install`)."""
+"""Session fixtures of the site tests, imported by tests/conftest.py: the site built once (tests/sitebuild.py),
+served once on 127.0.0.1, and ONE Chromium for every browser test of the session (Playwright driving Debian's
+/usr/bin/chromium; never `playwright install`)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,15 @@ PHONE = {"width": 375, "height": 812}
 
 @pytest.fixture(scope="session")
 def site_built(tmp_path_factory):
-    """The whole site, built strictly once per session (both languages, every generated page)."""
-    from test_site_build import build_site
+    """The whole site, built strictly once per run (both languages, every generated page), one card's note
+    made of markup: SimpleNamespace(ok, log, site, docs, catalog, poisoned, export) — tests/sitebuild.py;
+    with pytest-xdist the workers share one build."""
+    import os
 
-    site = build_site(str(tmp_path_factory.getbasetemp() / "gpukb-site"))
+    import sitebuild
+
+    base = tmp_path_factory.getbasetemp()
+    site = sitebuild.shared(base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base)
     assert site.ok, site.log
     return site
 

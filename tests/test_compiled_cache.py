@@ -326,7 +326,7 @@ def test_the_suite_runs_in_a_home_of_its_own(tmp_path):
 
 
 def test_pytest_runs_from_another_folder(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:randomly", "-p", "no:cacheprovider",
                            str(REPO / "tests" / "test_versions.py")], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert " passed" in proc.stdout

@@ -209,7 +209,7 @@ def test_ask_page_says_what_is_wrong_with_an_input(page, server, query, message)
 def test_catalog_markup_is_shown_as_text_not_run(page, server, built):
     for prefix in ("", "/en"):
         page.goto(f"{server}{prefix}/cards/{built['poisoned']}/")
-        from test_site_build import POISON
+        from sitebuild import POISON
 
         assert POISON in page.locator("article").inner_text()
         assert page.evaluate("window.__gpukb_pwned") is None

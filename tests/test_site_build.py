@@ -1,18 +1,15 @@
 """The whole site, built strictly from a copy of docs/ and of the real catalog (one card's note replaced by
 markup): both languages, every generated page, no resource from another host, text not HTML.
 
-`build_site()` is shared with tests/test_site_browser.py (built once per test run).
+The build is the session fixture `site_built` (tests/site_fixtures.py, tests/sitebuild.py: built once per
+test run, shared by every site test and the xdist workers).
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -23,41 +20,6 @@ from kb.publication import publication
 from kb.wording import date_text
 
 ROOT = Path(__file__).resolve().parent.parent
-POISON = "<script>window.__gpukb_pwned = 1</script><img src=x onerror=\"window.__gpukb_pwned = 2\">"
-
-
-def _poison(catalog: Path) -> str:
-    """Give the first card without a note a note made of markup; returns the card id."""
-    for path in sorted((catalog / "cards").glob("*.yaml")):
-        text = path.read_text(encoding="utf-8")
-        if not re.search(r"^note:", text, re.M):
-            quoted = POISON.replace("\\", "\\\\").replace('"', '\\"')
-            path.write_text(text.rstrip("\n") + f'\nnote:\n  en: "{quoted}"\n  de: "{quoted}"\n', encoding="utf-8")
-            return path.stem
-    raise AssertionError("every card has a note; cannot plant the markup fixture")
-
-
-@functools.lru_cache(maxsize=1)
-def build_site(tmp: str) -> SimpleNamespace:
-    """Build once into `tmp`; returns site folder, poisoned card id and the engine's export for that catalog."""
-    base = Path(tmp)
-    shutil.copytree(ROOT / "catalog", base / "catalog")
-    shutil.copytree(ROOT / "docs", base / "docs", ignore=shutil.ignore_patterns("generated"))
-    shutil.copytree(ROOT / "overrides", base / "overrides")
-    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    config = config.replace("  - kb/docs_hooks.py", f"  - {ROOT / 'kb' / 'docs_hooks.py'}")
-    (base / "mkdocs.yml").write_text(config, encoding="utf-8")
-    poisoned = _poison(base / "catalog")
-    env = {**os.environ, "GPUKB_CATALOG": str(base / "catalog"), "GPUKB_CACHE_DIR": str(base / "cache"),
-           "NO_MKDOCS_2_WARNING": "1"}
-    env.pop("GPUKB_SKIP_GENERATE", None)
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(base / "mkdocs.yml"),
-                           "-d", str(base / "site")], env=env, capture_output=True, text=True)
-    log = proc.stdout + proc.stderr
-    code = "import json; from kb.questions import export_all; print(json.dumps(export_all()))"
-    export = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    return SimpleNamespace(ok=proc.returncode == 0, log=log, site=base / "site", docs=base / "docs",
-                           poisoned=poisoned, export=json.loads(export.stdout) if export.returncode == 0 else None)
 
 
 @pytest.fixture

@@ -1,0 +1,73 @@
+"""The whole site, built once per test run from a copy of docs/ and of the real catalog (one card's note
+replaced by markup) — shared by every test that asks for the `site` fixture (tests/conftest.py).
+
+With pytest-xdist the workers share one build: the first worker that needs it builds under a file lock in
+the run's common temporary folder, the others wait and read what it wrote (result.json beside the site).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+ROOT = Path(__file__).resolve().parent.parent
+POISON = "<script>window.__gpukb_pwned = 1</script><img src=x onerror=\"window.__gpukb_pwned = 2\">"
+
+
+def _poison(catalog: Path) -> str:
+    """Give the first card without a note a note made of markup; returns the card id."""
+    for path in sorted((catalog / "cards").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        if not re.search(r"^note:", text, re.M):
+            quoted = POISON.replace("\\", "\\\\").replace('"', '\\"')
+            path.write_text(text.rstrip("\n") + f'\nnote:\n  en: "{quoted}"\n  de: "{quoted}"\n', encoding="utf-8")
+            return path.stem
+    raise AssertionError("every card has a note; cannot plant the markup fixture")
+
+
+def build(base: Path) -> dict:
+    """Build into `base`; returns {ok, log, site, docs, catalog, poisoned, export} (JSON-able)."""
+    shutil.copytree(ROOT / "catalog", base / "catalog")
+    shutil.copytree(ROOT / "docs", base / "docs", ignore=shutil.ignore_patterns("generated"))
+    shutil.copytree(ROOT / "overrides", base / "overrides")
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace("  - kb/docs_hooks.py", f"  - {ROOT / 'kb' / 'docs_hooks.py'}")
+    (base / "mkdocs.yml").write_text(config, encoding="utf-8")
+    poisoned = _poison(base / "catalog")
+    env = {**os.environ, "GPUKB_CATALOG": str(base / "catalog"), "GPUKB_CACHE_DIR": str(base / "cache"),
+           "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("GPUKB_SKIP_GENERATE", None)
+    # the export is written by the same process that builds (one interpreter, one compile of the catalog)
+    code = ("import json, sys; from mkdocs.__main__ import cli; from kb.questions import export_all\n"
+            "try:\n    cli(sys.argv[1:], standalone_mode=False)\nexcept BaseException as exc:\n"
+            "    print(f'build failed: {exc!r}', file=sys.stderr); sys.exit(1)\n"
+            f"open({str(base / 'export.json')!r}, 'w').write(json.dumps(export_all()))\n")
+    proc = subprocess.run([sys.executable, "-c", code, "build", "--strict", "-f", str(base / "mkdocs.yml"),
+                           "-d", str(base / "site")], env=env, capture_output=True, text=True)
+    export = json.loads((base / "export.json").read_text(encoding="utf-8")) if proc.returncode == 0 else None
+    return {"ok": proc.returncode == 0, "log": proc.stdout + proc.stderr, "site": str(base / "site"),
+            "docs": str(base / "docs"), "catalog": str(base / "catalog"), "poisoned": poisoned, "export": export}
+
+
+def shared(root: Path) -> SimpleNamespace:
+    """The build in `root/gpukb-site`, made by the first caller (of any worker) and reused by the rest."""
+    base = root / "gpukb-site"
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / "gpukb-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = base / "result.json"
+        if done.is_file():
+            result = json.loads(done.read_text(encoding="utf-8"))
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+            base.mkdir()
+            result = build(base)
+            done.write_text(json.dumps(result), encoding="utf-8")
+    return SimpleNamespace(**{**result, **{k: Path(result[k]) for k in ("site", "docs", "catalog")}})
