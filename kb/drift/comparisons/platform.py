@@ -24,14 +24,14 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     platform = data.get("platform")
     gone: dict[str, Change] = {}
     if platform and platform.get("source") == sid:
-        out += _products(sid, platform["products"], now, gone)
+        out += _products(sid, platform["products"], now, gone, extracted.get("kubevirt_vgpu", []))
     out += _cards(sid, data.get("cards", {}), now, gone)
     if "kubevirt_vgpu" in extracted:
         out += _kubevirt_vgpu(sid, data.get("cards", {}), extracted["kubevirt_vgpu"])
     return out
 
 
-def _products(sid: str, products: list[dict], now: dict, gone: dict) -> list[Change]:
+def _products(sid: str, products: list[dict], now: dict, gone: dict, vgpu: list[dict]) -> list[Change]:
     before: dict[str, list[tuple[int, dict]]] = {}
     for i, p in enumerate(products):
         before.setdefault(p["normalised"], []).append((i, p))
@@ -72,7 +72,7 @@ def _products(sid: str, products: list[dict], now: dict, gone: dict) -> list[Cha
             out.append(Change(sid, "product-added", Text(
                 f"platform support now lists {p['name']} ({p['tab']})",
                 f"Die Plattform-Unterstützung nennt jetzt {p['name']} ({p['tab']})"),
-                touches=["platform-support products"], details={"card_draft": card_draft(sid, p)}))
+                touches=["platform-support products"], details={"card_draft": card_draft(sid, p, vgpu)}))
     return out
 
 
@@ -202,20 +202,10 @@ def _disputed_vgpu(sid: str, entity: str, short: str, fact: dict | None, hit: st
     return out
 
 
-def card_draft(sid: str, product: dict) -> dict:
-    """A draft of the catalog entries for a product NVIDIA newly lists, for a maintainer to review: the
-    catalog helper's importer (`kb.importer.card_draft`, where it exists) writes it, else the facts this
-    page itself states (name, architecture, listed, driver minimum), each citing the row."""
-    try:
-        from kb.importer import card_draft as importer_draft  # the importer of `gpukb sources import`
-    except ImportError:
-        importer_draft = None
-    if importer_draft is not None:
-        return importer_draft(sid, product)
-    cite = [{"source": sid, "section": f"Supported NVIDIA Data Center GPUs and Systems, tab '{product['tab']}'",
-             "quote": product["quote"]}]
-    draft = {"name": product["name"], "architecture": {"value": product["architecture"], "cite": cite},
-             "operator_support": {"listed": {"value": True, "cite": cite}}}
-    if product.get("min_driver"):
-        draft["operator_support"]["min_driver"] = {"value": product["min_driver"], "cite": cite}
-    return draft
+def card_draft(sid: str, product: dict, vgpu: list[dict]) -> dict:
+    """A card file drafted for a product NVIDIA newly lists, for a maintainer to review: what `gpukb sources
+    import` writes (kb.importer.card_draft: listing, architecture, driver minimum and exceptions, the KubeVirt vGPU
+    list, each citing the page)."""
+    from kb.importer import card_draft as importer_draft
+
+    return importer_draft(sid, product, vgpu)
