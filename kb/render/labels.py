@@ -7,6 +7,7 @@ from kb.text import Text, is_text
 
 FIELD_LABELS: dict[str, Text] = {
     "pci_device_ids": Text("PCI device IDs", "PCI-Geräte-IDs"),
+    "systems": Text("System with it on the GPU Operator's list", "System damit auf der Liste des GPU Operators"),
     "architecture": Text("Architecture", "Architektur"),
     "memory_gb": Text("Memory (GB)", "Speicher (GB)"),
     "form_factor": Text("Form factor", "Bauform"),
@@ -49,6 +50,8 @@ def value_text(value, lang: str, path: str = "") -> str:
     if isinstance(value, dict):
         if is_text(value):
             return Text.of(value)(lang)
+        if set(value) == {"name"}:  # a system of the card
+            return value["name"]
         if "name" in value and "memory_gb" in value:
             count = value.get("max_count")
             return f"{value['name']} ({value['memory_gb']} GB" + (f", ×{count})" if count else ")")
