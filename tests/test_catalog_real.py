@@ -42,6 +42,13 @@ def index():
     ("RTX Pro 4500 Blackwell Server Edition", "rtx-pro-4500-blackwell-server"),
     ("l40s", "l40s"),
     ("L4", "l4"),
+    ("L40", "l40"),                      # NVIDIA's L40, not the L40S
+    ("H200", "h200"),                    # the support list's and nvidia-smi's "NVIDIA H200" is the SXM card
+    ("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb", "a100-sxm4-40gb"),
+    ("Tesla-T4-SHARED", "t4"),
+    ("0x2335", "h200"),
+    ("DGX H100", "h100-sxm5-80gb"),
+    ("DGX Station", "gb300"),
 ])
 def test_names_support_staff_type(index, typed, card):
     assert index.resolve(typed) == card
@@ -55,7 +62,14 @@ def test_rtx_pro_6000_alone_is_ambiguous(index):
                                     "rtx-pro-6000-blackwell-workstation"]
 
 
-@pytest.mark.parametrize("typed, suggested", [("L40", "l40s"), ("H200", "h200-nvl"), ("RTX PRO 550", "rtx-pro-5500-blackwell")])
+def test_a100_alone_is_ambiguous_without_the_a100x(index):
+    with pytest.raises(NameError_) as exc:
+        index.resolve("A100")
+    assert exc.value.ambiguous
+    assert exc.value.candidates == ["a100-pcie-40gb", "a100-pcie-80gb", "a100-sxm4-40gb", "a100-sxm4-80gb"]
+
+
+@pytest.mark.parametrize("typed, suggested", [("A10G", "a10"), ("L40G", "l40"), ("RTX PRO 550", "rtx-pro-5500-blackwell")])
 def test_other_products_are_not_guessed(index, typed, suggested):
     with pytest.raises(NameError_) as exc:
         index.resolve(typed)

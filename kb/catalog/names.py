@@ -46,13 +46,20 @@ def pci_key(name: str) -> str | None:
     return f"pci:{m.group(1).lower()}" if m and any(c.isdigit() for c in m.group(1)) else None
 
 
-_GLUED = re.compile(r"[a-z]+\d+[a-z]+")
+_GLUED = re.compile(r"[a-z]*(\d+)[a-z]+")
 
 
 def glued(name: str) -> frozenset[str]:
     """Tokens with a letter suffix glued to a model number ('a10g', 'l40s', 'h200nvl'): a different product than
     the number without it (the A10G is no A10, the L40G no L40)."""
-    return frozenset(_GLUED.findall(re.sub(r"[^a-z0-9]+", " ", unicodedata.normalize("NFKC", name).lower())))
+    text = re.sub(r"[^a-z0-9]+", " ", unicodedata.normalize("NFKC", name).lower())
+    return frozenset(m.group(0) for m in _GLUED.finditer(text))
+
+
+def _qualified(card_glued: frozenset[str], typed: frozenset[str], typed_glued: frozenset[str]) -> bool:
+    """Whether the card's model number carries a letter the typed name lacks ('A100X' for 'A100', 'RTX PRO 6000D'
+    for 'RTX PRO 6000'): then it is another product than the one typed."""
+    return any(_GLUED.fullmatch(g).group(1) in typed and g not in typed_glued for g in card_glued)
 
 
 def words(name: str) -> frozenset[str]:
@@ -77,7 +84,8 @@ class NameIndex:
     cards: dict  # id -> plain card data
     exact: dict = field(default_factory=dict)
     wordsets: list = field(default_factory=list)  # (frozenset of words, card id)
-    gluedsets: dict = field(default_factory=dict)  # card id -> glued tokens of all its names
+    gluedsets: dict = field(default_factory=dict)  # card id -> glued tokens and normalised forms of all its names
+    qualifiers: dict = field(default_factory=dict)  # card id -> glued tokens of its names ('a100x', '6000d')
 
     def __post_init__(self):
         for cid, card in self.cards.items():
@@ -86,6 +94,7 @@ class NameIndex:
                 if words(n):
                     self.wordsets.append((words(n), cid))
                 self.gluedsets[cid] = self.gluedsets.get(cid, frozenset()) | glued(n) | {normalise(n)}
+                self.qualifiers[cid] = self.qualifiers.get(cid, frozenset()) | glued(n)
             for dev in self._pci(card):
                 key = pci_key(dev)
                 if key:
@@ -114,8 +123,11 @@ class NameIndex:
             return next(iter(hits))
         if len(hits) > 1:
             return self._one_or_ambiguous(name, hits)
-        typed = words(name)
+        typed, suffixed = words(name), glued(name)
         partial = sorted({cid for ws, cid in self.wordsets if typed and typed < ws})
+        # a card whose model number carries a letter the name lacks is another product, unless only such remain
+        plain = [cid for cid in partial if not _qualified(self.qualifiers.get(cid, frozenset()), typed, suffixed)]
+        partial = plain or partial
         if len(partial) > 1:
             raise NameError_(name, partial, ambiguous=True)
         raise NameError_(name, partial or self._close(key), ambiguous=False)
