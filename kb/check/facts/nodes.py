@@ -152,8 +152,12 @@ def cards_by_profiles(data: dict, offered) -> list[str]:
     sizes = {_base(p) for p in offered}
     found = [cid for cid, c in data.get("cards", {}).items()
              if sizes and sizes <= {_base(p["name"]) for p in c.get("mig", {}).get("profiles", [])}]
-    lists = {tuple(sorted(p["name"] for p in data["cards"][c]["mig"]["profiles"])) for c in found}
-    return sorted(found) if len(lists) == 1 else []
+    # several GPUs share a size (1g.24gb: H100 NVL, GH200, RTX PRO 6000): the variants offered (+gfx, +me.all)
+    # tell them apart — the cards listing most of the offered names exactly
+    score = {c: len(set(offered) & {p["name"] for p in data["cards"][c]["mig"]["profiles"]}) for c in found}
+    best = [c for c in found if score[c] == max(score.values(), default=0)]
+    lists = {tuple(sorted(p["name"] for p in data["cards"][c]["mig"]["profiles"])) for c in best}
+    return sorted(best) if len(lists) == 1 else []
 
 
 def smi_props(report, card: dict) -> dict:
