@@ -107,13 +107,13 @@ def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
     from kb.site.page import Ctx
 
     newer = changes.Version("2026.12.01", "2026-12-01", None, added=[("cards/x mig.profiles[3g.40gb]", "{…}")],
-                            changed=[("cards/x mig.status", "documented", "not-listed")], verdicts=[("mig", {"card": "h200-nvl", "operator": "26.7.0"}, "yes", "conditional")])
+                            changed=[("cards/h200-nvl mig.status", "documented", "not-listed")], verdicts=[("mig", {"card": "h200-nvl", "operator": "26.7.0"}, "yes", "conditional")])
     first = changes.Version("2026.11.29", "2026-11-29", "abc", added=[("a", "1"), ("b", "2")], first=True)
     pub = Publication(repo_url=None, data_ref=None, article_url=None, publisher="E")
     page = changes.changes_page(Ctx(load_data(), "de", pub), [newer, first])
     assert "## Datenversion 2026.12.01 (2026-12-01) { #v2026-12-01 }" in page
     assert "Angaben: 1 neu, 1 geändert, 0 entfernt." in page
-    assert "`documented` → `not-listed`" in page and "Antworten mit anderem Urteil: 1." in page
+    assert "H200 NVL · `mig.status`: `documented` → `not-listed`" in page and "Antworten mit anderem Urteil: 1." in page
     assert "Kann die Karte MIG nutzen? — H200 NVL, GPU Operator 26.7.0: Ja → Bedingt" in page
     assert "Die erste veröffentlichte Datenversion, mit 2 belegten Angaben." in page
     page = changes.changes_page(Ctx(load_data(), "en", pub), None)

@@ -204,6 +204,25 @@ def _lines(items, fmt, lang: str, limit: int = 40) -> list[str]:
     return rows
 
 
+def _name(ctx, fact: str) -> str:
+    """'cards/h200-nvl mig.status' → 'H200 NVL · mig.status': the card, method or document by its name."""
+    entity, _, path = fact.partition(" ")
+    kind, _, ident = entity.partition("/")
+    d = ctx.data
+    if kind == "cards" and ident in d["cards"]:
+        name = d["cards"][ident]["short_name"]
+    elif kind == "methods" and ident in d["methods"]:
+        name = d["methods"][ident]["name"][ctx.lang]
+    elif kind == "releases":
+        name = {"gpu-operator": "GPU Operator", "device-plugin": "Device-Plugin" if ctx.lang == "de" else "device plugin",
+                "mig-manager": "MIG Manager", "dra-driver": ctx.t("DRA-Treiber", "DRA driver")}.get(ident, ident)
+    elif kind == "sources":
+        name = ctx.t("Quellen", "Sources")
+    else:
+        name = entity
+    return f"{esc(name)} · {code(path)}" if path else esc(name)
+
+
 def changes_page(ctx, versions: list[Version] | None) -> str:
     """The changes page: one section per data version, newest first."""
     t = ctx.t
@@ -232,9 +251,9 @@ def changes_page(ctx, versions: list[Version] | None) -> str:
                              _count(len(v.removed), "entfernt", "removed", ctx.lang)])
         out += [f"{t('Angaben', 'Facts')}: {summary}.", ""]
         for title, items, fmt in (
-                (t("Neu", "Added"), v.added, lambda i: f"{code(i[0])}: {code(i[1][:120])}"),
-                (t("Geändert", "Changed"), v.changed, lambda i: f"{code(i[0])}: {code(i[1][:80])} → {code(i[2][:80])}"),
-                (t("Entfernt", "Removed"), v.removed, lambda i: f"{code(i[0])}"),
+                (t("Neu", "Added"), v.added, lambda i: f"{_name(ctx, i[0])}: {code(i[1][:120])}"),
+                (t("Geändert", "Changed"), v.changed, lambda i: f"{_name(ctx, i[0])}: {code(i[1][:80])} → {code(i[2][:80])}"),
+                (t("Entfernt", "Removed"), v.removed, lambda i: _name(ctx, i[0])),
         ):
             if items:
                 out += [f'??? note "{title} ({len(items)})"', ""] + _lines(items, fmt, ctx.lang) + [""]
