@@ -25,7 +25,7 @@ INPUT_LABELS = {
     "card": Text("card", "Karte"), "operator": Text("GPU Operator", "GPU Operator"),
     "driver": Text("driver", "Treiber"), "k8s": Text("Kubernetes", "Kubernetes"),
     "gpus": Text("GPUs", "GPUs"), "mig_enabled": Text("MIG enabled", "MIG aktiviert"),
-    "workload": Text("workload", "Arbeitslast"), "mig_strategy": Text("mig.strategy", "mig.strategy"),
+    "workload": Text("workload", "Workload"), "mig_strategy": Text("mig.strategy", "mig.strategy"),
     "rename_by_default": Text("renameByDefault", "renameByDefault"),
     "profile": Text("profile", "Profil"), "mode": Text("sharing", "Teilen per"),
     "replicas": Text("replicas", "Replikate"), "feature": Text("feature", "Funktion"),
@@ -155,14 +155,35 @@ def _show(value, lang: str = "en", table: dict | None = None, sep: str = ", ") -
     return str(value)
 
 
-def _input(key: str, value, lang: str) -> str:
+def _input(key: str, value, lang: str, names: dict | None = None) -> str:
     label = INPUT_LABELS[key](lang) if key in INPUT_LABELS else key.replace("_", " ")
+    names = names or {}
     if key == "gpus":
         none = Text("no MIG", "ohne MIG")(lang)
-        return label + " " + " + ".join(f"{g['card']} ({', '.join(g['profiles']) or none})" for g in value)
+        return label + " " + " + ".join(f"{names.get(g['card'], g['card'])} ({', '.join(g['profiles']) or none})"
+                                        for g in value)
     if value is True:
         return label
+    if key == "card" and value in names:
+        return f"{label} {names[value]}"
     return f"{label} {_show(value, lang, VALUE_WORDS.get(key))}"
+
+
+def card_names(answer: dict) -> dict:
+    """Card id → the name a reader knows, from the facts the answer's rules read (the card's short name); the
+    catalog's names where no rule read the card."""
+    names = {f["card"]: f["name"] for r in answer.get("reasons", ()) for f in r.get("facts", ())
+             if isinstance(f.get("card"), str) and isinstance(f.get("name"), str)}
+    wanted = {answer["inputs"].get("card")} | {g.get("card") for g in answer["inputs"].get("gpus") or ()}
+    if any(c and c not in names for c in wanted):
+        try:
+            from kb.catalog.compiled import load_data
+
+            cards = load_data(parts=("cards",))["cards"]
+            names.update({c: cards[c]["short_name"] for c in wanted if c in cards and c not in names})
+        except Exception:  # noqa: BLE001 - without the catalog the id is shown, as before
+            pass
+    return names
 
 
 def _fact_line(fact: dict) -> str:
@@ -180,15 +201,30 @@ def _title(question: str) -> Text:
         return Text(question)
 
 
+def _headline(answer: dict, lang: str) -> str:
+    """The answer's word after its title: the verdict ('ja', 'bedingt' …); for a ranking, its first method
+    ('Empfehlung: MPS', never 'Empfehlung: ja'), or that nothing fits."""
+    ranking = answer.get("details", {}).get("ranking")
+    if isinstance(ranking, list):
+        if not ranking:
+            return Text("nothing fits", "nichts passt")(lang)
+        first = words.word(words.METHOD, ranking[0]["method"], lang)
+        if ranking[0].get("verdict") not in (None, "yes"):
+            first += f" ({words.VERDICT[ranking[0]['verdict']][lang]})"
+        return first
+    return words.VERDICT[answer["verdict"]][lang]
+
+
 def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
     """The short human answer: heading, summary, reasons with footnotes, conditions, details, sources."""
     t = lambda key: LABELS[key](lang)  # noqa: E731
+    names = card_names(answer)
     shown = dict(answer["inputs"])
     if answer.get("cards") and "card" in shown:  # one answer for every card a name fits
-        shown["card"] = " / ".join(answer["cards"])
-    inputs = ", ".join(_input(k, v, lang) for k, v in shown.items() if v is not False and not _empty(v))
+        shown["card"] = " / ".join(names.get(c, c) for c in answer["cards"])
+    inputs = ", ".join(_input(k, v, lang, names) for k, v in shown.items() if v is not False and not _empty(v))
     title = _title(answer["question"])(lang)
-    lines = [f"{title} ({inputs}): {words.VERDICT[answer['verdict']][lang]}", answer["summary"][lang], ""]
+    lines = [f"{title} ({inputs}): {_headline(answer, lang)}", answer["summary"][lang], ""]
     numbers, notes = _footnotes(answer)
     if answer["reasons"]:
         lines.append(f"{t('why')}:")

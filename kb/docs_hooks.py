@@ -241,6 +241,24 @@ _BACKLINK_TITLE = re.compile(r'title="Jump back to footnote (\d+) in the text"')
 _PERMALINK_TITLE = re.compile(r'title="Permanent link"')
 
 
+_CODE_OR_TAG = re.compile(r"(<(pre|code|script|style)\b.*?</\2>|<[^>]+>)", re.S)
+
+
+def tighten_units_html(html: str) -> str:
+    """A narrow no-break space between a number and its unit in the page's text (kb.style.tighten_units); code,
+    scripts and tag attributes are left as they are."""
+    from kb.style import tighten_units
+
+    parts = _CODE_OR_TAG.split(html)
+    out, i = [], 0
+    while i < len(parts):
+        out.append(tighten_units(parts[i]))  # text between tags
+        if i + 1 < len(parts):
+            out.append(parts[i + 1])  # a tag or a whole code/pre/script/style element, unchanged
+        i += 3  # split() yields text, group 1, group 2
+    return "".join(out)
+
+
 def page_lang(page) -> str:
     """The language of a page: 'en' for pages under en/, else 'de' (the site's default)."""
     dest = getattr(getattr(page, "file", None), "dest_uri", "") or ""
@@ -260,6 +278,7 @@ def on_page_content(html, page, config, files):
     if page is not None and not page.meta.get("description"):
         page.meta["description"] = describe(html)
     html = _FOOTNOTE_RUN.sub(run, html)
+    html = tighten_units_html(html)
     html = re.sub(r'(\d)(<span class="gpukb-fnrefs">|<sup id="fnref)', "\\1\u202f\\2", html)
     lang = page_lang(page) if page is not None else "de"
     titles = MARKUP_TITLES["de" if lang == "de" else "en"]

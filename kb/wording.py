@@ -68,6 +68,7 @@ _SECTION_DE = (
     (re.compile(r"\bfootnote\b"), "Fußnote"), (re.compile(r"\bsection\b"), "Abschnitt"),
     (re.compile(r"\bheading\b"), "Überschrift"), (re.compile(r"\bexample\b"), "Beispiel"),
 )
+_ISO_DATE = re.compile(r"(?<![\w-])(?:19|20)\d\d-[01]\d-[0-3]\d(?![\w-])")
 _SINGLE_QUOTED = re.compile(r"(?<![\w])'([^']+)'(?![\w])")
 
 
@@ -76,6 +77,7 @@ def section_text(section: str, lang: str) -> str:
     'Hinweis' …; names quoted 'like this' get the language's quotation marks. The document's own headings stay as
     the document writes them (they are what a reader searches for)."""
     out = _SINGLE_QUOTED.sub(lambda m: quoted(m.group(1), lang), section)
+    out = _ISO_DATE.sub(lambda m: date_text(m.group(0), lang), out)
     if lang == "de":
         # only the words outside the quoted names are ours to translate
         parts = re.split(r"(„[^“]*“)", out)
@@ -117,14 +119,17 @@ def shown(data: dict, cites: list[dict], path: str = "", publisher: str | None =
     return [{**c, "only_source": True} for c in own]
 
 
-def citation_text(cite: dict, lang: str, *, source: dict | None = None, title: str | None = None) -> str:
+def citation_text(cite: dict, lang: str, *, source: dict | None = None, title: str | None = None,
+                  place_markup=None) -> str:
     """One citation as plain text in `lang`: 'Title, place: „quote“ (Übersetzung: …) (Stand …, abgerufen am …)'
     plus the only-source remark. `cite` is the catalog's or a resolved citation; `source` its source where known
-    (for dates and language), `title` overrides the title (a Markdown link on the site)."""
+    (for dates and language), `title` overrides the title (a Markdown link on the site), `place_markup` wraps the
+    place in the document (the site marks it as the document's own words)."""
     source = source or {}
     text = title if title is not None else (cite.get("title") or source.get("title") or cite["source"])
     if cite.get("section"):
-        text += f", {section_text(cite['section'], lang)}"
+        place = section_text(cite["section"], lang)
+        text += f", {place_markup(place) if place_markup else place}"
     text += ": " + quoted(cite["quote"], lang)
     translation = cite.get("translation")
     if translation and lang != "de" and source.get("language", "de") == "de":

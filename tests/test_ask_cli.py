@@ -31,7 +31,7 @@ def run(*args):
 
 
 H200_TEXT = """\
-MIG (card h200-nvl, GPU Operator 26.7.0): yes
+MIG (card H200 NVL, GPU Operator 26.7.0): yes
 Yes: H200 NVL can run MIG with GPU Operator 26.7.0.
 
 Why:
@@ -51,7 +51,7 @@ Data version: 2026.11.1-fixture
 """
 
 SERVER_DE = """\
-MIG (Karte rtx-pro-6000-blackwell-server, GPU Operator 26.7.0, Treiber 575.57.08): nein
+MIG (Karte RTX PRO 6000 Server Edition, GPU Operator 26.7.0, Treiber 575.57.08): nein
 Nein: Die RTX PRO 6000 Server Edition kann MIG mit dem GPU Operator 26.7.0 und Treiber 575.57.08 nicht nutzen.
 
 Warum:

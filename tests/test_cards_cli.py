@@ -74,7 +74,7 @@ def test_cards_mig_column_is_the_engines_verdict(run_engine_catalog):
 
 def test_cards_table_de(run_engine_catalog):
     lines = run_engine_catalog("cards", "--lang", "de").output.splitlines()
-    assert lines[0].split() == ["Karte", "MIG", "MIG-Status", "Instanzen", "Supportliste", "GPU", "Operator", "Lieferbar"]
+    assert lines[0].split() == ["Karte", "MIG", "MIG-Status", "Instanzen", "Supportliste", "GPU", "Operator", "Von", "uns", "geliefert"]
     assert lines[8] == ("RTX PRO 4500                 unbestätigt  auf NVIDIAs MIG-Liste        2          "
                         "kein Eintrag gefunden      ja")
     assert lines[-1] == ("8 Karten. MIG: Urteil für GPU Operator 26.7.0, ohne Treiberangabe (gpukb ask mig KARTE). "

@@ -18,6 +18,22 @@ SHARED = FIXTURES / "lint" / "shared"
 
 #: breakage → (exit code, exact problems as "file:line: path: message [kind]")
 EXPECTED = {
+    "internal-word": (1, [
+        "lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: 'seed' is an internal word (internal name of our article: say 'our article') [jargon]",
+        "lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: 'catalog' is an internal word (our data store: say 'we' or name the document) [jargon]",
+        "lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: '--driver' is an internal word (CLI flag: only the CLI reference names flags) [jargon]",
+        "lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: 'operator_support' is an internal word (field name of our data) [jargon]",
+        "lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: 'beta-10' is an internal word (catalog id: use the product's or document's name) [jargon]",
+        "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'Seed' is an internal word (internal name of our article: say 'our article') [jargon]",
+        "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'lokale Kopie' is an internal word (how we keep documents: say which documents we cite) [jargon]",
+    ]),
+    "house-style": (1, [
+        'lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: \'"list"\': straight quotes: „…“ / “…” [style]',
+        "lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: '2026-03-01': ISO date in prose: 21. September 2026 / 21 September 2026 [style]",
+        "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'RTX Pro': glossary: RTX PRO [style]",
+        "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'du': glossary: Sie-form [style]",
+        'lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: \'"gelistet"\': straight quotes: „…“ / „…“ [style]'.replace("„…“ / „…“", "„…“ / “…”"),
+    ]),
     "yaml-syntax": (2, ["lt/cards/beta-10.yaml:3: not valid YAML: expected ',' or ']', but got '<stream end>' [yaml]"]),
     "duplicate-key": (1, [
         "lt/cards/beta-10.yaml:11: memory_gb: duplicate key 'memory_gb' (first at line 9); YAML would silently keep only the last [duplicate]",
@@ -110,7 +126,8 @@ def test_clean_catalog_json():
     assert data["problems"] == []
     assert data["checks"] == {"schema": "passed", "sources": "passed", "aliases": "passed",
                               "versions": "passed", "quotes": "passed", "rules": "passed",
-                              "citations": "passed", "known_issues": "passed", "files": "passed", "links": "passed"}
+                              "citations": "passed", "known_issues": "passed", "files": "passed", "links": "passed",
+                              "jargon": "passed", "style": "passed"}
 
 
 def test_quotes_skipped_not_passed_without_snapshots(tmp_path):

@@ -133,7 +133,7 @@ def test_add_a_question_touches_four_files(tmp_path):
     assert "memory" in gpukb("ask", "--help", env=env).stdout
     answer = gpukb("ask", "memory", "H200 NVL", "--lang", "de", env=env)
     assert answer.returncode == 0, answer.stderr
-    assert answer.stdout.startswith("Speicher (Karte h200-nvl): ja") and "Die H200 NVL hat 141 GB." in answer.stdout
+    assert answer.stdout.startswith("Speicher (Karte H200 NVL): ja") and "Die H200 NVL hat 141 GB." in answer.stdout
     assert json.loads(gpukb("ask", "memory", "L4", "--json", env=env).stdout)["verdict"] == "unconfirmed"
     export = json.loads(gpukb("export", "answers", "--json", env=env).stdout)
     assert {a["inputs"]["card"] for a in export["answers"] if a["question"] == "memory"} >= {"h200-nvl", "l4"}

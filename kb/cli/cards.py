@@ -124,7 +124,7 @@ def cards(mig, listed, family, as_json, lang):
     groups = [(words.word(words.GROUP, g, lang), [table[c] for c in ids if data["cards"][c]["group"] == g])
               for g in words.GROUP]
     headers = [Text("Card", "Karte")(lang), "MIG", Text("MIG status", "MIG-Status")(lang), Text("Instances", "Instanzen")(lang),
-               Text("GPU Operator list", "Supportliste GPU Operator")(lang), Text("We ship", "Lieferbar")(lang)]
+               Text("GPU Operator list", "Supportliste GPU Operator")(lang), Text("We ship", "Von uns geliefert")(lang)]
     click.echo(_grouped_table(headers, [(t, rs) for t, rs in groups if rs]))
     count = (Text("1 card", "1 Karte") if len(rows) == 1 else Text(f"{len(rows)} cards", f"{len(rows)} Karten"))(lang)
     click.echo(Text("{count}. MIG: verdict for GPU Operator {operator}, no driver given (gpukb ask mig CARD). "

@@ -82,6 +82,18 @@ def facts(asker, inputs: dict) -> list[dict]:
     return sorted(out, key=lambda f: f["rank"])  # the reasons follow the ranking
 
 
+def _conclusions_by_method(conclusions: list[dict], ranked: list[str], excluded: list[str]) -> list[dict]:
+    """The conclusions the answer shows: an excluded method keeps only the reasons that rule it out (its "suits"
+    reason and its conditions are dropped), the others follow the ranking's order — so reasons, conditions and
+    details name the methods in one order."""
+    def method(c):
+        return c["details"].get("method")
+
+    kept = [c for c in conclusions if method(c) not in excluded or c.get("verdict") == "no"]
+    order = {m: i for i, m in enumerate(ranked)}
+    return sorted(kept, key=lambda c: order.get(method(c), len(order)))
+
+
 def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
     data = asker.data
     ranking, excluded = [], []
@@ -97,6 +109,9 @@ def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
                         "risk": data["methods"][m]["neighbour_risk"],
                         "conditions": [c["condition"] for c in about if c.get("condition")]})
     ranking.sort(key=lambda r: (r["rank"], base.RANK[r["verdict"]], r["method"]))
+    for place, r in enumerate(ranking, 1):
+        r["rank"] = place  # the place in this answer's ranking: an excluded method never takes a place
+    conclusions = _conclusions_by_method(conclusions, [r["method"] for r in ranking], excluded)
     verdict = ranking[0]["verdict"] if ranking else "no"
     names = {lang: [data["methods"][r["method"]]["name"][lang] for r in ranking] for lang in ("en", "de")}
     work = {lang: words.word(words.WORKLOAD, inputs["workload"], lang) for lang in ("en", "de")}

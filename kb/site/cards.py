@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from kb.questions import words
 from kb.questions.resource import mig_resource_name
-from kb.site.md import code, esc, link, table
+from kb.site.md import code, esc, link, quote_html, table
+from kb.wording import quoted
 from kb.site.page import Ctx, method_name
 
 GB = lambda v: f"{v} GB"  # noqa: E731
@@ -160,7 +161,7 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
         ("min_driver", "Mindesttreiber", "Minimum driver", code),
     ])
     if sup.get("listed_as"):
-        rows.append([ctx.t("Name in der Liste", "Name in the list"), esc(sup["listed_as"])])
+        rows.append([ctx.t("Name in der Liste", "Name in the list"), quoted(quote_html(sup["listed_as"]), ctx.lang)])
     if sup.get("since"):
         rows.append([ctx.t("Gelistet seit Release", "Listed since release"), code(sup["since"])])
     for ex in sup.get("driver_exceptions", []):

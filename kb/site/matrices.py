@@ -8,7 +8,8 @@ import re
 
 from kb import versions
 from kb.questions import words
-from kb.site.md import code, esc, link, table
+from kb.site.md import code, esc, link, quote_html, table
+from kb.wording import quoted
 from kb.site.page import Ctx
 
 #: hides the table of contents: the matrices need the page's full width
@@ -66,7 +67,7 @@ class Notes:
         if item["cites"]:
             quotes: dict[tuple, list[str]] = {}  # (source, url) -> quotes, each source once
             for c in item["cites"]:
-                q = f"„{esc(c['quote'])}“" if self.ctx.lang == "de" else f"“{esc(c['quote'])}”"
+                q = quoted(quote_html(c["quote"]), self.ctx.lang)
                 quotes.setdefault((c["source"], c["url"]), []).append(q)
             parts = [f"{link(esc(self.ctx.data['sources'].get(src, {}).get('title', src)), url)}: {', '.join(qs)}"
                      for (src, url), qs in quotes.items()]
@@ -189,12 +190,12 @@ def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
         files.append(data["files"]["releases/gpu-operator"])
     out = [f"# {ctx.t('MIG je Karte und GPU-Operator-Release', 'MIG per card and GPU Operator release')}", "",
            ctx.header(files), "",
-           ctx.t("Die Antwort der Regel-Engine auf „Kann die Karte MIG mit diesem Release nutzen?“, ohne Angabe "
-                 "des Treibers; mit Ihrem Treiber beantwortet sie die [Fragen-Seite](ask.md). Releases, für die jede Karte dieselbe "
+           ctx.t("Unsere Antwort auf „Kann die Karte MIG mit diesem Release nutzen?“, ohne Angabe des Treibers "
+                 "(mit Ihrem Treiber: [Fragen Sie die Wissensdatenbank](ask.md)). Releases, für die jede Karte dieselbe "
                  "Antwort bekommt, teilen sich eine Spalte. Hochgestellte Zahlen verweisen auf die Bedingungen "
                  "unter der Tabelle.",
-                 "The rule engine's answer to “can the card run MIG with this release?”, without a driver given; "
-                 "the [ask page](ask.md) answers it with your driver. Releases for which every card gets the same answer "
+                 "Our answer to “can the card run MIG with this release?”, without a driver given "
+                 "(with your driver: [ask the knowledge base](ask.md)). Releases for which every card gets the same answer "
                  "share a column. Superscript numbers refer to the conditions below the table."), "",
            filter_form(ctx, list(data["cards"])), "", table([ctx.t("Karte", "Card"), *heads], rows), ""]
     merged = [g for g in groups if len(g) > 1]
@@ -261,13 +262,13 @@ def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> st
     files = [data["files"][f"cards/{cid}"] for cid in data["cards"]] + [data["files"][f"methods/{m}"] for m in methods]
     heads = [_method_head(data["methods"][m]["name"][ctx.lang]) for m in methods]
     out = [f"# {ctx.t('Methoden je Karte', 'Methods per card')}", "", ctx.header(files), "",
-           ctx.t(f"Die Antwort der Regel-Engine auf „Welche Methoden gehen auf der Karte?“ mit GPU Operator "
-                 f"{newest}, ohne Angabe des Treibers (mit Ihrem Treiber: [Fragen-Seite](ask.md)). Hochgestellte Zahlen "
+           ctx.t(f"Unsere Antwort auf „Welche Methoden gehen auf der Karte?“ mit GPU Operator "
+                 f"{newest}, ohne Angabe des Treibers (mit Ihrem Treiber: [Fragen Sie die Wissensdatenbank](ask.md)). Hochgestellte Zahlen "
                  f"verweisen auf die Bedingungen unter der Tabelle; was die Methoden unterscheidet, steht auf "
                  f"der Seite "
                  f"[Eigenschaften der Methoden](methods.md).",
-                 f"The rule engine's answer to “which methods work on the card?” with GPU Operator {newest}, "
-                 f"without a driver given (with your driver: [ask page](ask.md)). Superscript numbers refer to the "
+                 f"Our answer to “which methods work on the card?” with GPU Operator {newest}, "
+                 f"without a driver given (with your driver: [ask the knowledge base](ask.md)). Superscript numbers refer to the "
                  f"conditions below the table; what sets the methods apart is on the page "
                  f"[Properties of the methods](methods.md)."), "",
            filter_form(ctx, list(data["cards"])), "", table([ctx.t("Karte", "Card"), *heads], rows), ""]

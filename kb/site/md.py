@@ -53,6 +53,12 @@ def link(label: str, url: str | None) -> str:
     return f"[{label}]({url})"
 
 
+def quote_html(text: object) -> str:
+    """A source's own words (escaped) marked as a quote: the house-style checks of the built site read our words,
+    not NVIDIA's (a quote may name a flag or a field NVIDIA's way)."""
+    return f'<span class="gpukb-quote">{esc(text)}</span>'
+
+
 def link_or_text(label: str, url: str | None) -> str:
     """A link where the address is known, else the label alone (an unset address is never linked)."""
     return link(label, url) if url else label

@@ -89,7 +89,7 @@ class Ctx:
         d = self.data
         title = f"{L('data', self.lang)}: {L('data_version', self.lang)} {d['data_version']} · {L('verified', self.lang)} {date(d['verified'], self.lang)}"
         lines = [f'!!! info gpukb-stamp "{title}"', ""]
-        text = text or self.t("Diese Seite wird aus dem Katalog erzeugt.", "This page is generated from the catalog.")
+        text = text or self.t("Diese Seite wird aus unseren Daten erzeugt.", "This page is generated from our data.")
         links = self._yaml_links(files)
         links += [self.repo_link(self.file_label(p), p) for p in repo_paths]
         if links and self.pub.repo_link(""):

@@ -36,8 +36,8 @@ def _release(ctx: Ctx, comp: str, rel: dict, names: dict) -> list[str]:
                  + ctx.notes.refs(c["cite"], e, f"{base}.components[{c['component']}]") for c in rel["components"]]
         out.append(f"- {ctx.t('Enthält', 'Ships')}: " + ", ".join(parts))
     if len(out) == 2:
-        out.append(ctx.t("- Keine Änderung im Katalog, die das Teilen von GPUs betrifft.",
-                         "- No change in the catalog that concerns GPU sharing."))
+        out.append(ctx.t("- Keine Änderung, die das Teilen von GPUs betrifft.",
+                         "- No change that concerns GPU sharing."))
     return out + [""]
 
 

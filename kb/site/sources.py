@@ -40,7 +40,7 @@ def sources_page(ctx: Ctx) -> str:
         if src.get("note"):
             notes.append(f"{len(notes) + 1}. {esc(src['title'])}: {ctx.pick(src['note'])}")
             doc += f" <sup>{len(notes)}</sup>"
-        doc += f"<br>{esc(src['publisher'])} · {kind} · {esc(src['language'])} · `{sid}`"
+        doc += f"<br>{esc(src['publisher'])} · {kind} · {esc(src['language'])}"
         rows.append([doc, doc_date, date(src["retrieved"], ctx.lang),
                      value_label(bool(src.get("watch")), ctx.lang), str(counts[sid])])
     headers = [ctx.t("Dokument", "Document"), ctx.t("Stand des Dokuments", "Document date"),
@@ -48,10 +48,10 @@ def sources_page(ctx: Ctx) -> str:
                ctx.t("Zitate", "Citations")]
     intro = ctx.t("Jede Aussage dieser Wissensdatenbank belegt ein Zitat aus einem dieser Dokumente. "
                   "„Zuletzt geprüft“ ist der Tag, an dem wir das Dokument zuletzt gelesen haben; „Beobachtet“ "
-                  "heißt, dass `gpukb sources check` es auf Änderungen prüft; „Zitate“ zählt die Belege im Katalog.",
+                  "heißt, dass wir es regelmäßig auf Änderungen prüfen; „Zitate“ zählt, wie oft wir es zitieren.",
                   "Every statement of this knowledge base is backed by a quote from one of these documents. "
-                  "“Last checked” is the day we last read the document; “watched” means `gpukb sources check` "
-                  "looks for changes in it; “citations” counts the quotes in the catalog.")
+                  "“Last checked” is the day we last read the document; “watched” means we check it for "
+                  "changes regularly; “citations” counts how often we cite it.")
     out = [f"# {ctx.t('Quellen', 'Sources')}", "", ctx.header(["sources.yaml"]), "", intro, "", table(headers, rows)]
     if notes:
         out += ["", f"## {ctx.t('Hinweise', 'Notes')}", "", *notes]

@@ -1,0 +1,120 @@
+"""Customer voice in what `gpukb` prints, both languages: ask (every question), card (every card), cards and check
+texts carry no internal word, German output has no English of ours, the recommendation reads as one. In-process
+(click's runner), one catalog load for the module."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import REPO
+from kb.catalog.compiled import load_data
+from kb.cli.main import cli
+from kb.style import catalog_ids, internal_words, style_problems
+
+ASKS = [
+    ("ask", "mig", "RTX PRO 6000 Server Edition", "--driver", "580.82.07"),
+    ("ask", "mig", "RTX PRO 6000 Server Edition"),
+    ("ask", "mig", "RTX PRO 4500"),
+    ("ask", "methods", "L4"),
+    ("ask", "methods", "H200 NVL"),
+    ("ask", "resource", "H200 NVL", "--profile", "1g.18gb", "--mig-strategy", "mixed"),
+    ("ask", "resource", "L4", "--time-slicing", "4", "--rename-by-default"),
+    ("ask", "strategy", "--gpu", "H200 NVL:all-1g.18gb", "--gpu", "L4"),
+    ("ask", "dra", "--operator", "26.7.0", "--k8s", "v1.34.2"),
+    ("ask", "recommend", "--workload", "small-inference", "--isolation", "required"),
+    ("ask", "recommend", "--workload", "dev", "--card", "L40S"),
+    ("cards",),
+]
+CHECKS = [("check", str(REPO / "tests" / "rules" / "check" / "CHK-030" / "fires.yaml")),
+          ("check", str(REPO / "tests" / "rules" / "check" / "CHK-022" / "fires.yaml"))]
+#: English words that never stand in German text of ours (NVIDIA's quotes and titles are cut off before)
+ENGLISH = re.compile(r"\b(the|and|with|only|not|is|are|of|for|which|Why|Sources|Conditions|yes|no)\b")
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code in (0, 1), (args, result.output)
+    return result.output
+
+
+@pytest.fixture(scope="module")
+def ids():
+    return catalog_ids(load_data())
+
+
+def ours(output: str) -> str:
+    """The text we wrote: without the source list (NVIDIA's titles and quotes) and without quotes „…“ “…”."""
+    head = re.split(r"\n(?:Sources|Quellen):?\n", output)[0]
+    return re.sub(r"„[^“]*“|“[^”]*”|<[^>]*>", "", head)
+
+
+def outputs():
+    cards = sorted(c["short_name"] for c in load_data()["cards"].values())
+    for args in ASKS + [("card", c) for c in cards]:
+        for lang in ("en", "de"):
+            yield args, lang, run(*args, "--lang", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_cli_texts_carry_no_internal_word(ids, lang):
+    found = {}
+    for args, out_lang, output in outputs():
+        if out_lang != lang:
+            continue
+        words = sorted({w for w, _ in internal_words(ours(output), ids)})
+        if words:
+            found[" ".join(args)] = words
+    assert found == {}
+
+
+def test_check_texts_carry_no_internal_word_but_the_customers_own_keys(ids):
+    for args in CHECKS:
+        for lang in ("en", "de"):
+            text = ours(run(*args, "--lang", lang))
+            text = "\n".join(line for line in text.splitlines() if not line.startswith("      "))  # fix commands
+            assert [w for w, _ in internal_words(text, ids) if not w.startswith("--")] == [], (args, lang)
+
+
+def test_german_cli_output_is_german():
+    found = {}
+    for args, lang, output in outputs():
+        if lang != "de":
+            continue
+        english = sorted(set(ENGLISH.findall(ours(output))))
+        problems = sorted({e for e, _ in style_problems(ours(output), "de", prose=False)})
+        if english or problems:
+            found[" ".join(args)] = english + problems
+    assert found == {}
+
+
+def test_methods_for_l4_in_german_names_the_card_not_its_id():
+    out = run("ask", "methods", "L4", "--lang", "de")
+    assert out.splitlines()[0] == "Sharing-Methoden (Karte L4, GPU Operator 26.7.0): ja"
+    assert "Bedingungen:" in out and "Sie akzeptieren" not in out and "sind erfüllt" not in out
+    conditions = out.split("Bedingungen:\n")[1].split("Details:")[0].splitlines()
+    assert all(re.match(r"  - [^:]+: Nur(,| mit| auf)", line) for line in conditions), conditions
+
+
+# --- the recommendation --------------------------------------------------------------------------------------------
+
+def test_recommendation_headline_names_the_method():
+    assert run("ask", "recommend", "--workload", "dev", "--lang", "de").splitlines()[0] == \
+        "Empfehlung (Workload Entwicklung und Notebooks): Time-Slicing"
+    assert run("ask", "recommend", "--workload", "small-inference", "--isolation", "required").splitlines()[0] == \
+        "Recommendation (workload small inference services, isolation required): MIG"
+
+
+def test_an_excluded_method_is_never_ranked_and_ranks_match_reasons():
+    import json
+
+    answer = json.loads(run("ask", "recommend", "--workload", "small-inference", "--isolation", "required", "--json"))
+    ranking = answer["details"]["ranking"]
+    assert [r["method"] for r in ranking] == ["mig", "whole"]
+    assert [r["rank"] for r in ranking] == [1, 2]
+    assert set(answer["details"]["excluded"]) == {"mps", "time-slicing"}
+    suits = [r for r in answer["reasons"] if r["rule"] == "REC-001"]
+    assert [r["facts"][0]["method"] for r in suits] == ["mig", "whole"]  # same order, no excluded method
+    assert not any("MPS" in c["text"] or "Time-slicing" in c["text"] for c in answer["conditions"])

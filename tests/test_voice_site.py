@@ -1,0 +1,174 @@
+"""Customer voice on every built page, both languages (the site of tests/test_site_build.py, built once per session):
+no internal word, no placeholder address, German written as German, numbers and units and footnote marks kept
+together, repository links at the data version. What the checks cover is kb/style.py's (docs-dev/glossary.md).
+
+Pages left out: the CLI reference (it names flags by nature) and the rule reference (rule ids and conditions for
+reviewers); both are under reference/ and out of the customer search."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from kb.catalog.compiled import load_data
+from kb.catalog.facts import fact_ref, iter_facts
+from kb.publication import publication
+from kb.style import catalog_ids, internal_words, style_problems
+from kb.wording import own_fact, shown
+from test_site_build import build_site
+
+FOR_SUPPORT_STAFF = ("reference/cli/", "reference/rules/")
+SKIPPED_ELEMENTS = {"code", "pre", "script", "style", "kbd"}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    site = build_site(str(tmp_path_factory.getbasetemp() / "gpukb-site"))
+    assert site.ok, site.log
+    return site
+
+
+class CustomerText(HTMLParser):
+    """The words a reader reads: text and title/alt/aria-label attributes, without code, scripts, quotes of sources
+    and the places in them (span.gpukb-quote, span.gpukb-place: NVIDIA's words and headings, not ours — their
+    German framing is kb.wording.section_text's, tested in test_wording.py); hrefs collected apart."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[bool] = []  # per open element: does it hide its text?
+        self.text: list[str] = []
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = (attrs.get("class") or "").split()
+        hidden = tag in SKIPPED_ELEMENTS or "gpukb-quote" in classes or "gpukb-place" in classes
+        if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr"):
+            self.stack.append(hidden)
+        if not any(self.stack):
+            self.text += [attrs[a] for a in ("title", "alt", "aria-label") if attrs.get(a)]
+        if attrs.get("href"):
+            self.hrefs.append(attrs["href"])
+
+    def handle_endtag(self, tag):
+        if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr") and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if not any(self.stack):
+            self.text.append(data)
+
+
+def pages(site):
+    for path in sorted(site.rglob("*.html")):
+        rel = path.relative_to(site).as_posix()
+        lang = "en" if rel.startswith("en/") else "de"
+        if rel.removeprefix("en/").startswith(FOR_SUPPORT_STAFF):
+            continue
+        parser = CustomerText()
+        parser.feed(path.read_text(encoding="utf-8"))
+        yield rel, lang, " ".join(parser.text), parser.hrefs, path
+
+
+def test_the_site_has_pages_of_both_languages(built):
+    langs = {lang for _rel, lang, *_ in pages(built.site)}
+    assert langs == {"de", "en"}
+    assert sum(1 for _ in pages(built.site)) > 50
+
+
+def test_no_internal_word_on_any_page(built):
+    ids = catalog_ids(load_data())
+    found = {rel: sorted({w for w, _ in internal_words(text, ids)}) for rel, _lang, text, _h, _p in pages(built.site)}
+    assert {rel: words for rel, words in found.items() if words} == {}
+
+
+def test_no_placeholder_address_and_repository_links_at_the_data_version(built):
+    pub = publication()
+    bad = {}
+    for rel, _lang, _text, hrefs, _path in pages(built.site):
+        wrong = [h for h in hrefs if ".example" in h or (
+            pub.repo_url and h.startswith((f"{pub.repo_url}/blob/", f"{pub.repo_url}/tree/"))
+            and not h.startswith((f"{pub.repo_url}/blob/{pub.data_ref}/", f"{pub.repo_url}/tree/{pub.data_ref}/")))]
+        if wrong:
+            bad[rel] = wrong
+    assert bad == {}
+
+
+def test_german_and_english_pages_follow_the_house_style(built):
+    found = {}
+    for rel, lang, text, _h, _p in pages(built.site):
+        if f"cards/{built.poisoned}/" in rel:
+            continue  # its note is markup planted by the build fixture (test_site_build.py), not our text
+        problems = [f"{excerpt} ({rule})" for excerpt, rule in style_problems(text, lang)]
+        if problems:
+            found[rel] = sorted(set(problems))
+    assert found == {}
+
+
+def test_markup_titles_in_the_page_language(built):
+    for rel, lang, text, _h, _p in pages(built.site):
+        assert "Jump back to footnote" not in text and "Permanent link" not in text, rel
+
+
+def test_a_footnote_mark_never_sticks_to_a_number(built):
+    glued = {}
+    for rel, _lang, _text, _h, path in pages(built.site):
+        html = path.read_text(encoding="utf-8")
+        hits = re.findall(r"\d(?:<span class=\"gpukb-fnrefs\">|<sup id=\"fnref)", html)
+        if hits:
+            glued[rel] = len(hits)
+    assert glued == {}
+
+
+def test_dates_are_written_out(built):
+    de = (built.site / "guide" / "operator" / "index.html").read_text(encoding="utf-8")
+    en = (built.site / "en" / "guide" / "operator" / "index.html").read_text(encoding="utf-8")
+    assert "20. August 2026" in de and "20 August 2026" in en
+
+
+# --- citations: NVIDIA first, our article only for our own statements -------------------------------------------
+
+def test_every_fact_cites_nvidia_first_and_our_article_only_where_it_belongs():
+    data = load_data()
+    own = {sid for sid, s in data["sources"].items() if s.get("publisher") == publication().publisher}
+    assert own, "our article is a source of the catalog"
+    wrong = []
+    for kind in ("cards", "methods", "releases"):
+        for ident, entity in data[kind].items():
+            for raw, fact in iter_facts(entity):
+                path = fact_ref(raw)
+                seen = shown(data, fact["cite"], path)
+                sources = [c["source"] for c in seen]
+                if any(s not in own for s in sources) and sources[0] in own:
+                    wrong.append((f"{kind}/{ident}", path, "ours before NVIDIA's"))
+                if any(s in own for s in sources) and not own_fact(path) and \
+                        not all(c.get("only_source") for c in seen if c["source"] in own):
+                    wrong.append((f"{kind}/{ident}", path, "ours beside NVIDIA's for an NVIDIA fact"))
+    assert wrong == []
+
+
+def test_our_article_as_only_source_is_marked_on_the_page(built):
+    de = (built.site / "cards" / "rtx-pro-5000-blackwell-72gb" / "index.html").read_text(encoding="utf-8")
+    assert "unser eigener Artikel; ein Dokument von NVIDIA dazu haben wir nicht gefunden" in de
+
+
+# --- a decision in five minutes ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("prefix, words", [
+    ("", ("MIG", "L4 und L40S", "MPS", "Time-Slicing", "GPU-Passthrough", "NVIDIA vGPU", "DRA", "Alpha")),
+    ("en/", ("MIG", "L4 and L40S", "MPS", "time-slicing", "GPU passthrough", "NVIDIA vGPU", "DRA", "alpha")),
+])
+def test_the_choose_page_opens_with_five_questions_each_leading_to_a_method(built, prefix, words):
+    html = (built.site / f"{prefix}guide" / "choose" / "index.html").read_text(encoding="utf-8")
+    html = html[html.index('<article'):]  # the page's content, not the theme's navigation
+    first_list = html[html.index("<ol>"):html.index("</ol>")]
+    items = re.findall(r"<li>(.*?)</li>", first_list, re.S)
+    assert len(items) == 5
+    assert all("?" in item and "<strong>" in re.sub(r"^.*?\?", "", item, flags=re.S) for item in items)
+    text = re.sub(r"<[^>]+>", "", first_list)
+    assert all(w in text for w in words), [w for w in words if w not in text]
+    assert "1.34.2" in text  # the Kubernetes release DRA needs, from the data
+    # a path for owners of cards without MIG, right after the questions
+    assert html.index("<ol>") < html.index("L4" if prefix else "L4 und L40S") < html.index("Rangfolge" if not prefix else "Ranking")
