@@ -69,7 +69,7 @@ def variant_note(ctx: Ctx, card_id: str) -> str:
     op_en = f" (GPU Operator {code(first)} and later)" if first else ""
     op_de = f" (GPU Operator {code(first)} und neuer)" if first else ""
     return ctx.t(
-        f"Die Varianten ({kinds}) sind erst ab Device Plugin {code('v' + since)}{op_de} eigene "
+        f"Die Varianten ({kinds}) sind erst ab Device-Plugin {code('v' + since)}{op_de} eigene "
         f"Ressourcen. Mit älteren Releases fordert ein Pod die Ressource des einfachen Profils an, etwa {code(plain)}, "
         f"und kann dann auch eine Instanz einer Variante bekommen.{refs}",
         f"The variants ({kinds}) are resources of their own only from device plugin "
