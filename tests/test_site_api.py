@@ -111,7 +111,7 @@ def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
     first = changes.Version("2026.11.29", "2026-11-29", "abc", added=[("a", "1"), ("b", "2")], first=True)
     pub = Publication(repo_url=None, data_ref=None, article_url=None, publisher="E")
     page = changes.changes_page(Ctx(load_data(), "de", pub), [newer, first])
-    assert "## Datenversion 2026.12.01 (2026-12-01) { #v2026-12-01 }" in page
+    assert "## Datenversion 2026.12.01 (1. Dezember 2026) { #v2026-12-01 }" in page
     assert "Angaben: 1 neu, 1 geändert, 0 entfernt." in page
     assert "H200 NVL · `mig.status`: `documented` → `not-listed`" in page and "Antworten mit anderem Urteil: 1." in page
     assert "Kann die Karte MIG nutzen? — H200 NVL, GPU Operator 26.7.0: Ja → Bedingt" in page

@@ -20,6 +20,7 @@ from pathlib import Path
 import yaml
 
 from kb.site.md import code, esc
+from kb.wording import date_text
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LIMIT = 12  # data versions shown on the page and in the feeds
@@ -241,7 +242,7 @@ def changes_page(ctx, versions: list[Version] | None) -> str:
                   f"No version history is available for this copy; it shows data version {ctx.data['data_version']}."), ""]
         return "\n".join(out).rstrip("\n") + "\n"
     for v in versions:
-        when = f" ({v.date})" if v.date else ""
+        when = f" ({date_text(str(v.date)[:10], ctx.lang)})" if v.date else ""
         out += [f"## {t('Datenversion', 'Data version')} {esc(v.version)}{when} {{ #v{v.version.replace('.', '-')} }}", ""]
         if v.first:
             out += [t(f"Die erste veröffentlichte Datenversion, mit {len(v.added)} belegten Angaben.",
