@@ -10,33 +10,56 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import yaml
+from click.testing import CliRunner
 
 from conftest import REPO
+from kb.cli.main import cli
 from rulefixtures import OUTCOMES
 
 
-#: runs gpukb from the kb package of $GPUKB_TRY_REPO where set (not the installed, editable one)
-RUN = ("import os, sys\n"
+#: runs gpukb commands (a JSON list of argument lists, argv[1]) in ONE process, with the kb package of
+#: $GPUKB_TRY_REPO where set (not the installed, editable one); prints [{code, stdout, stderr}, …]
+RUN = ("import json, os, sys\n"
        "repo = os.environ.get('GPUKB_TRY_REPO')\n"
        "if repo:\n"
        "    sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith('__editable__')]\n"
        "    sys.path.insert(0, repo)\n"
+       "from click.testing import CliRunner\n"
        "from kb.cli.main import cli\n"
-       "cli(sys.argv[1:])")
+       "out = []\n"
+       "for args in json.loads(sys.argv[1]):\n"
+       "    r = CliRunner().invoke(cli, args)\n"
+       "    out.append({'code': r.exit_code, 'stdout': r.stdout, 'stderr': r.stderr})\n"
+       "print(json.dumps(out))")
 
 
-def gpukb(*args, env: dict) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", RUN, *map(str, args)], env=env, cwd=REPO, capture_output=True,
-                          text=True)
+def gpukb_process(*commands: list, env: dict) -> list[SimpleNamespace]:
+    """Several gpukb commands in one new process (for a kb package other than the one under test)."""
+    proc = subprocess.run([sys.executable, "-c", RUN, json.dumps([list(map(str, c)) for c in commands])], env=env,
+                          cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return [SimpleNamespace(returncode=r["code"], stdout=r["stdout"], stderr=r["stderr"]) for r in json.loads(proc.stdout)]
+
+
+def gpukb(*args, env: dict, monkeypatch) -> SimpleNamespace:
+    """One gpukb command in this process, with the environment `env` (GPUKB_CATALOG, GPUKB_RULES …)."""
+    for key in ("GPUKB_CATALOG", "GPUKB_RULES"):
+        if key in env:
+            monkeypatch.setenv(key, env[key])
+        else:
+            monkeypatch.delenv(key, raising=False)
+    r = CliRunner().invoke(cli, [str(a) for a in args])
+    return SimpleNamespace(returncode=r.exit_code, stdout=r.stdout, stderr=r.stderr)
 
 
 def _files(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
 
 
-def test_add_a_card_touches_one_file(tmp_path):
+def test_add_a_card_touches_one_file(tmp_path, monkeypatch):
     """Walk-through 1: catalog/cards/<id>.yaml (citing sources catalog/sources.yaml already has)."""
     catalog = tmp_path / "catalog"
     shutil.copytree(REPO / "catalog", catalog)
@@ -48,12 +71,14 @@ def test_add_a_card_touches_one_file(tmp_path):
     (catalog / "cards" / "l4-demo.yaml").write_text(yaml.safe_dump(card, sort_keys=False, allow_unicode=True),
                                                      encoding="utf-8")
     assert _files(catalog) - before == {"cards/l4-demo.yaml"}
-    env = dict(os.environ, GPUKB_CATALOG=str(catalog))  # the test's own (warm) cache
-    lint = gpukb("lint", "--json", env=env)
+    env = {"GPUKB_CATALOG": str(catalog)}  # the test's own (warm) cache
+    lint = gpukb("lint", "--json", env=env, monkeypatch=monkeypatch)
     assert json.loads(lint.stdout)["problems"] == [], lint.stdout
-    assert json.loads(gpukb("ask", "mig", "L4 Demo", "--json", env=env).stdout)["inputs"]["card"] == "l4-demo"
-    assert "l4-demo" in [c["id"] for c in json.loads(gpukb("cards", "--json", env=env).stdout)["cards"]]
-    assert gpukb("card", "NVIDIA-L4-Demo", env=env).stdout.startswith("NVIDIA L4 Demo Edition")
+    ask = gpukb("ask", "mig", "L4 Demo", "--json", env=env, monkeypatch=monkeypatch)
+    assert json.loads(ask.stdout)["inputs"]["card"] == "l4-demo"
+    cards = gpukb("cards", "--json", env=env, monkeypatch=monkeypatch)
+    assert "l4-demo" in [c["id"] for c in json.loads(cards.stdout)["cards"]]
+    assert gpukb("card", "NVIDIA-L4-Demo", env=env, monkeypatch=monkeypatch).stdout.startswith("NVIDIA L4 Demo Edition")
 
 
 #: a whole question: the module, one rule, its two fixtures
@@ -130,14 +155,15 @@ def test_add_a_question_touches_four_files(tmp_path):
                                      "tests/rules/memory/MEM-001/fires.yaml", "tests/rules/memory/MEM-001/quiet.yaml"}
     env = dict(os.environ, GPUKB_TRY_REPO=str(repo), GPUKB_RULES=str(repo / "rules"),
                GPUKB_CATALOG=str(REPO / "catalog"))
-    assert "memory" in gpukb("ask", "--help", env=env).stdout
-    answer = gpukb("ask", "memory", "H200 NVL", "--lang", "de", env=env)
+    helps, answer, l4, export, lint = gpukb_process(
+        ["ask", "--help"], ["ask", "memory", "H200 NVL", "--lang", "de"], ["ask", "memory", "L4", "--json"],
+        ["export", "answers", "--json"], ["lint", "--json"], env=env)
+    assert "memory" in helps.stdout
     assert answer.returncode == 0, answer.stderr
     assert answer.stdout.startswith("Speicher (Karte H200 NVL): ja") and "Die H200 NVL hat 141 GB." in answer.stdout
-    assert json.loads(gpukb("ask", "memory", "L4", "--json", env=env).stdout)["verdict"] == "unconfirmed"
-    export = json.loads(gpukb("export", "answers", "--json", env=env).stdout)
+    assert json.loads(l4.stdout)["verdict"] == "unconfirmed"
+    export = json.loads(export.stdout)
     assert {a["inputs"]["card"] for a in export["answers"] if a["question"] == "memory"} >= {"h200-nvl", "l4"}
-    lint = gpukb("lint", "--json", env=env)
     assert [p for p in json.loads(lint.stdout)["problems"]] == [], lint.stdout
     code = ("import sys, yaml; from pathlib import Path; sys.path.insert(0, sys.argv[1])\n"
             "sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith('__editable__')]\n"
@@ -177,7 +203,7 @@ metadata:
 """
 
 
-def test_add_a_check_rule_touches_three_files(tmp_path):
+def test_add_a_check_rule_touches_three_files(tmp_path, monkeypatch):
     """Walk-through 3: rules/check/<ID>-<slug>.yaml and its fixtures tests/rules/check/<ID>/fires.yaml and
     quiet.yaml (a fourth, kb/check/facts/*.py, only where the rule needs a fact property no builder states)."""
     repo = tmp_path / "repo"
@@ -191,10 +217,10 @@ def test_add_a_check_rule_touches_three_files(tmp_path):
     (fixtures / "quiet.yaml").write_text(NODE.format(name="other-node"), encoding="utf-8")
     assert _files(repo) - before == {"rules/check/CHK-900-demo.yaml", "tests/rules/check/CHK-900/fires.yaml",
                                      "tests/rules/check/CHK-900/quiet.yaml"}
-    env = dict(os.environ, GPUKB_RULES=str(repo / "rules"))
+    env = {"GPUKB_RULES": str(repo / "rules")}
     for outcome in OUTCOMES:
-        result = gpukb("check", fixtures / f"{outcome}.yaml", "--json", env=env)
+        result = gpukb("check", fixtures / f"{outcome}.yaml", "--json", env=env, monkeypatch=monkeypatch)
         fired = [f["rule"] for f in json.loads(result.stdout)["findings"]]
         assert ("CHK-900" in fired) == (outcome == "fires"), (outcome, result.stdout[-2000:])
-    lint = gpukb("lint", "--json", env=env)
+    lint = gpukb("lint", "--json", env=env, monkeypatch=monkeypatch)
     assert json.loads(lint.stdout)["problems"] == [], lint.stdout
