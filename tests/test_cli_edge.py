@@ -65,12 +65,11 @@ def test_the_small_base_answers(small_base):
 
 
 def test_unusable_input():
-    text, data = both("ask", "mig", "H200", "--lang", "de")
-    assert (text.exit_code, text.output) == (2, "Fehler: unbekannte Karte 'H200' — meinten Sie: H200 NVL (h200-nvl) "
-                                                "(alle anzeigen: gpukb cards)\n")
-    assert data == {"error": "unbekannte Karte 'H200' — meinten Sie: H200 NVL (h200-nvl) (alle anzeigen: gpukb cards)",
-                    "kind": "unusable-input", "exit_code": 2, "lang": "de",
-                    "details": {"suggestions": ["h200-nvl"], "command": "ask mig"}}
+    text, data = both("ask", "mig", "L40G", "--lang", "de")  # the L40G is another product than the L40
+    error = "unbekannte Karte 'L40G' — meinten Sie: L40 (l40); L40S (l40s); L4 (l4) (alle anzeigen: gpukb cards)"
+    assert (text.exit_code, text.output) == (2, f"Fehler: {error}\n")
+    assert data == {"error": error, "kind": "unusable-input", "exit_code": 2, "lang": "de",
+                    "details": {"suggestions": ["l40", "l40s", "l4"], "command": "ask mig"}}
 
 
 def test_unreadable_file(tmp_path):
@@ -231,12 +230,12 @@ def test_locale_and_lang_option_through_a_run(monkeypatch):
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
-    assert gpukb("ask", "mig", "H200").output.startswith("Fehler: unbekannte Karte 'H200'")
+    assert gpukb("ask", "mig", "L40G").output.startswith("Fehler: unbekannte Karte 'L40G'")
     assert json.loads(gpukb("ask", "mig", "L4", "--json").stdout)["lang"] == "de"
-    assert gpukb("ask", "mig", "H200", "--lang", "en").output.startswith("Error: unknown card 'H200'")
+    assert gpukb("ask", "mig", "L40G", "--lang", "en").output.startswith("Error: unknown card 'L40G'")
     assert gpukb("ask", "mig", "--help").output.startswith("Aufruf: ")
     monkeypatch.setenv("LC_ALL", "C")
-    assert gpukb("ask", "mig", "H200").output.startswith("Error: unknown card 'H200'")
+    assert gpukb("ask", "mig", "L40G").output.startswith("Error: unknown card 'L40G'")
 
 
 def test_click_messages_in_german():

@@ -181,7 +181,9 @@ def test_unconfirmed_is_never_collapsed_into_no(ask):
 
 # the L4 through "AD10x: L40, RTX 6000 Ada, L4."; the L40S through the operator's code (gpu-operator#719), the list
 # that does not name it kept as disputed
-KUBEVIRT_VGPU_LISTED = {"H200 NVL", "RTX PRO 6000 Server Edition", "L4", "L40S"}
+#: the cards the operator supports under KubeVirt with NVIDIA vGPU (the platform list's entries, the L40S by code)
+KUBEVIRT_VGPU_LISTED = {c["short_name"] for c in load_data(REAL)["cards"].values()
+                        if (c["operator_support"].get("kubevirt_vgpu") or {}).get("value")}
 
 
 @pytest.mark.parametrize("operator", [r["version"] for r in _releases()])
