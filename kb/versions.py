@@ -136,8 +136,9 @@ def kubernetes(text: str) -> str:
 def operator(text: str, known: list[str]) -> str:
     """The known GPU Operator release the user means: 'v26.7.0', '26.7.0' or '26.7' → '26.7.0'.
 
-    A short version that fits several releases ('26.3' with 26.3.0 … 26.3.3 known) is not guessed, and a
-    version the catalog does not know raises VersionError listing the known releases.
+    A short version that fits several releases ('26.3' with 26.3.0 … 26.3.3 known) is not guessed; a version
+    older than the oldest known release raises VersionError naming that one (the catalog's history begins
+    there), any other version the catalog does not know one listing the known releases.
     """
     ordered = sorted(known, key=key, reverse=True)
     listed = ", ".join(ordered)
@@ -160,6 +161,11 @@ def operator(text: str, known: list[str]) -> str:
     exact = [v for v in ordered if key(v) == wanted]
     if exact:
         return exact[0]
+    if ordered and wanted < key(ordered[-1]):
+        oldest = ordered[-1]
+        raise VersionError(Text(f"GPU Operator {written} is older than every release the catalog knows; the oldest is {oldest}",
+                                f"GPU Operator {written} ist älter als alle Releases, die der Katalog kennt; das älteste ist {oldest}"),
+                           [oldest])
     raise VersionError(Text(f"GPU Operator {written} is not a release the catalog knows; known releases: {listed}",
                             f"GPU Operator {shown(text)} ist kein Release, das der Katalog kennt; bekannt: {listed}"),
                        ordered)

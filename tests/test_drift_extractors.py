@@ -176,11 +176,18 @@ def test_release_notes_wordings_of_component_lists():
     # "NVIDIA Kubernetes Device Plugin/NVIDIA GPU Feature Discovery v0.17.3" counts for both
     assert _components(rel["25.3.2"]) == {"device-plugin": "0.17.3", "gpu-feature-discovery": "0.17.3",
                                           "mig-manager": "0.12.2"}
-    # driver bullets: the default is marked, drivers are not components
-    assert rel["25.10.0"]["drivers"] == [{"version": "580.95.05", "default": True},
-                                        {"version": "570.195.03", "default": False},
-                                        {"version": "535.274.02", "default": False}]
+    # driver bullets: the default is marked, drivers are not components; each with its item and sub-section
+    assert rel["25.10.0"]["drivers"] == [
+        {"version": "580.95.05", "default": True, "item": "580.95.05 (default)", "section": "New Features"},
+        {"version": "570.195.03", "default": False, "item": "570.195.03", "section": "New Features"},
+        {"version": "535.274.02", "default": False, "item": "535.274.02", "section": "New Features"}]
     assert "driver" not in _components(rel["25.10.0"])
+    # the list item as written (a citation's quote) and the typo NVIDIA's 23.9.x notes carry ("v1.14.2")
+    item = next(c for c in rel["23.9.0"]["components"] if c["component"] == "device-plugin")
+    assert item == {"name": "NVIDIA Kubernetes Device Plugin", "component": "device-plugin", "version": "1.14.2",
+                    "item": "NVIDIA Kubernetes Device Plugin v1.14.2", "section": "New Features"}
+    assert rel["24.9.1"]["drivers"][0]["item"] == \
+        "Added support for the NVIDIA Data Center GPU Driver versions 550.127.08 and 535.216.03"
 
 
 def test_release_notes_history_newest():

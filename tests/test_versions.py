@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kb import versions
+from kb.text import Text
 from kb.versions import VersionError
 
 KNOWN = ["25.10.0", "26.3.0", "26.3.3", "26.7.0"]
@@ -17,12 +18,22 @@ def test_operator_versions_resolve_to_known_releases(typed, meant):
     assert versions.operator(typed, KNOWN) == meant
 
 
-@pytest.mark.parametrize("typed", ["24.9.0", "26.7.1", "27", "latest", "26..7"])
+@pytest.mark.parametrize("typed", ["25.10.1", "26.7.1", "27", "latest", "26..7"])
 def test_an_unknown_operator_version_lists_the_known_ones(typed):
     with pytest.raises(VersionError) as err:
         versions.operator(typed, KNOWN)
     assert "known releases: 26.7.0, 26.3.3, 26.3.0, 25.10.0" in str(err.value)
     assert err.value.known == ["26.7.0", "26.3.3", "26.3.0", "25.10.0"]
+
+
+@pytest.mark.parametrize("typed", ["24.9.0", "v25.3", "1.11.1"])
+def test_a_release_older_than_the_history_names_the_oldest_known(typed):
+    with pytest.raises(VersionError) as err:
+        versions.operator(typed, KNOWN)
+    shown = typed.strip().lstrip("v")
+    assert err.value.text == Text(f"GPU Operator {shown} is older than every release the catalog knows; the oldest is 25.10.0",
+                                  f"GPU Operator {shown} ist älter als alle Releases, die der Katalog kennt; das älteste ist 25.10.0")
+    assert err.value.known == ["25.10.0"]
 
 
 def test_a_prefix_matching_one_release_resolves():

@@ -25,14 +25,29 @@ class ComponentVersion(Model):
     """A component a release ships, with its version."""
 
     component: ComponentId = Field(description="Which component.")
-    version: ComponentVersionString = Field(description="Its version in this release.")
-    cite: list[Citation] = Field(min_length=1, description="Where the release notes list it.")
+    version: ComponentVersionString = Field(
+        description="Its version in this release; where the release notes and the chart at the release tag disagree, the chart's (what is deployed)."
+    )
+    written: Optional[ComponentVersionString] = Field(
+        None,
+        description=(
+            "The version as the release notes write it, where that is not what the release deploys (23.9.x: "
+            "'NVIDIA Kubernetes Device Plugin v1.14.2' for v0.14.2); the drift check compares the notes with it."
+        ),
+    )
+    cite: list[Citation] = Field(
+        min_length=1, description="Where the release notes list it, or the chart's values.yaml at the release tag."
+    )
+    note: Optional[Text] = Field(None, description="Why the version differs from the notes or comes from the chart.")
 
 
 class Release(Model):
     """One release of the component."""
 
     version: Version = Field(description="The release, e.g. '26.7.0'.")
+    cite: list[Citation] = Field(
+        default_factory=list, description="Where the document lists the release (its heading), for a release known by its name only."
+    )
     date: Optional[Fact[dt.date]] = Field(None, description="Release date (git tag or release notes).")
     components: list[ComponentVersion] = Field(
         default_factory=list, description="Component versions the release ships (GPU Operator only)."

@@ -100,6 +100,13 @@ def _facts(data: dict, operator: str) -> list[dict]:
     return out
 
 
+def status_of(shipped: list[dict], component: str, statement_id: str) -> str:
+    """The status of one statement among the behaviour facts of a release; `unknown` where the catalog has no
+    such statement (a reduced catalog)."""
+    return next((f["status"] for f in shipped if (f["component"], f["statement"]) == (component, statement_id)),
+                "unknown")
+
+
 def holds(data: dict, operator: str, component: str, statement_id: str) -> str:
     """The status of one statement for an operator release (holds | not-yet | no-longer | unknown)."""
     for fact in facts(data, operator):

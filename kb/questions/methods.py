@@ -78,6 +78,7 @@ def facts(asker, inputs: dict) -> list[dict]:
     mig_inputs = {"card": inputs["card"], "operator": inputs["operator"], "driver": inputs["driver"]}
     context = {"card": card["id"], "name": card["short_name"], "operator": inputs["operator"],
                "mig_enabled": inputs["mig_enabled"], "mig_verdict": asker.answer("mig", mig_inputs)["verdict"]}
+    shipped = behaviour.facts(data, inputs["operator"])
     out = []
     for m in asker.index["methods"]:
         if m in data["methods"]:
@@ -86,11 +87,13 @@ def facts(asker, inputs: dict) -> list[dict]:
                 fact.update(dra_requirements(data, inputs["operator"]))
             elif m == "vgpu":
                 fact["kubevirt_vgpu"] = kubevirt_vgpu(card)
+            elif m == "mps":
+                fact["plugin_mps"] = behaviour.status_of(shipped, "device-plugin", "mps-sharing")
             out.append(fact)
     support = {"kind": "support", "card": card["id"], "name": card["short_name"], "operator": inputs["operator"],
                "operator_listed": mig.listed_at(card, inputs["operator"])}
     issues = known_issues.facts(data, operator=inputs["operator"], driver=inputs["driver"], card=card["id"])
-    return [*out, support, *behaviour.facts(data, inputs["operator"]), *issues]
+    return [*out, support, *shipped, *issues]
 
 
 def per_method(methods: list[str], conclusions: list[dict]) -> dict[str, str]:

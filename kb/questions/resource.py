@@ -158,6 +158,8 @@ def facts(asker, inputs: dict) -> list[dict]:
         variant_status = next((b["status"] for b in shipped if (b["component"], b["statement"]) == VARIANT_RESOURCES), "unknown")
         fact.update(profile=profile["name"], profile_count=profile["max_count"], profile_memory_gb=profile["memory_gb"],
                     strategy=inputs["mig_strategy"], mig_verdict=mig["verdict"], **_mig_names(profile, variant_status))
+    if inputs["mode"] == "mps":
+        fact["plugin_mps"] = behaviour.status_of(shipped, "device-plugin", "mps-sharing")
     if inputs["mode"] == "mps" and inputs["replicas"]:
         memory = (card.get("memory_gb") or {}).get("value")
         if memory:

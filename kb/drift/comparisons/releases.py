@@ -1,8 +1,11 @@
 """Release lists (GPU Operator release notes, CHANGELOGs) against the releases file that names the source.
 
 A release newer than the catalog's newest is drift, and so is a catalog release the document does not
-list. For releases in both, the component versions the document lists (release notes only) must equal
-the catalog's `components` of that release.
+list. For releases in both, the component versions the document lists (release notes only: the items of
+the component list, and the driver marked "(default)" where the list names none) must equal the catalog's
+`components` of that release that cite the document — as the notes write them (`written`, where the
+chart at the release tag deploys another version). Components the catalog takes from the chart alone are
+not the document's.
 """
 
 from __future__ import annotations
@@ -42,14 +45,24 @@ def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict) -> list[C
             touches=[f"{entity} releases[{i}]" for _, i in missing]))
     for version, (i, rel) in ours.items():
         if version in listed and "components" in listed[version]:
-            out += _components(sid, entity, i, rel, listed[version]["components"])
+            out += _components(sid, entity, i, rel, _listed_components(listed[version]))
+    return out
+
+
+def _listed_components(release: dict) -> list[dict]:
+    """The release's component list, plus the driver marked "(default)" where the list names no driver."""
+    out = [c for c in release["components"] if c["component"]]
+    if not any(c["component"] == "driver" for c in out):
+        out += [{"component": "driver", "version": d["version"]} for d in release.get("drivers", []) if d["default"]][:1]
     return out
 
 
 def _components(sid: str, entity: str, i: int, rel: dict, theirs: list[dict]) -> list[Change]:
     """Component versions of one release: the document's list against the catalog's."""
     doc = {c["component"]: c for c in theirs if c["component"]}
-    ours = {c["component"]: (k, c) for k, c in enumerate(rel.get("components", []))}
+    ours = {c["component"]: (k, {**c, "version": c.get("written") or c["version"]})
+            for k, c in enumerate(rel.get("components", []))
+            if any(cit.get("source") == sid for cit in c.get("cite", []))}
     version = rel["version"]
     out = []
     for comp in sorted(set(doc) | set(ours)):
@@ -60,7 +73,8 @@ def _components(sid: str, entity: str, i: int, rel: dict, theirs: list[dict]) ->
                     f"{sid} lists {comp} {doc[comp]['version']} for {version} (catalog: {mine['version']})",
                     f"{sid} nennt {comp} {doc[comp]['version']} für {version} (Katalog: {mine['version']})"),
                     touches=[f"{entity} releases[{i}].components[{k}]"],
-                    patch=[{"entity": entity, "path": ["releases", i, "components", k, "version"],
+                    patch=[{"entity": entity,
+                            "path": ["releases", i, "components", k, "written" if "written" in rel["components"][k] else "version"],
                             "value": doc[comp]["version"]}]))
         elif comp in doc:
             out.append(Change(sid, "component-added", Text(

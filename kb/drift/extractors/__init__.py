@@ -18,6 +18,7 @@ EXTRACTORS = {
     "dra-prerequisites": "dra_prerequisites",
     "dra-feature-gates": "dra_feature_gates",
     "helm-chart": "helm_chart",
+    "helm-values": "helm_values",
     "quotes-only": "quotes_only",
 }
 

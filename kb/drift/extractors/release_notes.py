@@ -55,27 +55,37 @@ def extract(text: str) -> dict:
     for n, h in enumerate(heads):
         end = heads[n + 1].line if n + 1 < len(heads) else len(lines)
         body = lines[h.line + 2:end]
+        subsections = [(s.line, s.title) for s in rst.headings(body) if s.char == "-"]
         releases.append({
             "version": _VERSION_TITLE.match(h.title).group(1),
             "line": h.line + 1,
-            "components": _components(body),
-            "drivers": _drivers(body),
+            "components": _components(body, subsections),
+            "drivers": _drivers(body, subsections),
         })
     return {"newest": releases[0]["version"], "releases": releases}
 
 
-def _components(body: list[str]) -> list[dict]:
+def _subsection(subsections: list[tuple[int, str]], at: int) -> str | None:
+    """The title of the sub-section ("New Features") that holds body line `at`."""
+    return next((title for line, title in reversed(subsections) if line < at), None)
+
+
+def _components(body: list[str], subsections: list[tuple[int, str]] = ()) -> list[dict]:
+    """Items of the "software component versions" lists: name, catalog component id (None for components the
+    catalog does not track), version, `item` (the list item as written) and `section` (its sub-section)."""
     out = []
     for i, line in enumerate(body):
         if not re.search(r"software component versions:\s*$", line):
             continue
+        section = _subsection(subsections, i)
         for item in _list_items(body, i + 1):
             m = _ITEM.match(item)
             if not m:
                 continue
             name = m.group("name").strip()
             ids = component_ids(name) or [None]
-            out += [{"name": name, "component": c, "version": m.group("version")} for c in ids]
+            out += [{"name": name, "component": c, "version": m.group("version"), "item": item.rstrip("."),
+                     "section": section} for c in ids]
     return out
 
 
@@ -98,19 +108,23 @@ def _list_items(body: list[str], start: int) -> list[str]:
     return items
 
 
-def _drivers(body: list[str]) -> list[dict]:
-    """Driver versions of the release's driver bullets, with the one marked "(default)"."""
+def _drivers(body: list[str], subsections: list[tuple[int, str]] = ()) -> list[dict]:
+    """Driver versions of the release's driver bullets, with the one marked "(default)"; `item` is the list item
+    or bullet line as written, `section` its sub-section."""
     out: list[dict] = []
     for i, line in enumerate(body):
         s = line.strip()
         if not (s.startswith("* ") and re.search(r"GPU Driver versions?\b", s)):
             continue
+        section = _subsection(subsections, i)
         if s.endswith(":"):
             for item in _list_items(body, i + 1):
                 m = _DRIVER.match(item)
                 if m:
-                    out.append({"version": m.group(1), "default": "(default)" in item})
+                    out.append({"version": m.group(1), "default": "(default)" in item, "item": item,
+                                "section": section})
         else:
             tail = s.split("Driver version", 1)[1]
-            out += [{"version": v, "default": False} for v in _DRIVER.findall(tail)]
+            out += [{"version": v, "default": False, "item": s[2:].rstrip("."), "section": section}
+                    for v in _DRIVER.findall(tail)]
     return out
