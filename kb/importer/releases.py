@@ -35,6 +35,10 @@ from kb.text import Text
 CHART = "gpu-operator-chart"
 #: the chart's file in NVIDIA/gpu-operator
 VALUES = "deployments/gpu-operator/values.yaml"
+#: the MIG Manager's default configuration (ConfigMap default-mig-parted-config) in NVIDIA/gpu-operator
+MIG_CONFIG = "assets/state-mig-manager/0400_configmap.yaml"
+#: the source citing files of the operator's repository at a release tag
+CODE = "gpu-operator-code"
 #: components whose version the chart deploys and the behaviour rules read (beside the release notes)
 CHART_COMPONENTS = ("driver", "device-plugin", "gpu-feature-discovery", "mig-manager", "dra-driver",
                     "container-toolkit")
@@ -69,6 +73,9 @@ class Charts:
 
     def values(self, release: str) -> str | None:
         return self._git("show", f"v{release}:{VALUES}")
+
+    def mig_config(self, release: str) -> str | None:
+        return self._git("show", f"v{release}:{MIG_CONFIG}")
 
     def commit(self, release: str) -> tuple[str, dt.date] | None:
         out = self._git("log", "-1", "--format=%H %cs", f"v{release}")
@@ -208,6 +215,8 @@ def operator(notes_text: str, rfile: dict, *, source_id: str = "gpu-operator-rel
             commit = charts.commit(version)
             if commit:
                 entry = _dated(entry, version, commit, chart)
+        if charts is not None:
+            entry = _with_mig_devices(entry, version, charts.mig_config(version), built)
         if have is None:
             draft.added.append(version)
         elif entry != have:
@@ -218,6 +227,48 @@ def operator(notes_text: str, rfile: dict, *, source_id: str = "gpu-operator-rel
     draft.added.sort(key=versions.key, reverse=True)
     draft.changed.sort(key=versions.key, reverse=True)
     return draft
+
+
+def mig_devices(config_text: str) -> list[str]:
+    """The PCI device ids ("0x2BB5") the layouts of a mig-parted configuration (the operator's ConfigMap embeds
+    one) name in their device filters, read by the mig-parted-config extractor."""
+    from kb.drift.extractors import mig_parted_config
+
+    ids = {f[:6].upper().replace("0X", "0x") for layout in mig_parted_config.extract(config_text)["configs"]
+           for e in layout["entries"] for f in e["device_filter"]}
+    return sorted(ids)
+
+
+def _recorded_devices(older: list[dict]) -> list[str] | None:
+    """The MIG device ids of the nearest older release that records them (`older` oldest first)."""
+    for rel in reversed(older):
+        if rel.get("mig_devices"):
+            return rel["mig_devices"]["value"]
+    return None
+
+
+def _with_mig_devices(entry: dict, version: str, config_text: str | None, older: list[dict]) -> dict:
+    """`entry` with the device ids its default MIG configuration has layouts for, where they differ from the older
+    releases' (the first device filter naming a new id cited)."""
+    if config_text is None:
+        return entry
+    ids = mig_devices(config_text)
+    before = _recorded_devices(older)
+    out = {k: v for k, v in entry.items() if k != "mig_devices"}
+    if before is not None and set(before) == set(ids):
+        return out
+    new = [i for i in ids if before is None or i not in before] or ids
+    lines = config_text.splitlines()
+    line = next(n for n, ln in enumerate(lines) if "device-filter" in ln and new[0].lower() in ln.lower())
+    fact = {"value": ids, "cite": [{
+        "source": CODE, "section": f"{MIG_CONFIG} (tag v{version})",
+        "page": f"blob/v{version}/{MIG_CONFIG}#L{line + 1}", "quote": lines[line].strip().lstrip("- ").strip()}],
+        "inferred": {"en": f"Every PCI device id the device filters of the ConfigMap default-mig-parted-config name at tag v{version}.",
+                     "de": f"Jede PCI-Geräte-ID, die die Gerätefilter der ConfigMap default-mig-parted-config am Tag v{version} nennen."}}
+    keys = list(out)
+    at = keys.index("changes") if "changes" in keys else len(keys)
+    items = list(out.items())
+    return dict(items[:at] + [("mig_devices", fact)] + items[at:])
 
 
 def _dated(entry: dict, version: str, commit: tuple[str, dt.date], chart: dict) -> dict:
@@ -304,7 +355,7 @@ def _text(key: str, text: dict, indent: str) -> list[str]:
 
 
 def render(entries: list[dict]) -> str:
-    """Release entries (version, cite, date, components) as YAML items of a `releases:` list, in the
+    """Release entries (version, cite, date, components, mig_devices) as YAML items of a `releases:` list, in the
     catalog's style (flow-style citations, versions quoted); other keys of an entry (changes …) are not
     written: a reviewer pastes the draft into the file, where they stay as they are."""
     out = []
@@ -319,6 +370,14 @@ def render(entries: list[dict]) -> str:
             out += [f"        - {_cite_line(c)}" for c in date["cite"]]
             if date.get("note"):
                 out += _text("note", date["note"], "      ")
+        if rel.get("mig_devices"):
+            fact = rel["mig_devices"]
+            out.append("    mig_devices:")
+            out.append("      value: [" + ", ".join(_q(p) for p in fact["value"]) + "]")
+            out.append("      cite:")
+            out += [f"        - {_cite_line(c)}" for c in fact["cite"]]
+            if fact.get("inferred"):
+                out += _text("inferred", fact["inferred"], "      ")
         if rel.get("components"):
             out.append("    components:")
             for c in rel["components"]:

@@ -52,6 +52,15 @@ class Release(Model):
     components: list[ComponentVersion] = Field(
         default_factory=list, description="Component versions the release ships (GPU Operator only)."
     )
+    mig_devices: Optional[Fact[list[str]]] = Field(
+        None,
+        description=(
+            "GPU Operator only: the PCI device ids ('0x2BB5') the layouts of the release's default MIG configuration "
+            "(ConfigMap default-mig-parted-config) are for, where they differ from the next older release's; a release "
+            "without it has those of the nearest older one that records them. Before the generated configuration "
+            "(v26.3.0) the MIG Manager has no layout of its own for a card whose id is not among them."
+        ),
+    )
     changes: list[Statement] = Field(
         default_factory=list, description="What changed in this release that matters for GPU sharing."
     )

@@ -113,3 +113,46 @@ def holds(data: dict, operator: str, component: str, statement_id: str) -> str:
         if fact["component"] == component and fact["statement"] == statement_id:
             return fact["status"]
     raise KeyError(f"releases/{component} has no version-bound feature {statement_id!r}")
+
+
+# ------------------------------------------------------------------------ MIG layouts of an operator release
+
+#: the operator feature from whose release on the MIG Manager generates its layouts from the GPUs it finds
+GENERATED_MIG_CONFIG = "dynamic-mig-config"
+
+
+def _operator_feature_since(data: dict, statement_id: str) -> str | None:
+    for statement in data["releases"].get(OPERATOR, {}).get("features", []):
+        if statement["id"] == statement_id:
+            return statement.get("since")
+    return None
+
+
+def mig_devices(data: dict, operator: str) -> list[str] | None:
+    """The PCI device ids the default MIG configuration of GPU Operator `operator` has layouts for (`mig_devices`
+    of that release or the nearest older one recording them); None where no release up to it records them."""
+    wanted = versions.key(operator)
+    for release in _releases_newest_first(data):
+        if versions.key(release["version"]) <= wanted and release.get("mig_devices"):
+            return release["mig_devices"]["value"]
+    return None
+
+
+def mig_layouts(data: dict, operator: str, device_ids: list[str]) -> dict:
+    """Whether the MIG Manager of GPU Operator `operator` has layouts of its own for a card with these PCI device
+    ids: {"status": generated | covered | missing | unknown, "first_release": the first catalog release that has
+    them or generates them}. `generated`: the release builds its layouts from the GPUs it finds; `unknown`: the
+    card's device id or the release's layouts are not recorded."""
+    wanted = {i.lower() for i in device_ids}
+    since = _operator_feature_since(data, GENERATED_MIG_CONFIG)
+    ordered = sorted((r["version"] for r in data["releases"].get(OPERATOR, {}).get("releases", [])), key=versions.key)
+    first = next((v for v in ordered if wanted & {i.lower() for i in mig_devices(data, v) or ()}), None)
+    if since and (first is None or versions.key(first) > versions.key(since)):
+        first = since
+    out = {"first_release": first or "unknown"}
+    if since and versions.key(operator) >= versions.key(since):
+        return {**out, "status": "generated"}
+    have = mig_devices(data, operator)
+    if have is None or not wanted:
+        return {**out, "status": "unknown"}
+    return {**out, "status": "covered" if wanted & {i.lower() for i in have} else "missing"}

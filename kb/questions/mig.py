@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kb import versions
-from kb.questions import base, known_issues
+from kb.questions import base, behaviour, known_issues
 from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
@@ -75,8 +75,16 @@ def card_facts(card: dict, operator: str, driver: str | None = None) -> list[dic
     return out
 
 
+def layouts_fact(data: dict, card: dict, operator: str) -> dict:
+    """Whether the release's MIG Manager has layouts of its own for the card's PCI device id (kb.questions.behaviour)."""
+    ids = (card.get("pci_device_ids") or {}).get("value") or [] if card["mig"].get("profiles") else []
+    return {"kind": "mig_layouts", "card": card["id"], "name": card["short_name"], "operator": operator,
+            "operator_listed": listed_at(card, operator), **behaviour.mig_layouts(data, operator, ids)}
+
+
 def facts(asker, inputs: dict) -> list[dict]:
-    return [*card_facts(asker.data["cards"][inputs["card"]], inputs["operator"], inputs["driver"]),
+    card = asker.data["cards"][inputs["card"]]
+    return [*card_facts(card, inputs["operator"], inputs["driver"]), layouts_fact(asker.data, card, inputs["operator"]),
             *known_issues.facts(asker.data, operator=inputs["operator"], driver=inputs["driver"], card=inputs["card"])]
 
 
