@@ -332,22 +332,34 @@ def _yaml(doc: dict) -> str:
               help="Only these cards (mig-parted's config: cards with PCI device ids).\fNur diese Karten "
                    "(Konfiguration von mig-parted: Karten mit PCI-Geräte-IDs).")
 @click.option("--write", is_flag=True,
-              help="Write each new card to catalog/cards/<id>.yaml (an existing file is never overwritten)."
+              help="Write each new card to catalog/cards/<id>.yaml (an existing file is never overwritten); "
+                   "releases into their releases file (hand-written parts kept)."
                    "\fJede neue Karte nach catalog/cards/<id>.yaml schreiben (eine vorhandene Datei wird nie "
-                   "überschrieben).")
+                   "überschrieben); Releases in ihre Release-Datei (Handgeschriebenes bleibt).")
+@click.option("--repository", type=click.Path(path_type=Path), metavar="DIR",
+              help="Release notes: a clone of NVIDIA/gpu-operator (a git folder), to read what each release tag "
+                   "deploys (values.yaml) and the MIG layouts' device ids.\fRelease Notes: ein Klon von "
+                   "NVIDIA/gpu-operator (ein Git-Ordner), um zu lesen, was jeder Release-Tag installiert (values.yaml), "
+                   "und die Geräte-IDs der MIG-Layouts.")
+@click.option("--since", metavar="V",
+              help="Releases: import from this release on (default: the catalog's oldest).\fReleases: ab diesem "
+                   "Release importieren (Standard: das älteste im Katalog).")
 @output_options
-def import_(source_id, file, cards, write, as_json, lang):
+def import_(source_id, file, cards, write, repository, since, as_json, lang):
     """Draft catalog YAML with citations from an NVIDIA document (the drift check's extractors read it).
 
     From the GPU Operator's platform support page: a card for every listed product the catalog does not know
     (systems such as DGX H100 are named, to be recorded under the card they contain). From mig-parted's
-    config-default.yaml: the MIG profiles of every card with PCI device ids. Review every draft: MIG facts of
-    the MIG user guide and our own offer are added by hand.
+    config-default.yaml: the MIG profiles of every card with PCI device ids. From the GPU Operator's release
+    notes or a CHANGELOG: every release entry that is new or differs (components with citations; with
+    --repository what each release tag deploys). Review every draft: MIG facts of the MIG user guide and our
+    own offer are added by hand.
 
     \b
     Example:
       gpukb sources import gpu-operator-platform-support ../shared/sources/cloud-native-docs/platform-support@2026-08-21.rst
       gpukb sources import mig-parted-config-default config-default.yaml --card h200-nvl
+      gpukb sources import gpu-operator-release-notes release-notes.rst --repository ../.mirror/NVIDIA+gpu-operator/repo
     \f
     Entwirft Katalog-YAML mit Belegen aus einem NVIDIA-Dokument (die Extraktoren der Abweichungsprüfung lesen
     es). Aus der Plattform-Unterstützung des GPU Operators: eine Karte für jedes gelistete Produkt, das der
@@ -364,9 +376,34 @@ def import_(source_id, file, cards, write, as_json, lang):
 
     data = load_data()
     path = _existing(file, folder=False)
+    if repository is not None:
+        repository = _existing(repository, folder=True, option="--repository")
     result = draft(source_id, path.read_text(encoding="utf-8", errors="replace"), data,
-                   snapshot=_snapshot_of(data, source_id, path), cards=list(cards) or None)
+                   snapshot=_snapshot_of(data, source_id, path), cards=list(cards) or None,
+                   repository=repository, since=since)
     written = []
+    if "yaml" in result:  # releases: entries for the releases file
+        if write:
+            from kb.fsutil import atomic_write
+
+            for name, text in result["files"].items():
+                target = Path(catalog_dir()) / "releases" / Path(name).name
+                atomic_write(target, text.encode("utf-8"))
+                written.append(str(target))
+        if as_json:
+            print_json({**{k: v for k, v in result.items() if k not in ("yaml", "files")}, "written": written})
+            return 0
+        for name, text in result["yaml"].items():
+            click.echo(f"--- # {Text('releases new or changed in', 'neue oder geänderte Releases in')(lang)} {name}")
+            click.echo(text.rstrip())
+        for n in result["notes"]:
+            click.echo(f"# {n[lang]}")
+        for w in written:
+            click.echo(Text("written: {file}", "geschrieben: {file}").format(file=w)(lang))
+        if not result["drafts"]:
+            click.echo(Text("# nothing to draft: the catalog has every release of the document as written",
+                            "# nichts zu entwerfen: der Katalog hat jedes Release des Dokuments wie dort")(lang))
+        return 0
     if write:
         folder = Path(catalog_dir()) / "cards"
         for d in result["drafts"]:

@@ -12,6 +12,9 @@ hand-written notes, our own offer (`vendor`) and facts of other documents are ad
   they contain (`systems`).
 - `mig-parted-config` (mig-parted's config-default.yaml): per card with `pci_device_ids`, the MIG profiles the
   configuration creates for those device ids (kb.importer.cards.mig_draft).
+- `release-notes` (the GPU Operator's release notes) and `device-plugin-changelog` (a CHANGELOG): the release
+  entries of every releases file whose `source` the document is, new or changed (kb.importer.releases.drafts;
+  with a clone of NVIDIA/gpu-operator also what each release tag deploys and its MIG layouts' device ids).
 """
 
 from __future__ import annotations
@@ -20,10 +23,13 @@ from kb.errors import UnusableInput
 from kb.text import Text
 
 #: extractor id → what the importer drafts from it
-IMPORTABLE = ("platform-support", "mig-parted-config")
+IMPORTABLE = ("platform-support", "mig-parted-config", "release-notes", "device-plugin-changelog")
+#: extractors whose documents list releases (kb.importer.releases)
+RELEASES = ("release-notes", "device-plugin-changelog")
 
 
-def draft(source_id: str, text: str, data: dict, snapshot: str | None = None, cards: list[str] | None = None) -> dict:
+def draft(source_id: str, text: str, data: dict, snapshot: str | None = None, cards: list[str] | None = None,
+          repository=None, since: str | None = None) -> dict:
     """Drafts from the document `text` of the catalog source `source_id`; UnusableInput for a source no
     importer reads or a document its extractor cannot read."""
     from kb.drift.extractors import ExtractError, get
@@ -45,9 +51,27 @@ def draft(source_id: str, text: str, data: dict, snapshot: str | None = None, ca
     except ExtractError as exc:
         raise UnusableInput(Text(f"the file is no {extractor} document: {exc}",
                                  f"die Datei ist kein Dokument der Art {extractor}: {exc}")) from None
+    if extractor in RELEASES:
+        return _release_drafts(source_id, text, data, repository, since)
     if extractor == "platform-support":
         return drafting.platform_drafts(source_id, extracted, data, snapshot)
     return drafting.mig_drafts(source_id, extracted, data, snapshot, cards)
+
+
+def _release_drafts(source_id: str, text: str, data: dict, repository, since: str | None) -> dict:
+    from kb import versions
+    from kb.catalog.compiled import catalog_dir
+    from kb.importer import releases
+
+    if since is not None:
+        since = ".".join(str(p) for p in versions.parse(since, "version"))
+    folder = catalog_dir() / "releases"
+    files = {c: (folder / f"{c}.yaml").read_text(encoding="utf-8")
+             for c, f in data["releases"].items() if f.get("source") == source_id}
+    if not files:
+        raise UnusableInput(Text(f"no releases file of the catalog lists its releases from {source_id!r}",
+                                 f"keine Release-Datei des Katalogs führt ihre Releases nach {source_id!r}"))
+    return releases.drafts(source_id, text, data, files, repository=repository, since=since)
 
 
 def card_draft(source: str, product: dict, entries=(), snapshot: str | None = None) -> dict:

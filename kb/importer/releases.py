@@ -22,9 +22,12 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import yaml
 
 from kb import versions
 from kb.drift.extractors import changelog as changelog_extractor
@@ -100,7 +103,7 @@ def _chart_cite(release: str, item: dict, block: str) -> dict:
 _BLOCK = {v: k for k, v in helm_values.BLOCKS.items()}
 
 
-def _from_notes(source_id: str, rel: dict) -> list[dict]:
+def components_from_notes(source_id: str, rel: dict) -> list[dict]:
     """Components of one release as its notes list them (the driver marked "(default)" where the list has none)."""
     out: list[dict] = []
     for item in rel["components"]:
@@ -196,7 +199,7 @@ def operator(notes_text: str, rfile: dict, *, source_id: str = "gpu-operator-rel
     built: list[dict] = []  # releases done so far, oldest first, newest first in `older` lookups
     for rel in sorted(listed, key=lambda r: versions.key(r["version"])):
         version = rel["version"]
-        comps = _from_notes(source_id, rel)
+        comps = components_from_notes(source_id, rel)
         chart = None
         if charts is not None:
             text = charts.values(version)
@@ -291,11 +294,12 @@ _OWN_FILES = ("device-plugin", "mig-manager", "dra-driver")
 
 
 def check_components(draft: Draft, data_releases: dict) -> None:
-    """Add a warning for every component version of the draft that is no release of the component's own file."""
+    """Add a warning for every component version of a drafted release that is no release of the component's own
+    file (from that file's oldest release on)."""
     known = {comp: {versions.key(r["version"]) for r in data_releases[comp]["releases"]}
              for comp in _OWN_FILES if comp in data_releases}
     oldest = {comp: min(v) for comp, v in known.items() if v}
-    for rel in draft.file["releases"]:
+    for rel in draft.entries():
         for c in rel.get("components", []):
             have = known.get(c["component"])
             if have and versions.key(c["version"]) >= oldest[c["component"]] and versions.key(c["version"]) not in have:
@@ -336,7 +340,7 @@ def changelog(text: str, rfile: dict, *, source_id: str, since: str | None = Non
 # ------------------------------------------------------------------------------------------- YAML
 
 def _q(value) -> str:
-    """A scalar as the catalog writes it: strings double-quoted where needed (versions always)."""
+    """A scalar as the catalog writes it: strings double-quoted (versions always), dates plain."""
     if isinstance(value, dt.date):
         return value.isoformat()
     return json.dumps(value, ensure_ascii=False)
@@ -390,3 +394,83 @@ def render(entries: list[dict]) -> str:
                 if c.get("note"):
                     out += _text("note", c["note"], "        ")
     return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------------------------------------- entry point
+
+def drafts(source_id: str, text: str, data: dict, files: dict[str, str], *, repository: Path | None = None,
+           since: str | None = None) -> dict:
+    """Release drafts from a release-notes or CHANGELOG document for every releases file whose `source` it is.
+
+    `files` are those releases files as written (component → YAML text); `repository` a clone of
+    NVIDIA/gpu-operator (values.yaml and the MIG Manager's ConfigMap at each release tag) for the release notes.
+    Returns {"source", "extractor", "drafts": [{"file", "release", "new", "entry"}], "notes": [Text…],
+    "yaml": {file: the drafted entries in the catalog's style}, "files": {file: the whole file with them}}."""
+    extractor = data["sources"][source_id]["watch"]["extractor"]
+    out: dict = {"source": source_id, "extractor": extractor, "drafts": [], "notes": [], "yaml": {}, "files": {}}
+    for component, written in sorted(files.items()):
+        rfile = yaml.safe_load(written)
+        if extractor == "release-notes":
+            draft = operator(text, rfile, source_id=source_id, since=since,
+                             charts=Charts(repository) if repository else None)
+            check_components(draft, data["releases"])
+        else:
+            draft = changelog(text, rfile, source_id=source_id, since=since)
+        name = f"catalog/releases/{component}.yaml"
+        for entry in draft.entries():
+            out["drafts"].append({"file": name, "release": entry["version"], "new": entry["version"] in draft.added,
+                                  "entry": entry})
+        if draft.entries():
+            out["yaml"][name] = render(draft.entries())
+            out["files"][name] = splice(written, draft)
+        out["notes"] += [dict(w) for w in draft.warnings]
+    return out
+
+_RENDERED = ("cite", "date", "mig_devices", "components")
+
+
+def _blocks(text: str) -> dict[str, str]:
+    """The top-level keys of one rendered or written release entry (its lines after `- version:`)."""
+    parts: dict[str, str] = {}
+    key = None
+    for line in text.splitlines(keepends=True)[1:]:
+        m = re.match(r"    ([a-z_]+):", line)
+        if m:
+            key = m.group(1)
+            parts[key] = ""
+        if key:
+            parts[key] += line
+    return parts
+
+
+def splice(text: str, draft: Draft) -> str:
+    """The releases file `text` with the draft's new and changed releases written into its `releases:` list in the
+    catalog's style; everything else — comments, other releases, a changed release's hand-written keys — as it was."""
+    head, sep, rest = text.partition("\nreleases:\n")
+    if not sep:
+        raise ValueError("no top-level 'releases:' list")
+    m = re.search(r"(?m)^[a-z_]+:", rest)
+    body, tail = (rest[:m.start()], rest[m.start():]) if m else (rest, "")
+    old = {}
+    for block in re.split(r"(?m)^(?=  - version: )", body):
+        found = re.match(r'  - version: "([^"]+)"', block)
+        if found:
+            old[found.group(1)] = block if block.endswith("\n") else block + "\n"
+    wanted = set(draft.added) | set(draft.changed)
+    out = []
+    for rel in draft.file["releases"]:
+        version = rel["version"]
+        if version not in wanted and version in old:
+            out.append(old[version].rstrip("\n") + "\n")
+            continue
+        rendered = render([rel])
+        if version not in old:
+            out.append(rendered)
+            continue
+        mine, theirs = _blocks(old[version]), _blocks(rendered)
+        entry = old[version].splitlines(keepends=True)[0]
+        for key in _RENDERED:
+            entry += mine[key] if key == "date" and key in mine else theirs.get(key, "")
+        entry += "".join(v if v.endswith("\n") else v + "\n" for k, v in mine.items() if k not in _RENDERED)
+        out.append(entry)
+    return head + sep + "".join(out) + tail

@@ -34,9 +34,10 @@ def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict) -> list[C
             out.append(Change(sid, "release-newer", Text(
                 f"{sid} lists {name} {version}, newer than the catalog's newest ({newest})",
                 f"{sid} nennt {name} {version}, neuer als das neueste im Katalog ({newest})"),
-                touches=[f"{entity} releases"]))
-    missing = [(v, i) for v, (i, _rel) in sorted(ours.items(), key=lambda kv: version_key(kv[0]), reverse=True)
-               if v not in listed]
+                touches=[f"{entity} releases"], details={"draft": _draft(sid, listed[version], rfile)}))
+    # a release the catalog knows from another document only (cited, but not by this one) is not this one's
+    missing = [(v, i) for v, (i, rel) in sorted(ours.items(), key=lambda kv: version_key(kv[0]), reverse=True)
+               if v not in listed and (not rel.get("cite") or any(c.get("source") == sid for c in rel["cite"]))]
     if missing:
         shown = ", ".join(v for v, _ in missing)
         out.append(Change(sid, "release-missing", Text(
@@ -88,3 +89,18 @@ def _components(sid: str, entity: str, i: int, rel: dict, theirs: list[dict]) ->
                 f"{sid} nennt {comp} {mine['version']} für {version} nicht mehr"),
                 touches=[f"{entity} releases[{i}].components[{k}]"]))
     return out
+
+
+def _draft(sid: str, release: dict, rfile: dict) -> dict:
+    """The catalog entry the import drafts for a release the document lists and the catalog does not
+    (kb.importer.releases): components with citations (release notes), or the heading (a CHANGELOG)."""
+    from kb.importer import releases as importer
+
+    if "components" in release:
+        entry = {"version": release["version"]}
+        components = importer.components_from_notes(sid, release)
+        if components:
+            entry["components"] = components
+        return entry
+    heading = f"v{release['version']}"
+    return {"version": release["version"], "cite": [{"source": sid, "section": heading, "quote": heading}]}
