@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from kb import versions
+
 from kb.catalog.compiled import load_data
 from kb.questions import Asker, compute_all, resolve
 
@@ -68,13 +70,21 @@ def _releases():
 
 @pytest.mark.parametrize("operator", [r["version"] for r in _releases()])
 def test_the_seed_mig_verdicts_hold_for_every_known_operator_release(ask, operator):
-    """The MIG list and the display-mode switch do not depend on the release; the support list may (MIG-007),
-    which keeps a yes conditional but never turns an answer into a no or an unconfirmed into a yes."""
-    got = {card: ask("mig", card=card, operator=operator)["verdict"] for card, _, _ in SEED_MIG}
+    """The MIG list and the display-mode switch do not depend on the release; the support list may (MIG-007), which
+    keeps a yes conditional, and so may the release's MIG layouts: a card neither listed nor in them is a no
+    (MIG-015), a listed card without layouts conditional (MIG-016). Nothing turns an unconfirmed into a yes."""
+    answers = {card: ask("mig", card=card, operator=operator) for card, _, _ in SEED_MIG}
+    got = {card: a["verdict"] for card, a in answers.items()}
     want = {card: verdict for card, verdict, _ in SEED_MIG}
-    if not ask("mig", card="H200 NVL", operator=operator)["details"]["operator_listed"]:
-        want["H200 NVL"] = "conditional"
+    for card, a in answers.items():
+        fired = {r["rule"] for r in a["reasons"]}
+        if "MIG-015" in fired:
+            want[card] = "no"
+        elif want[card] == "yes" and ({"MIG-016", "MIG-007"} & fired):
+            want[card] = "conditional"
     assert got == want
+    if versions.key(operator) >= versions.key("25.3.3"):  # from here on the seed's MIG cards have their layouts
+        assert not any({"MIG-015", "MIG-016"} & {r["rule"] for r in a["reasons"]} for a in answers.values())
 
 
 def test_a_support_list_entry_since_a_release_holds_for_every_later_release(ask):
@@ -186,7 +196,7 @@ KUBEVIRT_VGPU_LISTED = {c["short_name"] for c in load_data(REAL)["cards"].values
                         if (c["operator_support"].get("kubevirt_vgpu") or {}).get("value")}
 
 
-@pytest.mark.parametrize("operator", [r["version"] for r in _releases()])
+@pytest.mark.parametrize("operator", [r["version"] for r in _releases() if versions.key(r["version"]) >= versions.key("25.3.1")])
 def test_vgpu_is_conditional_on_the_cards_of_the_kubevirt_vgpu_list_and_unconfirmed_elsewhere(ask, operator):
     data = load_data(REAL)
     cards = [c["short_name"] for c in data["cards"].values()]
