@@ -396,21 +396,16 @@ def import_(source_id, file, cards, write, repository, since, as_json, lang):
         for name, text in result["yaml"].items():
             click.echo(f"--- # {Text('releases new or changed in', 'neue oder geänderte Releases in')(lang)} {name}")
             click.echo(text.rstrip())
-        for n in result["notes"]:
-            click.echo(f"# {n[lang]}")
-        for w in written:
-            click.echo(Text("written: {file}", "geschrieben: {file}").format(file=w)(lang))
-        if not result["drafts"]:
-            click.echo(Text("# nothing to draft: the catalog has every release of the document as written",
-                            "# nichts zu entwerfen: der Katalog hat jedes Release des Dokuments wie dort")(lang))
-        return 0
+        return _import_tail(result, written, lang, Text(
+            "# nothing to draft: the catalog has every release of the document as written",
+            "# nichts zu entwerfen: der Katalog hat jedes Release des Dokuments wie dort"))
     if write:
         folder = Path(catalog_dir()) / "cards"
         for d in result["drafts"]:
             target = folder / f"{d['id']}.yaml"
             if d.get("new") and not target.exists():
-                target.write_text("# yaml-language-server: $schema=../schema/card.schema.json\n" + _yaml(d["card"]),
-                                  encoding="utf-8")
+                atomic_write(target, ("# yaml-language-server: $schema=../schema/card.schema.json\n"
+                                      + _yaml(d["card"])).encode("utf-8"))
                 written.append(str(target))
     if as_json:
         print_json({**result, "written": written})
@@ -422,11 +417,17 @@ def import_(source_id, file, cards, write, repository, since, as_json, lang):
         else:
             click.echo(f"--- # {Text('MIG part of', 'MIG-Teil von')(lang)} catalog/cards/{d['id']}.yaml")
             click.echo(_yaml({"mig": d["mig"]}).rstrip())
+    return _import_tail(result, written, lang, Text(
+        "# nothing to draft: the catalog knows every product of the document",
+        "# nichts zu entwerfen: der Katalog kennt jedes Produkt des Dokuments"))
+
+
+def _import_tail(result: dict, written: list, lang: str, nothing: Text) -> int:
+    """The end of an import's text output: the importer's notes, the files written, or that nothing was new."""
     for n in result["notes"]:
         click.echo(f"# {n[lang]}")
     for w in written:
         click.echo(Text("written: {file}", "geschrieben: {file}").format(file=w)(lang))
     if not result["drafts"]:
-        click.echo(Text("# nothing to draft: the catalog knows every product of the document",
-                        "# nichts zu entwerfen: der Katalog kennt jedes Produkt des Dokuments")(lang))
+        click.echo(nothing(lang))
     return 0
