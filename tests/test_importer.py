@@ -28,6 +28,9 @@ def test_the_newest_list_has_nothing_left_to_draft():
     result = run("gpu-operator-platform-support", PLATFORM, "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["drafts"] == []
+    text = run("gpu-operator-platform-support", PLATFORM)
+    assert text.exit_code == 0, text.output
+    assert text.output.splitlines()[-1] == "# nothing to draft: the catalog knows every product of the document"
 
 
 @needs_sources

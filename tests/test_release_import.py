@@ -231,3 +231,10 @@ def test_a_release_older_than_the_history_exits_2_naming_the_oldest():
     assert german.exit_code == 2
     assert json.loads(german.output)["error"] == ("GPU Operator 22.9 ist älter als alle Releases, die der Katalog "
                                                   "kennt; das älteste ist 23.9.0")
+
+
+def test_the_command_says_when_the_newest_notes_hold_nothing_new():
+    result = CliRunner().invoke(cli, ["sources", "import", "gpu-operator-release-notes", str(need_sources() / NOTES)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == (
+        "# nothing to draft: the catalog has every release of the document as written")
