@@ -61,7 +61,7 @@ def small_base(tmp_path, monkeypatch):
 
 def test_the_small_base_answers(small_base):
     result = gpukb("ask", "mig", "alpha-100")
-    assert result.exit_code == 0 and result.output.startswith("MIG (card alpha-100, GPU Operator 26.1.0): yes")
+    assert result.exit_code == 0 and result.output.startswith("MIG (card Alpha 100, GPU Operator 26.1.0): yes")
 
 
 def test_unusable_input():

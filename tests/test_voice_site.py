@@ -17,17 +17,15 @@ from kb.catalog.facts import fact_ref, iter_facts
 from kb.publication import publication
 from kb.style import catalog_ids, internal_words, style_problems
 from kb.wording import own_fact, shown
-from test_site_build import build_site
 
 FOR_SUPPORT_STAFF = ("reference/cli/", "reference/rules/")
 SKIPPED_ELEMENTS = {"code", "pre", "script", "style", "kbd"}
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    site = build_site(str(tmp_path_factory.getbasetemp() / "gpukb-site"))
-    assert site.ok, site.log
-    return site
+@pytest.fixture
+def built(site_built):
+    """The site built once per run (tests/site_fixtures.py)."""
+    return site_built
 
 
 class CustomerText(HTMLParser):

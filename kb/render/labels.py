@@ -50,8 +50,9 @@ def value_text(value, lang: str, path: str = "") -> str:
     if isinstance(value, dict):
         if is_text(value):
             return Text.of(value)(lang)
-        if set(value) == {"name"}:  # a system of the card
-            return value["name"]
+        if "name" in value and set(value) <= {"name", "note"}:  # a system of the card, perhaps with a note
+            note = value.get("note")
+            return value["name"] + (f" ({Text.of(note)(lang)})" if is_text(note) else "")
         if "name" in value and "memory_gb" in value:
             count = value.get("max_count")
             return f"{value['name']} ({value['memory_gb']} GB" + (f", ×{count})" if count else ")")

@@ -22,7 +22,7 @@ from kb.questions import words
 from kb.questions.resource import MIN_REPLICAS
 from kb.site.askbatch import TemplateAsker, intervals, padded, slot
 
-VERSION = re.compile(r"^\d+(\.\d+){1,3}$")
+VERSION = re.compile(r"^(\d+(\.\d+){1,3}|\d{3,})$")  # "595": a driver branch the MIG guide names as minimum
 LANGS = ("de", "en")
 
 
