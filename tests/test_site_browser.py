@@ -190,7 +190,6 @@ def test_ask_page_follows_the_form_and_updates_its_address(page, server, built):
 
 
 @pytest.mark.parametrize("query, message", [
-    ("q=mig&card=H200NV", "did you mean: H200 NVL"),
     ("q=mig&card=RTX%20PRO%206000", "fits several cards"),
     ("q=mig&card=l4&driver=banana", "is not a driver version"),
     ("q=dra&k8s=1.34", "without a patch release cannot be answered"),
