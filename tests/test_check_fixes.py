@@ -105,3 +105,63 @@ def test_a_resource_the_sharing_method_cannot_share_gets_a_corrected_configurati
     for rule in ("CHK-002", "CHK-010"):
         fixed = fix_of(run(RULES / f"{rule}/fires.yaml"), rule)
         assert "  - name: nvidia.com/gpu\n" in fixed and ".shared" not in fixed and "gpu.memory" not in fixed, rule
+
+
+# --- every error and warning has its fix, pinned on the rule's fires fixture ---------------------------------------
+
+GOLDEN = FIXTURES / "check" / "fixes.yaml"
+
+
+def _fires_fixes() -> dict:
+    """'<rule>/<fixture>' → {en, de}: the fix of each error or warning finding of the rule on its fires fixtures."""
+    from test_check_rules import options
+
+    out: dict = {}
+    data = load_data()
+    for path in sorted(RULES.glob("CHK-*/fires*.yaml")):
+        rule = path.parent.name
+        reports = {lang: check([str(path)], data, options(path), lang=lang) for lang in ("en", "de")}
+        for n, (en, de) in enumerate(zip(*([f for f in reports[lang].findings if f["rule"] == rule]
+                                           for lang in ("en", "de")))):
+            if en["severity"] != "info":
+                out[f"{rule}/{path.name}" + (f"#{n + 1}" if n else "")] = {"en": en.get("fix"), "de": de.get("fix")}
+    return out
+
+
+def test_every_error_and_warning_says_how_to_fix_it_exactly_as_pinned():
+    """The fix of every error and warning on its rule's fires fixture, in English and German, as pinned in
+    tests/fixtures/check/fixes.yaml (GPUKB_UPDATE_GOLDEN=1 rewrites it: review the diff)."""
+    import os
+
+    import yaml
+
+    found = _fires_fixes()
+    missing = sorted(k for k, v in found.items() if not v["en"] or not v["de"])
+    assert missing == [], f"errors/warnings without a fix: {missing}"
+    if os.environ.get("GPUKB_UPDATE_GOLDEN") == "1":
+        from kb.check.fixes import _Dumper
+
+        GOLDEN.write_text("# The fix of every error and warning on its rule's fires fixture (tests/test_check_fixes.py).\n"
+                          + yaml.dump(found, Dumper=_Dumper, sort_keys=True, allow_unicode=True, width=100),
+                          encoding="utf-8")
+    pinned = yaml.safe_load(GOLDEN.read_text(encoding="utf-8"))
+    assert sorted(found) == sorted(pinned)
+    for key in found:
+        assert found[key] == pinned[key], key
+
+
+def test_the_fix_is_in_the_text_and_in_the_json_output():
+    import json
+
+    from click.testing import CliRunner
+
+    from kb.cli.main import cli
+
+    path = str(RULES / "CHK-003/fires.yaml")
+    text = CliRunner().invoke(cli, ["check", path, "--lang", "de"]).output
+    assert ("    Behebung:\n      Korrigierte Konfiguration (Schlüssel mps der ConfigMap sharing-config; kubectl edit "
+            "configmap sharing-config -n gpu-operator):\n      version: v1\n      sharing:\n        timeSlicing:\n") in text
+    out = json.loads(CliRunner().invoke(cli, ["check", path, "--json"]).output)
+    (f,) = [f for f in out["findings"] if f["rule"] == "CHK-003"]
+    assert f["fix"].endswith("Or keep MPS and turn MIG off on the node: kubectl label node gpu-node-1 "
+                             "nvidia.com/mig.config=all-disabled --overwrite")

@@ -27,10 +27,19 @@ class Context:
     configmaps: dict = field(default_factory=dict)  # name → keys
     operator_namespace: str = "gpu-operator"
     extra: dict = field(default_factory=dict)  # FactSet.extra
+    dp_configs: list = field(default_factory=list)  # dp_config facts
+    inv: object = None  # the Inventory read (kb.check.readers): the objects as written
+
+
+class _Dumper(yaml.SafeDumper):
+    """Text of several lines (an embedded configuration) as a literal block, the way people write it."""
+
+
+_Dumper.add_representer(str, lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None))
 
 
 def _yaml(data) -> str:
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False).rstrip()
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False).rstrip()
 
 
 def _nest(dotted: str, value) -> dict:
@@ -328,4 +337,7 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
                     "kubectl logs -n {ns} -l app=nvidia-mig-manager --tail=100; danach, mit korrigiertem Layout: {l}"
                     ).format(ns=ctx.operator_namespace, l=_label(f.get("name"), "nvidia.com/mig.config",
                                                                 f.get("mig_config") or "<layout>"))
-    return None
+    from kb.check.fixblocks import FIXES
+
+    build = FIXES.get(rule)
+    return build(ctx, f) if build is not None else None

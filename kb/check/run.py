@@ -141,7 +141,8 @@ def _fix_context(inv: Inventory, facts: FactSet):
             if cfg.key not in configmaps[cfg.configmap]:
                 configmaps[cfg.configmap] = list(configmaps[cfg.configmap]) + [cfg.key]
     return FixContext(policies=[f for f in facts.facts if f["kind"] == "policy"], configmaps=configmaps,
-                      operator_namespace=inv.operator_namespace or "gpu-operator", extra=facts.extra)
+                      operator_namespace=inv.operator_namespace or "gpu-operator", extra=facts.extra,
+                      dp_configs=[f for f in facts.facts if f["kind"] == "dp_config"], inv=inv)
 
 
 def _operator_from_input(env: Environment, loaded: Loaded, data: dict) -> Environment:

@@ -63,6 +63,7 @@ class MigPartedConfig:
     layouts: dict = field(default_factory=dict)  # name → Layout
     problems: list[Problem] = field(default_factory=list)
     namespace: str | None = None
+    data: object = None  # the configuration as written (where it is YAML)
 
 
 def looks_like_config(data) -> bool:
@@ -199,7 +200,7 @@ class _Check:
 
 
 def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: Where) -> MigPartedConfig:
-    cfg = MigPartedConfig(origin, configmap, key, where)
+    cfg = MigPartedConfig(origin, configmap, key, where, data=doc.data)
     if not isinstance(doc.data, dict):
         cfg.error = Text("not a mapping with version and mig-configs", "keine Zuordnung mit version und mig-configs")
         return cfg
