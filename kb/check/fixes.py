@@ -175,7 +175,7 @@ def _has(node, part) -> bool:
     return isinstance(part, int) and 0 <= part < len(node)
 
 
-def _fix_replicas(ctx: Context, fact: dict) -> Text | None:
+def _fix_replicas(ctx: Context, fact: dict, limit: int | None = None) -> Text | None:
     def change(data):
         kind = fact.get("sharing")
         items = data.get("sharing", {}).get(kind, {}).get("resources") if isinstance(data.get("sharing"), dict) else None
@@ -183,7 +183,9 @@ def _fix_replicas(ctx: Context, fact: dict) -> Text | None:
         if not isinstance(items, list) or not isinstance(index, int) or index >= len(items):
             return False
         value = items[index].get("replicas")
-        if isinstance(value, str) and value.strip().isdigit() and int(value) >= 2:
+        if limit is not None:  # above the plugin's maximum: the maximum
+            items[index]["replicas"] = limit
+        elif isinstance(value, str) and value.strip().isdigit() and int(value) >= 2:
             items[index]["replicas"] = int(value)
         else:
             items[index]["replicas"] = 2
@@ -255,6 +257,8 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
         return _fix_shared_resource(ctx, f, rule)
     if rule == "CHK-005":
         return _fix_replicas(ctx, f)
+    if rule == "CHK-006":  # the MPS control daemon's maximum on GPUs from compute capability 7.5
+        return _fix_replicas(ctx, f, 48)
     if rule == "CHK-016":
         return _fix_mps_mixed(ctx, f)
     if rule == "CHK-024":
