@@ -174,7 +174,8 @@ def card_names(answer: dict) -> dict:
     catalog's names where no rule read the card."""
     names = {f["card"]: f["name"] for r in answer.get("reasons", ()) for f in r.get("facts", ())
              if isinstance(f.get("card"), str) and isinstance(f.get("name"), str)}
-    wanted = {answer["inputs"].get("card")} | {g.get("card") for g in answer["inputs"].get("gpus") or ()}
+    wanted = ({answer["inputs"].get("card")} | {g.get("card") for g in answer["inputs"].get("gpus") or ()}
+              | set(answer.get("cards") or ()))
     if any(c and c not in names for c in wanted):
         try:
             from kb.catalog.compiled import load_data
@@ -220,8 +221,8 @@ def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
     t = lambda key: LABELS[key](lang)  # noqa: E731
     names = card_names(answer)
     shown = dict(answer["inputs"])
-    if answer.get("cards") and "card" in shown:  # one answer for every card a name fits
-        shown["card"] = " / ".join(names.get(c, c) for c in answer["cards"])
+    if answer.get("cards"):  # one answer for every card a name fits: the card (or the node's GPU) is each of them
+        names = {**names, answer["cards"][0]: " / ".join(names.get(c, c) for c in answer["cards"])}
     inputs = ", ".join(_input(k, v, lang, names) for k, v in shown.items() if v is not False and not _empty(v))
     title = _title(answer["question"])(lang)
     lines = [f"{title} ({inputs}): {_headline(answer, lang)}", answer["summary"][lang], ""]

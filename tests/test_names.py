@@ -134,3 +134,21 @@ def test_a_letter_glued_to_the_model_number_is_another_product():
         with pytest.raises(NameError_) as exc:
             index.resolve(typed)
         assert not exc.value.ambiguous and suggested in exc.value.candidates
+
+
+@pytest.mark.parametrize("typed, cards", [
+    ("L4 L40S", ["l4", "l40s"]),
+    ("H200 NVL or L4", ["h200-nvl", "l4"]),
+    ("RTX PRO 6000 Server Edition Max-Q", ["rtx-pro-6000-blackwell-max-q", "rtx-pro-6000-blackwell-server"]),
+])
+def test_a_name_naming_several_cards_is_refused_listing_them(typed, cards):
+    with pytest.raises(NameError_) as exc:
+        INDEX.resolve(typed)
+    assert exc.value.several and exc.value.candidates == cards
+
+
+@pytest.mark.parametrize("typed", ["H200 NV", "H200 NVL 141GB", "L4 24GB", "NVIDIA H200 NVL PCIe"])
+def test_a_part_or_more_words_than_a_name_are_not_guessed(typed):
+    with pytest.raises(NameError_) as exc:
+        INDEX.resolve(typed)
+    assert not exc.value.several and exc.value.candidates

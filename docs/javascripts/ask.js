@@ -32,6 +32,7 @@
       emptyCard: "der Kartenname ist leer",
       unknownCard: "unbekannte Karte {name}", didYouMean: " — meinten Sie: {list}",
       ambiguousCard: "{name} passt auf mehrere Karten: {list}",
+      severalCards: "{name} nennt mehrere Karten: {list}; fragen Sie je Aufruf nach einer Karte",
       badOperator: "GPU Operator {v} ist kein Release, das der Katalog kennt; bekannt: {known}",
       severalOps: "GPU Operator {v} passt auf mehrere Releases: {list}; nennen Sie das Patch-Release",
       badDriver: "{v} ist keine Treiberversion (z. B. 575.57.08)",
@@ -65,6 +66,7 @@
       emptyCard: "the card name is empty",
       unknownCard: "unknown card {name}", didYouMean: " — did you mean: {list}",
       ambiguousCard: "{name} fits several cards: {list}",
+      severalCards: "{name} names several cards: {list}; ask about one card at a time",
       badOperator: "GPU Operator {v} is not a release the catalog knows; known releases: {known}",
       severalOps: "GPU Operator {v} fits several releases: {list}; name the patch release",
       badDriver: "{v} is not a driver version (e.g. 575.57.08 or 580.82)",
@@ -197,49 +199,111 @@
     return out;
   }
 
+  // tokens with a letter glued to a model number ("a10g", "l40s"): another product than the number without it
+  function gluedOf(name) {
+    var text = String(name).normalize("NFKC").toLowerCase().replace(/[^a-z0-9]+/g, " ");
+    var out = {};
+    (text.match(/[a-z]*\d+[a-z]+/g) || []).forEach(function (g) { out[g] = 1; });
+    return out;
+  }
+
   function subset(a, b) { return Object.keys(a).every(function (k) { return b[k]; }); }
   function size(a) { return Object.keys(a).length; }
+  function same(a, b) { return size(a) === size(b) && subset(a, b); }
+  function union(a, b) { var out = {}; [a, b].forEach(function (x) { Object.keys(x).forEach(function (k) { out[k] = 1; }); }); return out; }
 
-  function resolveCard(data, name) {
-    var cards = data.cards;
-    if (String(name).trim() === "") throw new Problem(say("emptyCard"));
-    var key = normalise(name);
-    var exact = {}, wordsets = [];
-    cards.forEach(function (c) {
+  var CONNECTORS = { or: 1, and: 1, oder: 1, und: 1, vs: 1, versus: 1 };
+  var SPLIT = /\s*(?:[,;&]|\b(?:or|and|oder|und|vs\.?|versus)\b)\s*/i;
+
+  // the Python resolver's steps (kb/catalog/names.py): exact name, the words of one name in any order, a name
+  // naming several cards (refused), a part of names (ambiguous or "did you mean") — never a guess
+  function nameIndex(data) {
+    var ix = { exact: {}, wordsets: [], glued: {}, vocab: {}, qualifiers: {}, byId: {} };
+    data.cards.forEach(function (c) {
+      ix.byId[c.id] = c;
+      ix.glued[c.id] = ix.glued[c.id] || {};
+      ix.vocab[c.id] = ix.vocab[c.id] || {};
+      ix.qualifiers[c.id] = ix.qualifiers[c.id] || {};
       c.names.forEach(function (n) {
-        (exact[normalise(n)] = exact[normalise(n)] || {})[c.id] = 1;
+        (ix.exact[normalise(n)] = ix.exact[normalise(n)] || {})[c.id] = 1;
         var ws = wordsOf(n);
-        if (size(ws)) wordsets.push([ws, c.id]);
+        if (size(ws)) { ix.wordsets.push([ws, c.id]); ix.vocab[c.id] = union(ix.vocab[c.id], ws); }
+        var g = gluedOf(n);
+        ix.glued[c.id] = union(ix.glued[c.id], g);
+        ix.glued[c.id][normalise(n)] = 1;
+        ix.qualifiers[c.id] = union(ix.qualifiers[c.id], g);
       });
     });
-    var hits = key ? Object.keys(exact[key] || {}) : [];
-    var typed = wordsOf(name);
-    if (key && !hits.length) {
-      var covered = {};
-      wordsets.forEach(function (e) {
-        if (subset(e[0], typed)) covered[e[1]] = Math.max(covered[e[1]] || 0, size(e[0]));
-      });
-      var best = Math.max.apply(null, [0].concat(Object.keys(covered).map(function (k) { return covered[k]; })));
-      hits = Object.keys(covered).filter(function (k) { return covered[k] === best && best > 0; });
+    return ix;
+  }
+
+  function qualified(quals, typed, suffixed) {
+    return Object.keys(quals).some(function (g) { var m = g.match(/\d+/); return typed[m[0]] && !suffixed[g]; });
+  }
+
+  // { ids, ambiguous, several } — ids empty: nothing fits
+  function lookup(ix, name) {
+    var key = normalise(name);
+    if (!key) return { ids: [] };
+    var typed = wordsOf(name), suffixed = gluedOf(name);
+    var hits = Object.keys(ix.exact[key] || {});
+    if (!hits.length && size(typed)) {
+      var eq = {};
+      ix.wordsets.forEach(function (e) { if (same(e[0], typed) && subset(suffixed, ix.glued[e[1]])) eq[e[1]] = 1; });
+      hits = Object.keys(eq);
     }
-    var byId = {};
-    cards.forEach(function (c) { byId[c.id] = c; });
-    var list = function (ids) {
-      return ids.slice().sort().map(function (id) { return byId[id].short + " (" + id + ")"; }).join("; ");
-    };
-    if (hits.length === 1) return hits[0];
+    if (hits.length === 1) return { ids: hits };
     if (hits.length > 1) {
-      var plain = hits.filter(function (id) { return byId[id].plain; });
-      if (plain.length === 1) return plain[0];
-      throw new Problem(say("ambiguousCard", { name: shown(name), list: list(hits) }));
+      var plain = hits.filter(function (id) { return ix.byId[id].plain; });
+      return plain.length === 1 ? { ids: plain } : { ids: hits.sort(), ambiguous: true };
     }
+    var several = severalOf(ix, name, typed, suffixed);
+    if (several.length) return { ids: several, ambiguous: true, several: true };
     var partial = {};
     if (size(typed)) {
-      wordsets.forEach(function (e) { if (subset(typed, e[0]) && size(typed) < size(e[0])) partial[e[1]] = 1; });
+      ix.wordsets.forEach(function (e) { if (subset(typed, e[0]) && size(typed) < size(e[0])) partial[e[1]] = 1; });
     }
-    var ids = Object.keys(partial);
-    if (ids.length > 1) throw new Problem(say("ambiguousCard", { name: shown(name), list: list(ids) }));
-    throw new Problem(say("unknownCard", { name: shown(name) }) + (ids.length ? say("didYouMean", { list: list(ids) }) : ""));
+    var ids = Object.keys(partial).sort();
+    var plainIds = ids.filter(function (id) { return !qualified(ix.qualifiers[id], typed, suffixed); });
+    ids = plainIds.length ? plainIds : ids;
+    return { ids: ids, ambiguous: ids.length > 1, partial: true };
+  }
+
+  function severalOf(ix, name, typed, suffixed) {
+    var parts = String(name).split(SPLIT).filter(function (p) { return p && p.trim(); });
+    var found = {};
+    if (parts.length > 1) {
+      for (var i = 0; i < parts.length; i++) {
+        var r = lookup(ix, parts[i]);
+        if (!r.ids.length || (r.partial && !r.ambiguous)) return [];
+        r.ids.forEach(function (id) { found[id] = 1; });
+      }
+      return size(found) > 1 ? Object.keys(found).sort() : [];
+    }
+    var best = {};
+    ix.wordsets.forEach(function (e) {
+      if (subset(e[0], typed) && (!best[e[1]] || size(e[0]) > size(best[e[1]]))) best[e[1]] = e[0];
+    });
+    var keep = Object.keys(best).filter(function (c) {
+      return !Object.keys(best).some(function (d) { return subset(best[c], best[d]) && size(best[c]) < size(best[d]); });
+    });
+    if (keep.length < 2) return [];
+    var vocab = CONNECTORS, glue = {};
+    keep.forEach(function (c) { vocab = union(vocab, ix.vocab[c]); glue = union(glue, ix.glued[c]); });
+    return subset(typed, vocab) && subset(suffixed, glue) ? keep.sort() : [];
+  }
+
+  function resolveCard(data, name) {
+    if (String(name).trim() === "") throw new Problem(say("emptyCard"));
+    var ix = nameIndex(data);
+    var list = function (ids) {
+      return ids.slice().sort().map(function (id) { return ix.byId[id].short + " (" + id + ")"; }).join("; ");
+    };
+    var r = lookup(ix, name);
+    if (r.ids.length === 1 && !r.partial) return r.ids[0];
+    if (r.several) throw new Problem(say("severalCards", { name: shown(name), list: list(r.ids) }));
+    if (r.ambiguous) throw new Problem(say("ambiguousCard", { name: shown(name), list: list(r.ids) }));
+    throw new Problem(say("unknownCard", { name: shown(name) }) + (r.ids.length ? say("didYouMean", { list: list(r.ids) }) : ""));
   }
 
   // ---------------------------------------------------------------- answers

@@ -6,10 +6,12 @@ GPU Feature Discovery writes with hyphens into nvidia.com/gpu.product), the syst
 label's suffixes "-SHARED" (time-slicing or MPS renamed the resource) and "-MIG-<profile>" (mixed strategy)
 are dropped before resolving.
 
-Order: (1) the whole name as typed, ignoring case, spaces, hyphens and a leading "NVIDIA";
-(2) the typed words contain every distinguishing word of one card's name ("rtx pro 6000 workstation"),
-the most specific card winning; (3) the typed words are only part of card names: ambiguous or
-"did you mean" — never a guess ("H200" is not the H200 NVL, "L40" not the L40S).
+Order: (1) the whole name as typed, ignoring case, spaces, hyphens and a leading "NVIDIA"; (2) the typed
+distinguishing words are those of one of a card's names, in any order ("6000 rtx pro server"); (3) a name
+naming several cards ("L4 L40S", "H200 NVL or L4", "RTX PRO 6000 Server Edition Max-Q") is refused listing
+them (`NameError_.several`); (4) the typed words are a part of card names: ambiguous ("H100 SXM5": the 80GB
+and the 94GB card) or "did you mean"; (5) anything else: "did you mean" the closest names. Nothing is guessed:
+neither a part of a name ("H200 NV" is not the H200 SXM, "L40" not the L40S) nor more words than a name.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from dataclasses import dataclass, field
 
 #: words that do not distinguish one card from another
 FILLER = {"nvidia", "blackwell", "edition", "gpu"}
+#: words and signs joining two names ("H200 NVL or L4", "L4, L40S")
+CONNECTORS = {"or", "and", "oder", "und", "vs", "versus"}
+_SPLIT = re.compile(r"(?i)\s*(?:[,;&]|\b(?:or|and|oder|und|vs\.?|versus)\b)\s*")
 
 
 def normalise(name: str) -> str:
@@ -70,11 +75,12 @@ def words(name: str) -> frozenset[str]:
 class NameError_(LookupError):
     """A name that is unknown or fits several cards; `candidates` are card ids to suggest."""
 
-    def __init__(self, name: str, candidates: list[str], ambiguous: bool):
+    def __init__(self, name: str, candidates: list[str], ambiguous: bool, several: bool = False):
         super().__init__(name)
         self.name = name
         self.candidates = candidates
-        self.ambiguous = ambiguous
+        self.ambiguous = ambiguous  # the name fits several cards (`candidates`): one answer where all agree
+        self.several = several      # the name names several cards ("L4 L40S"): always refused, listing them
 
 
 @dataclass
@@ -86,6 +92,7 @@ class NameIndex:
     wordsets: list = field(default_factory=list)  # (frozenset of words, card id)
     gluedsets: dict = field(default_factory=dict)  # card id -> glued tokens and normalised forms of all its names
     qualifiers: dict = field(default_factory=dict)  # card id -> glued tokens of its names ('a100x', '6000d')
+    vocab: dict = field(default_factory=dict)  # card id -> every distinguishing word of its names
 
     def __post_init__(self):
         for cid, card in self.cards.items():
@@ -93,6 +100,7 @@ class NameIndex:
                 self.exact.setdefault(normalise(n), set()).add(cid)
                 if words(n):
                     self.wordsets.append((words(n), cid))
+                    self.vocab[cid] = self.vocab.get(cid, frozenset()) | words(n)
                 self.gluedsets[cid] = self.gluedsets.get(cid, frozenset()) | glued(n) | {normalise(n)}
                 self.qualifiers[cid] = self.qualifiers.get(cid, frozenset()) | glued(n)
             for dev in self._pci(card):
@@ -111,18 +119,14 @@ class NameIndex:
             key = normalise(name)
             hits = self.exact.get(key, set())
         if not hits:
-            typed, suffixed = words(name), glued(name)
-            covered: dict[str, int] = {}
-            for ws, cid in self.wordsets:
-                if ws <= typed and suffixed <= self.gluedsets[cid]:
-                    covered[cid] = max(covered.get(cid, 0), len(ws))
-            if covered:
-                best = max(covered.values())
-                hits = {cid for cid, n in covered.items() if n == best}
+            hits = self._by_words(name)
         if len(hits) == 1:
             return next(iter(hits))
         if len(hits) > 1:
             return self._one_or_ambiguous(name, hits)
+        several = self._several(name)
+        if several:
+            raise NameError_(name, several, ambiguous=True, several=True)
         typed, suffixed = words(name), glued(name)
         partial = sorted({cid for ws, cid in self.wordsets if typed and typed < ws})
         # a card whose model number carries a letter the name lacks is another product, unless only such remain
@@ -130,13 +134,54 @@ class NameIndex:
         partial = plain or partial
         if len(partial) > 1:
             raise NameError_(name, partial, ambiguous=True)
-        raise NameError_(name, partial or self._close(key), ambiguous=False)
+        raise NameError_(name, partial or self._close(key) or self._within(typed), ambiguous=False)
+
+    def _by_words(self, name: str) -> set:
+        """Cards one of whose names has exactly the typed distinguishing words, in any order ("6000 rtx pro server
+        edition"). More words than a name are no name either ("NVIDIA Jetson Thor (T" is not the Jetson Thor, whose
+        other name "Jetson T5000" has a "T"): they get a "did you mean"."""
+        typed, suffixed = words(name), glued(name)
+        return {cid for ws, cid in self.wordsets if typed and ws == typed and suffixed <= self.gluedsets[cid]}
+
+    def _several(self, name: str) -> list[str]:
+        """The cards a name names where it names more than one: names joined by "or", "and", a comma … ("H200 NVL
+        or L4"), or the words of two cards' names side by side and nothing else ("L4 L40S", "RTX PRO 6000 Server
+        Edition Max-Q"); [] otherwise."""
+        parts = [p for p in _SPLIT.split(name) if p and p.strip()]
+        if len(parts) > 1:
+            found: list[str] = []
+            for part in parts:
+                try:
+                    found.append(self.resolve(part))
+                except NameError_ as exc:
+                    if not exc.ambiguous:
+                        return []
+                    found.extend(exc.candidates)
+            found = list(dict.fromkeys(found))
+            return sorted(found) if len(found) > 1 else []
+        typed, suffixed = words(name), glued(name)
+        best: dict[str, frozenset] = {}
+        for ws, cid in self.wordsets:
+            if ws <= typed and len(ws) > len(best.get(cid, ())):
+                best[cid] = ws
+        keep = [c for c in best if not any(best[c] < best[d] for d in best)]
+        if len(keep) < 2:
+            return []
+        vocab = frozenset().union(*(self.vocab[c] for c in keep)) | CONNECTORS
+        glue = frozenset().union(*(self.gluedsets[c] for c in keep))
+        return sorted(keep) if typed <= vocab and suffixed <= glue else []
 
     def _one_or_ambiguous(self, name: str, hits: set) -> str:
         plain = [cid for cid in hits if self.cards[cid].get("plain_product")]
         if len(plain) == 1:
             return plain[0]
         raise NameError_(name, sorted(hits), ambiguous=True)
+
+    def _within(self, typed: frozenset) -> list[str]:
+        """Cards one of whose names the typed words hold ("H100 SXM5 80GB HBM3" holds "H100 SXM5 80GB"), the
+        longest name first."""
+        held = sorted({(-len(ws), cid) for ws, cid in self.wordsets if ws <= typed})
+        return list(dict.fromkeys(cid for _, cid in held))[:3]
 
     def _close(self, key: str) -> list[str]:
         suggestions: list[str] = []

@@ -134,11 +134,18 @@ def answer(question: str, *, engine: str = "durable", **raw) -> dict:
     return asker.answer(question, inputs)
 
 
-def _gist(answer: dict) -> tuple:
+def _gist(answer: dict, card: dict | None = None) -> tuple:
     """What makes two answers the same apart from the card's name: verdict, the rules behind reasons and
-    conditions, and the details."""
-    return (answer["verdict"], tuple(r["rule"] for r in answer["reasons"]),
-            tuple(c["rule"] for c in answer["conditions"]), repr(answer["details"]))
+    conditions and their words (the card's own names taken out), and the details."""
+    names = sorted({n for n in (card or {}).get("names", ()) if n}, key=len, reverse=True)
+
+    def plain(text: str) -> str:
+        for n in names:
+            text = text.replace(n, "{card}")
+        return text
+
+    return (answer["verdict"], tuple((r["rule"], plain(r["text"]["en"])) for r in answer["reasons"]),
+            tuple((c["rule"], plain(c["text"]["en"])) for c in answer["conditions"]), repr(answer["details"]))
 
 
 def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
@@ -147,13 +154,28 @@ def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
     guessed into one card: the cards are the ones the name fits (kb.catalog.names)."""
     from kb.questions.words import VERDICT
 
-    key = next((k for k, v in raw.items() if isinstance(v, str) and v == exc.name), None)
-    if key is None:
+    def naming(cid: str) -> dict | None:
+        """The inputs with the card `cid` for the name: a card argument, or a node's GPU (`--gpu NAME[:LAYOUT]`,
+        every GPU of that name)."""
+        out, found = dict(raw), False
+        for k, v in raw.items():
+            if isinstance(v, str) and v == exc.name:
+                out[k], found = cid, True
+            elif isinstance(v, (list, tuple)):
+                items = []
+                for item in v:
+                    if isinstance(item, str) and item.partition(":")[0] == exc.name:
+                        item, found = cid + item[len(exc.name):], True
+                    items.append(item)
+                out[k] = items
+        return out if found else None
+
+    if naming(exc.candidates[0]) is None:
         raise exc
     fits, first_error = [], None
     for cid in exc.candidates:  # the other inputs may fit only some of the cards (a MIG profile of one size)
         try:
-            fits.append((cid, resolve(question, asker.index, **{**raw, key: cid})))
+            fits.append((cid, resolve(question, asker.index, **naming(cid))))
         except UnusableInput as error:
             first_error = first_error or error
     if not fits:
@@ -167,12 +189,14 @@ def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
     exc.candidates = [cid for cid, _ in fits]
     answers = [asker.answer(question, inputs) for _, inputs in fits]
     cards = asker.index["cards"]
-    if len({_gist(a) for a in answers}) > 1:
+    own = {c: {"names": (c, cards[c]["short_name"], cards[c]["name"])} for c in exc.candidates}
+    gists = [_gist(a, own[c]) for c, a in zip(exc.candidates, answers)]
+    if len(set(gists)) > 1:
         en = "; ".join(f"{cards[c]['short_name']} ({c}): {VERDICT[a['verdict']]['en']}" for c, a in zip(exc.candidates, answers))
         de = "; ".join(f"{cards[c]['short_name']} ({c}): {VERDICT[a['verdict']]['de']}" for c, a in zip(exc.candidates, answers))
         if len({a["verdict"] for a in answers}) == 1:  # same verdict, other reasons or details (profiles, …)
             differ = sorted({k for a in answers for k in a["details"] if a["details"].get(k) != answers[0]["details"].get(k)}
-                            | ({"reasons"} if len({_gist(a)[1:3] for a in answers}) > 1 else set()))
+                            | ({"reasons"} if len({g[1:3] for g in gists}) > 1 else set()))
             from kb.answer import DETAIL_LABELS
 
             label = lambda d, lang: DETAIL_LABELS[d](lang) if d in DETAIL_LABELS else d.replace("_", " ")  # noqa: E731

@@ -118,13 +118,18 @@ def card_id(index: dict, name: str) -> str:
     try:
         return NameIndex(index["cards"]).resolve(name)
     except NameError_ as exc:
+        typed = str(name)
         names = [f"{index['cards'][c]['short_name']} ({c})" for c in exc.candidates]
         listed = "; ".join(names)
         name = versions.shown(name)
+        if exc.several:  # "L4 L40S", "H200 NVL or L4": never answered as one of them, nor for all at once
+            raise UnusableInput(Text(f"{name} names several cards: {listed}; ask about one card at a time",
+                                     f"{name} nennt mehrere Karten: {listed}; fragen Sie je Aufruf nach "
+                                     f"einer Karte"), suggestions=exc.candidates) from None
         if exc.ambiguous:
             raise AmbiguousCard(Text(f"{name} fits several cards: {listed}",
                                      f"{name} passt auf mehrere Karten: {listed}"),
-                                name=str(exc.name), candidates=exc.candidates) from None
+                                name=typed, candidates=exc.candidates) from None
         en, de = f"unknown card {name}", f"unbekannte Karte {name}"
         if names:
             en, de = en + f" — did you mean: {listed}", de + f" — meinten Sie: {listed}"

@@ -1,0 +1,78 @@
+"""The ask page resolves card names as the CLI does (docs/javascripts/ask.js mirrors kb/catalog/names.py): the
+page's resolver runs in node — one process for every name — on the real catalog's names."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import REPO
+from kb.catalog.compiled import load_data
+from kb.catalog.names import NameError_, NameIndex, normalise, words
+from sampling import sample
+
+HARNESS = """
+var FILLER = { nvidia: 1, blackwell: 1, edition: 1, gpu: 1 };
+var WORDS = { en: { emptyCard: "empty", unknownCard: "unknown {name}", didYouMean: " did-you-mean {list}",
+                    ambiguousCard: "fits {list}", severalCards: "several {list}" } };
+function say(key, values) {
+  return String(WORDS.en[key]).replace(/\\{([a-z]+)\\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; });
+}
+function Problem(message) { this.message = message; }
+function shown(text) { return "'" + text + "'"; }
+%s
+var input = JSON.parse(require("fs").readFileSync(0, "utf-8"));
+var out = {};
+input.names.forEach(function (n) {
+  try { out[n] = { id: resolveCard(input.data, n) }; }
+  catch (e) { out[n] = { error: e.message.split(" ")[0] }; }
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def page_resolver_source() -> str:
+    text = (REPO / "docs" / "javascripts" / "ask.js").read_text(encoding="utf-8")
+    start = text.index("  // ---------------------------------------------------------------- card names")
+    end = text.index("  // ---------------------------------------------------------------- answers")
+    return text[start:end]
+
+
+def cli_outcome(index: NameIndex, name: str) -> dict:
+    try:
+        return {"id": index.resolve(name)}
+    except NameError_ as exc:
+        if not normalise(name):
+            return {"error": "empty"}
+        if exc.several:
+            return {"error": "several"}
+        return {"error": "fits" if exc.ambiguous else "unknown"}
+
+
+def test_the_page_resolves_names_as_the_cli():
+    node = shutil.which("node") or shutil.which("nodejs")
+    if not node:
+        pytest.skip("node is not installed: the page's resolver cannot run outside a browser here")
+    data = load_data(parts=("cards",))
+    cards = [{"id": cid, "name": c["name"], "short": c["short_name"], "plain": bool(c.get("plain_product")),
+              "names": [cid, c["name"], c["short_name"], *c.get("aliases", []), *c.get("product_names", []),
+                        *(s["name"] for s in c.get("systems", []))]} for cid, c in data["cards"].items()]
+    index = NameIndex({c["id"]: {"id": c["id"], "name": c["name"], "short_name": c["short"], "aliases": c["names"][3:],
+                                 "plain_product": c["plain"]} for c in cards})
+    names = ["H200 NV", "H200", "H200 NVL", "L4 L40S", "H200 NVL or L4", "L4, L40S", "H200 und H200 NVL",
+             "RTX PRO 6000 Server Edition Max-Q", "RTX PRO 6000", "A100", "A100 80GB", "H100 SXM5", "A10G", "L40G",
+             "6000 rtx pro server edition", "rtx pro 6000 max", "toaster", "Ｌ４", "DGX A100", "NVIDIA-H200-NVL"]
+    every = [n for c in cards for n in c["names"]]
+    prefixes = sorted({n[:end] for n in every for end in range(1, len(n)) if n[:end].strip()})
+    names += sample(every, 40, seed="page-names") + sample(prefixes, 300, seed="page-prefixes",
+                                                           always=[p for p in prefixes if words(p) == {"h", "200", "nv"}])
+    names = list(dict.fromkeys(names))
+    result = subprocess.run([node, "-e", HARNESS % page_resolver_source()], input=json.dumps({"data": {"cards": cards},
+                            "names": names}), capture_output=True, text=True, timeout=120, check=True)
+    page = json.loads(result.stdout)
+    differ = {n: (page[n], cli_outcome(index, n)) for n in names if page[n] != cli_outcome(index, n)}
+    assert differ == {}
+    assert page["H200 NV"] == {"error": "unknown"} and page["L4 L40S"] == {"error": "several"}
