@@ -13,7 +13,7 @@ from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
 from kb.check.run import check
 from kb.cli.main import cli
-from conftest import FIXTURES, upstream
+from conftest import FIXTURES, REPO, upstream
 
 POLICY = ("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: cluster-policy\nspec:\n"
           "  cdi:\n    enabled: false\n  toolkit:\n    enabled: true\n---\n")
@@ -136,3 +136,29 @@ def test_two_clusterpolicies_in_one_dump_are_one_cluster():
                    f"    strategy: {s}\n" for n, s in (("a", "single"), ("b", "mixed")))
     report = run(text)
     assert report.summary["separate"] == [] and report.summary["checked"] == {"ClusterPolicy": 2}
+
+
+def test_a_wrong_configmap_name_is_one_finding():
+    """The ClusterPolicy names time-slicing-config, the ConfigMap is time-slicing-cfg: one warning (CHK-026) saying
+    both names, the missing-ConfigMap note (CHK-023) folded into it; the fix offers either name."""
+    path = REPO / "tests/rules/check/CHK-026/fires-wrong-name.yaml"
+    report = check([str(path)], load_data(), Environment(), lang="en")
+    (f,) = [f for f in report.findings if f["rule"] in ("CHK-023", "CHK-026")]
+    assert f["rule"] == "CHK-026" and [g["rule"] for g in f["folded"]] == ["CHK-023"]
+    assert f["message"].endswith("The ClusterPolicy names time-slicing-config instead, which is not in the input: most "
+                                 "likely one of the two names is wrong.")
+    assert "metadata.name: time-slicing-config" in f["fix"] and '"name":"time-slicing-cfg"' in f["fix"]
+
+
+def test_one_mistake_said_by_two_rules_is_one_finding():
+    """A rule's `details.folds` takes the findings of another rule about the same thing: a T4 node with a MIG layout
+    (CHK-033; its own mig.capable=false label, CHK-044, folded), a driver issue that is also the MIG answer's
+    condition (CHK-046; CHK-035 folded), the alpha-gate warnings of the gates in a conflict (CHK-054; CHK-052)."""
+    cases = {"CHK-033/fires-mig-capable-false.yaml": ("CHK-033", ["CHK-044"]),
+             "CHK-046/fires.yaml": ("CHK-046", ["CHK-035"]),
+             "CHK-054/fires.yaml": ("CHK-054", ["CHK-052", "CHK-052"])}
+    for name, (home, folded) in cases.items():
+        report = check([str(REPO / "tests/rules/check" / name)], load_data(), Environment(), lang="en")
+        shown = [f for f in report.findings if f["severity"] != "info"]
+        assert [f["rule"] for f in shown] == [home], name
+        assert [g["rule"] for g in shown[0]["folded"]] == folded, name

@@ -26,7 +26,7 @@ NAMED = 5
 class Finding(dict):
     """A finding as JSON-able dict, with the fact it came from kept aside (not serialised)."""
 
-    __slots__ = ("fact", "obj", "deps", "group_key", "fatal")
+    __slots__ = ("fact", "obj", "deps", "group_key", "fatal", "folds")
 
 
 def locate(conclusions: list[dict], facts: FactSet, lang: str, fixes=None) -> list[Finding]:
@@ -65,6 +65,7 @@ def locate(conclusions: list[dict], facts: FactSet, lang: str, fixes=None) -> li
         f.obj = facts.objects.get(ref)
         f.deps = facts.depends.get(ref, ())
         f.fatal = bool(details.get("fatal"))
+        f.folds = details.get("folds")
         ident = set(facts.identity.get(ref, ())) | {"ref"}
         if c["severity"] == "info":  # a note: the same words apart from the names are the same note
             f.group_key = (c["rule"], c["severity"], _masked(message, [subject.get(k) for k in ident]))
@@ -88,7 +89,11 @@ def _summary_line(f: Finding) -> dict:
 
 def fold(findings: list[Finding]) -> list[Finding]:
     """Findings about an object that does not work (a `fatal` finding) and about the objects that depend on it
-    go into that finding's `folded` list; fatal findings themselves stay."""
+    go into that finding's `folded` list; fatal findings themselves stay. A rule whose `details.folds` names
+    another rule and the properties that join them ({rule, join: {mine: theirs}}) takes that rule's findings about
+    the same thing: one mistake, said once (a ClusterPolicy naming a ConfigMap that is not there, beside the
+    ConfigMap nobody names)."""
+    findings = _fold_named(findings)
     broken: dict = {}
     for f in findings:
         if f.fatal and f.obj and f.obj not in broken:
@@ -107,6 +112,29 @@ def fold(findings: list[Finding]) -> list[Finding]:
         else:
             out.append(f)
     return out
+
+
+def _fold_named(findings: list[Finding]) -> list[Finding]:
+    homes = [f for f in findings if f.folds]
+    if not homes:
+        return findings
+    out = []
+    for f in findings:
+        home = next((h for h in homes if h is not f and h.folds.get("rule") == f["rule"] and all(
+            _joins((h.fact or {}).get(mine), (f.fact or {}).get(theirs))
+            for mine, theirs in (h.folds.get("join") or {}).items())), None)
+        if home is not None:
+            home.setdefault("folded", []).append(_summary_line(f))
+        else:
+            out.append(f)
+    return out
+
+
+def _joins(mine, theirs) -> bool:
+    """Equal, or `theirs` one of the names `mine` lists ("DynamicMIG, MPSSupport")."""
+    if mine is None or theirs is None:
+        return False
+    return mine == theirs or (isinstance(mine, str) and isinstance(theirs, str) and theirs in mine.split(", "))
 
 
 def _name(f: Finding) -> str:

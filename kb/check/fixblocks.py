@@ -238,10 +238,10 @@ def fix_unconfirmed(ctx, fact: dict) -> Text:
 
 def fix_condition(ctx, fact: dict) -> Text:
     """CHK-035: the condition is met on the machine (no Kubernetes object sets it), or MIG goes off."""
-    return T("No YAML meets this condition: it is done on the machine itself, outside Kubernetes (the condition above). "
-             "Until then, run the node without MIG: {cmd}",
-             "Keine YAML-Änderung erfüllt diese Bedingung: Sie wird auf der Maschine selbst erfüllt, außerhalb von "
-             "Kubernetes (die Bedingung oben). Bis dahin den Node ohne MIG betreiben: {cmd}").format(
+    return T("The condition above is met outside the manifests (on the machine, or by NVIDIA), so no corrected block "
+             "is shown. Until it is met, run the node without MIG: {cmd}",
+             "Die Bedingung oben wird außerhalb der Manifeste erfüllt (auf der Maschine oder durch NVIDIA), daher gibt "
+             "es keinen korrigierten Block. Bis sie erfüllt ist, den Node ohne MIG betreiben: {cmd}").format(
         cmd=_mig_off(fact.get("name")))
 
 

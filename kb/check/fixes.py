@@ -291,8 +291,15 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
             cm=f.get("dp_configmap"), k=", ".join(keys)) if len(keys) > 1 else "")
     if rule == "CHK-026":
         keys = ctx.configmaps.get(f.get("name"), [])
-        return set_policy(ctx, {"devicePlugin.config.name": f.get("name"),
-                                "devicePlugin.config.default": keys[0] if len(keys) == 1 else "<key>"})
+        found = set_policy(ctx, {"devicePlugin.config.name": f.get("name"),
+                                 "devicePlugin.config.default": keys[0] if len(keys) == 1 else "<key>"})
+        if f.get("named_instead"):  # the other name may be the right one: the ConfigMap takes it
+            found = found + Text("\nOr give the ConfigMap the name the ClusterPolicy expects: metadata.name: {n} "
+                                 "(kubectl get configmap {cm} -n {ns} -o yaml, rename, kubectl apply).",
+                                 "\nOder der ConfigMap den Namen geben, den die ClusterPolicy erwartet: metadata.name: "
+                                 "{n} (kubectl get configmap {cm} -n {ns} -o yaml, umbenennen, kubectl apply).").format(
+                n=f["named_instead"], cm=f.get("name"), ns=f.get("namespace") or ctx.operator_namespace)
+        return found
     if rule == "CHK-025":
         return Text("In the kustomization.yaml:\n{y}", "In der kustomization.yaml:\n{y}").format(
             y=_yaml({"generatorOptions": {"disableNameSuffixHash": True}}))

@@ -11,6 +11,7 @@ import json
 
 from kb.check.facts.base import Context, FactSet, error_props, text, type_name, typed
 from kb.check.readers.dpschema import normalise_resource
+from kb.text import Text
 
 #: sharing block of a device-plugin configuration → catalog method id
 METHOD = {"timeSlicing": "time-slicing", "mps": "mps"}
@@ -98,12 +99,23 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                         mig_resource=bool(full and full.startswith("nvidia.com/mig-")),
                         full_gpu=full == "nvidia.com/gpu")
     named = _named(ctx)
+    # names the ClusterPolicy/values give that no ConfigMap of the input has: beside a ConfigMap nobody names,
+    # most likely one mistake (a wrong name), reported once (CHK-026 folds CHK-023)
+    present = set(ctx.inv.configmaps) | {c.configmap for c in ctx.inv.dp_configs if c.configmap} | set(
+        getattr(ctx, "generated", {}))
+    absent = sorted(n for n in (named or ()) if n not in present)
     for name in dict.fromkeys(c.configmap for c in ctx.inv.dp_configs if c.configmap):
         cfgs = [c for c in ctx.inv.dp_configs if c.configmap == name]
         base = next((b for b, g in getattr(ctx, "generated", {}).items() if g == name), None)
+        unnamed = named is not None and not (name in named or base in named)
+        instead = Text(" The ClusterPolicy names {n} instead, which is not in the input: most likely one of the two "
+                       "names is wrong.", " Die ClusterPolicy nennt stattdessen {n}, die nicht in der Eingabe ist: "
+                       "Vermutlich ist einer der beiden Namen falsch.").format(n=absent[0]) if unnamed and len(
+            absent) == 1 else Text("")
         out.add("dp_configmap", cfgs[0].configmap_where or cfgs[0].where, obj=f"cm:{name}", ident=("name",),
                 name=name, origin=cfgs[0].origin, keys=len(cfgs), namespace=ctx.namespace_of(cfgs[0]),
                 named=None if named is None else (name in named or base in named),
                 # the device plugin installed by its own chart, no GPU Operator in the input
                 standalone=True if ctx.inv.charts and not ctx.inv.policies else None,
-                sources=_sources_words(ctx))
+                sources=_sources_words(ctx), named_instead=absent[0] if unnamed and len(absent) == 1 else None,
+                instead_en=instead.en, instead_de=instead.de)
