@@ -330,3 +330,27 @@ def test_rule_conditions_in_words(when, lang, words):
     from kb.site.rulesref import _test
 
     assert _test(when, lang) == words
+
+
+@pytest.mark.parametrize("url", ["javascript:alert`document.domain`", "JavaScript:void%200", "data:text/html;base64,PGI+",
+                                 "vbscript:msgbox", "file:///etc/passwd"])
+def test_a_link_other_than_http_is_refused(url):
+    """Issue 13: a javascript: source URL became a clickable link on every page citing the source — lint refuses it
+    in the catalog, and the site's one link writer refuses it too (the build fails naming the URL)."""
+    from kb.site.md import link, link_or_text
+
+    for write in (link, link_or_text):
+        with pytest.raises(ValueError, match="URL not usable in a Markdown link"):
+            write("NVIDIA", url)
+    assert link("x", "https://docs.nvidia.com/a") == "[x](https://docs.nvidia.com/a)"
+    assert link("x", "../cards/h200-nvl/#mig") == "[x](../cards/h200-nvl/#mig)"  # relative links stay
+
+
+def test_a_catalog_source_with_a_script_url_never_becomes_a_link(data):
+    import copy
+
+    bad = copy.deepcopy(data)
+    source = next(iter(bad["sources"].values()))
+    source["url"] = "javascript:alert`document.domain`"
+    with pytest.raises(ValueError, match="javascript:alert"):
+        catalog_pages(bad, REPO)

@@ -43,13 +43,17 @@ def pick(text: dict | None, lang: str) -> str:
     return text[lang]
 
 
+#: the scheme of an absolute URL ("https:", "javascript:"); a relative link ("cards/h200.md", "#a") has none
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
 def link(label: str, url: str | None) -> str:
     """A link whose label is already Markdown; `url` must not contain spaces or parentheses. Without an address
     (unset in publication.toml) the label alone: nothing is linked to a placeholder."""
     if not url:
         return label
-    if re.search(r"[\s()<>]", url):
-        raise ValueError(f"URL not usable in a Markdown link: {url!r}")
+    if re.search(r"[\s()<>]", url) or (_SCHEME.match(url) and not url.lower().startswith(("https://", "http://"))):
+        raise ValueError(f"URL not usable in a Markdown link: {url!r}")  # a javascript: or data: link runs script
     return f"[{label}]({url})"
 
 
