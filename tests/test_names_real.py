@@ -168,3 +168,10 @@ def test_prefixes_through_the_command_line_never_answer_for_one_card():
         result = run("ask", "mig", prefix, "--json")
         answer = json.loads(result.output)
         assert result.exit_code == 2 or len(answer.get("cards", ())) > 1, (prefix, result.output)
+
+
+def test_a_typed_name_with_control_characters_is_shown_not_obeyed():
+    """Issue 13 (terminal): the name as typed is repeated in the answer and the errors — escaped."""
+    for args in (["ask", "mig", "A100 80GB\x1b"], ["ask", "mig", "A100\x1b"], ["ask", "mig", "L4 L40S\x1b"]):
+        output = run(*args).output
+        assert "\x1b" not in output and "\\x1b" in output, args

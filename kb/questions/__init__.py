@@ -172,6 +172,9 @@ def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
 
     if naming(exc.candidates[0]) is None:
         raise exc
+    from kb.terminal import safe
+
+    typed = safe(str(exc.name), keep_newlines=False)  # the name as typed, shown: no control character obeyed
     fits, first_error = [], None
     for cid in exc.candidates:  # the other inputs may fit only some of the cards (a MIG profile of one size)
         try:
@@ -181,9 +184,9 @@ def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
     if not fits:
         raise first_error
     if len(fits) == 1:  # the other inputs fit one card only: still no guess, say which cards the name fits
-        raise UnusableInput(Text(f"{exc.name} fits several cards and the other inputs only "
+        raise UnusableInput(Text(f"{typed} fits several cards and the other inputs only "
                                  f"{asker.index['cards'][fits[0][0]]['short_name']} ({fits[0][0]}): name it",
-                                 f"{exc.name} passt auf mehrere Karten, die übrigen Angaben nur auf "
+                                 f"{typed} passt auf mehrere Karten, die übrigen Angaben nur auf "
                                  f"{asker.index['cards'][fits[0][0]]['short_name']} ({fits[0][0]}): nennen Sie sie"),
                             suggestions=[fits[0][0]])
     exc.candidates = [cid for cid, _ in fits]
@@ -202,17 +205,17 @@ def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
             label = lambda d, lang: DETAIL_LABELS[d](lang) if d in DETAIL_LABELS else d.replace("_", " ")  # noqa: E731
             en += f" (the answers differ in: {', '.join(label(d, 'en') for d in differ)})"
             de += f" (die Antworten unterscheiden sich in: {', '.join(label(d, 'de') for d in differ)})"
-        raise UnusableInput(Text(f"{exc.name} fits several cards whose answers differ — {en}; name one of them",
-                                 f"{exc.name} passt auf mehrere Karten mit unterschiedlichen Antworten — {de}; nennen "
+        raise UnusableInput(Text(f"{typed} fits several cards whose answers differ — {en}; name one of them",
+                                 f"{typed} passt auf mehrere Karten mit unterschiedlichen Antworten — {de}; nennen "
                                  f"Sie eine davon"), suggestions=exc.candidates)
     names = ", ".join(cards[c]["short_name"] for c in exc.candidates)
     first = dict(answers[0])
     first["cards"] = list(exc.candidates)
     one, every = cards[exc.candidates[0]]["short_name"], " / ".join(cards[c]["short_name"] for c in exc.candidates)
     first["summary"] = {
-        "en": f"{exc.name} fits {len(answers)} cards ({names}); the answer is the same for all of them. "
+        "en": f"{typed} fits {len(answers)} cards ({names}); the answer is the same for all of them. "
               + first["summary"]["en"].replace(one, every),
-        "de": f"{exc.name} passt auf {len(answers)} Karten ({names}); die Antwort ist für alle gleich. "
+        "de": f"{typed} passt auf {len(answers)} Karten ({names}); die Antwort ist für alle gleich. "
               + first["summary"]["de"].replace(one, every)}
     return first
 
