@@ -171,3 +171,27 @@ def test_node_driver_label_meets_the_cards_driver_exception():
     assert "MIG-010" in fact["mig_rules"].split(",")
     later = build_facts(inv, load_data(), Environment(driver="580.82.07")).facts
     assert [(f["mig_verdict"], "MIG-010" in f["mig_rules"]) for f in later if f["kind"] == "node"] == [("yes", False)]
+
+
+def test_a_script_is_read_in_order_with_json_patches_and_here_documents():
+    """After MMahdiSetak/multi-node-GPU production/gpu-operator (held-out scripts, 2026-12-01): helm sets
+    mig.strategy=single, a later `kubectl patch --type json` replaces it with mixed (the later command wins: no
+    CHK-030 for the mixed layout), and a ConfigMap applied from a here-document is read as a manifest."""
+    import io
+
+    from kb.catalog.compiled import load_data
+    from kb.check.facts import Environment
+    from kb.check.run import check
+
+    script = (
+        "helm upgrade gpu-operator nvidia/gpu-operator -n gpu-operator --set mig.strategy=single\n"
+        "kubectl patch clusterpolicies.nvidia.com/cluster-policy \\\n    --type='json' \\\n"
+        "    -p='[{\"op\":\"replace\", \"path\":\"/spec/mig/strategy\", \"value\":\"mixed\"}]'\n"
+        "kubectl label nodes worker-g01 nvidia.com/mig.config=all-balanced --overwrite\n"
+        "cat <<EOF | kubectl apply -n gpu-operator -f -\napiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+        "  name: ts-config\ndata:\n  any: |-\n    version: v1\n    sharing:\n      timeSlicing:\n        resources:\n"
+        "        - name: nvidia.com/gpu\n          replicas: 1\nEOF\n")
+    report = check(["-"], load_data(), Environment(), lang="en", stdin=io.BytesIO(script.encode()))
+    rules = {f["rule"]: f for f in report.findings}
+    assert "CHK-030" not in rules
+    assert rules["CHK-005"]["where"]["line"] == 18  # replicas: 1 in the here-document, at its line in the script

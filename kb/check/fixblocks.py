@@ -228,6 +228,18 @@ def fix_profile(ctx, fact: dict) -> Text | None:
         l=layout, b=best, m=missing, c=fact.get("card_name"), all=fact.get("card_mig_profiles"))
 
 
+def fix_layout_missing(ctx, fact: dict) -> Text:
+    """CHK-036: a layout of the named configuration on the node, or the layout added to that configuration."""
+    cfg = next((c for c in (ctx.inv.mig_configs if ctx.inv else []) if c.configmap == fact.get("layout_missing_in")),
+               None)
+    ns = (cfg.namespace if cfg is not None else None) or ctx.operator_namespace
+    value = fact.get("layout_closest") or "<{}>".format(" | ".join(fact.get("named_layouts", "").split(", ")))
+    return _label(fact.get("name"), "nvidia.com/mig.config", value) + T(
+        "\nOr add layout {l} to key {k} of ConfigMap {cm}: kubectl edit configmap {cm} -n {ns}",
+        "\nOder das Layout {l} im Schlüssel {k} der ConfigMap {cm} ergänzen: kubectl edit configmap {cm} -n {ns}").format(
+        l=fact.get("mig_config"), k=fact.get("layout_missing_key"), cm=fact.get("layout_missing_in"), ns=ns)
+
+
 def fix_unconfirmed(ctx, fact: dict) -> Text:
     """CHK-034: no setting confirms MIG; until NVIDIA documents it, the node runs without MIG."""
     return T("No setting changes what NVIDIA documents for the {c}. Until NVIDIA documents MIG for it (or confirms it to "
@@ -427,7 +439,7 @@ def fix_no_request(ctx, fact: dict) -> Text | None:
 
 #: rule → fix builder
 FIXES = {"CHK-003": fix_mps_on_mig, "CHK-004": fix_both_methods, "CHK-012": fix_unreadable, "CHK-018": fix_chart,
-         "CHK-034": fix_unconfirmed, "CHK-035": fix_condition, "CHK-037": fix_not_listed, "CHK-039": fix_profile,
+         "CHK-034": fix_unconfirmed, "CHK-036": fix_layout_missing, "CHK-035": fix_condition, "CHK-037": fix_not_listed, "CHK-039": fix_profile,
          "CHK-045": fix_mig_config,
          "CHK-046": fix_known_issue, "CHK-047": fix_pending, "CHK-049": fix_card_minimum, "CHK-050": fix_both_crs,
          "CHK-051": fix_k8s, "CHK-052": fix_alpha_gate, "CHK-053": fix_dra_driver, "CHK-054": fix_gate_conflict,

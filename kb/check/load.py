@@ -81,13 +81,16 @@ def load_text(item: Input, out: Loaded, variables: dict | None = None) -> None:
     if not any(isinstance(d.data, (dict, list)) for d in docs):
         from kb.check.readers import shell
 
-        if shell.looks_like_commands(item.text):  # a setup script or pasted kubectl/helm commands
-            patches, nodes = shell.read(item.text, item.name)
+        # manifests a script applies from here-documents (not a README's examples: documentation is not state)
+        embedded = None if item.name.lower().endswith((".md", ".rst", ".adoc")) else shell.manifest_text(item.text)
+        applied = [d for d in parse_text(embedded, item.name)[0] if isinstance(d.data, dict)] if embedded else []
+        if shell.looks_like_commands(item.text) or applied:  # a setup script or pasted kubectl/helm commands
+            patches, nodes = shell.read(item.text, item.name) if shell.looks_like_commands(item.text) else ([], [])
             release = shell.helm_release(item.text)
             if release and out.operator_version is None:
                 out.operator_version = release
-            if patches or nodes or release:
-                out.docs += patches
+            if patches or nodes or release or applied:
+                out.docs += applied + patches
                 out.extras += nodes
                 out.read.append(item.name)
                 return

@@ -3,6 +3,8 @@ from a name MIG Manager knows (all-disabled, all-enabled, all-balanced, all-<pro
 
 from __future__ import annotations
 
+import difflib
+
 import re
 
 from kb.check.facts.base import Context, FactSet, error_props
@@ -75,6 +77,25 @@ def by_name(known: dict) -> dict:
         if not layout.error:
             out.setdefault(name, []).append((cfg, layout))
     return out
+
+
+def named_config_lacks(ctx: Context, node) -> dict:
+    """Where the ClusterPolicy names its own MIG configuration (migManager.config.name) and the input holds it, MIG
+    Manager reads only that one (not NVIDIA's generated set): a node label naming a layout it lacks is
+    `layout_missing_in` that configuration (the last one of that name the input applies), with its layouts."""
+    name = node.label("nvidia.com/mig.config")
+    named = ctx.setting("migManager.config.name") if ctx.policy is not None else None
+    if not name or not isinstance(named, str) or not named:
+        return {}
+    cfgs = [c for c in ctx.inv.mig_configs if c.configmap == named and not c.error]
+    if not cfgs or name in cfgs[-1].layouts:
+        return {}
+    have = list(cfgs[-1].layouts)
+    close = difflib.get_close_matches(name, have, n=1, cutoff=0.9)  # a typo, not a neighbour (all-disabled)
+    return {"layout_missing_in": named, "layout_missing_key": cfgs[-1].key, "named_layouts": ", ".join(have),
+            "layout_closest": close[0] if close else "",
+            "layout_closest_en": f" Did you mean {close[0]}?" if close else "",
+            "layout_closest_de": f" War {close[0]} gemeint?" if close else ""}
 
 
 def node_layout(node, index: dict) -> dict:

@@ -229,6 +229,7 @@ def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
         # MIG layout, its profiles on this card, and whether MIG is on at all
         layout = mig.node_layout(node, index)
         props.update(layout)
+        props.update(mig.named_config_lacks(ctx, node))
         profiles = [p["name"] for p in card.get("mig", {}).get("profiles", [])]
         if profiles and layout.get("layout_profiles"):
             missing = [p for p in layout["layout_profiles"].split(", ") if p not in profiles]

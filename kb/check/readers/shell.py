@@ -20,7 +20,7 @@ from kb.check.readers.node import LABELS, Label, Node
 from kb.text import Text
 
 _PATCH = re.compile(r"kubectl\s+(?:-n\s+\S+\s+|--namespace[ =]\S+\s+)?patch\s+(?:clusterpolic(?:y|ies)(?:\.nvidia\.com)?)"
-                    r"(?:/|\s+)([\w.-]+)(.*?)(?:-p|--patch)[ =](['\"])(\{.*?\})\3", re.S)
+                    r"(?:/|\s+)([\w.-]+)(.*?)(?:-p|--patch)[ =](['\"])([{\[].*?[}\]])\3", re.S)
 _LABEL = re.compile(r"kubectl\s+label\s+(?:--overwrite\s+)?(?:nodes?/|nodes?\s+)([\w.-]+)((?:\s+[\w./-]+=[\w.-]*|\s+--overwrite)+)")
 _PAIR = re.compile(r"([\w./-]+)=([\w.-]*)")
 
@@ -127,6 +127,54 @@ def _helm_command(command: str, known: dict | None = None) -> dict | None:
     return out if out["chart"] else None
 
 
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)(\w+)\1")
+
+
+def manifest_text(text: str) -> str | None:
+    """The manifests a script applies from here-documents (`cat <<EOF | kubectl apply -f -`), as one YAML text whose
+    lines are the script's lines (everything else blanked, each here-document its own document); None where the
+    script has none."""
+    lines = text.split("\n")
+    out = [""] * len(lines)
+    found = False
+    i = 0
+    while i < len(lines):
+        m = _HEREDOC.search(lines[i])
+        if m is None or lines[i].lstrip().startswith("#"):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].strip() != m.group(2):
+            j += 1
+        body = lines[i + 1:j]
+        if j < len(lines) and any(b.startswith(("apiVersion:", "kind:")) for b in body):
+            out[i] = "---"
+            out[i + 1:j] = body
+            found = True
+        i = j + 1
+    return "\n".join(out) if found else None
+
+
+def _json_patch(ops: list) -> dict:
+    """A JSON patch (RFC 6902, `kubectl patch --type json`) as the partial object it writes: `add` and `replace`
+    of a path ("/spec/mig/strategy") set that value; other operations (remove, move, test) are not read."""
+    out: dict = {}
+    for op in ops:
+        if not isinstance(op, dict) or op.get("op") not in ("add", "replace") or "value" not in op:
+            continue
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in str(op.get("path", "")).split("/")[1:]]
+        if not parts or any(p.isdigit() or p == "-" for p in parts):
+            continue
+        node = out
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                break
+        else:
+            node[parts[-1]] = op["value"]
+    return out
+
+
 def helm_release(text: str) -> str | None:
     """The GPU Operator release a `helm install|upgrade … gpu-operator --version X` of the text installs."""
     joined, _ = _joined(re.sub(r"(?m)^[ \t]*#.*$", "", text))
@@ -150,7 +198,9 @@ def read(text: str, file: str) -> tuple[list[Doc], list[Node]]:
             patch = json.loads(m.group(4))
         except ValueError:
             continue
-        if not isinstance(patch, dict):
+        if isinstance(patch, list):  # --type json: the operations that set a value, as the object they make
+            patch = _json_patch(patch)
+        if not isinstance(patch, dict) or not patch:
             continue
         line = lines[m.start()] if m.start() < len(lines) else None
         data = {"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy", "metadata": {"name": m.group(1)}, **patch}
@@ -168,6 +218,8 @@ def read(text: str, file: str) -> tuple[list[Doc], list[Node]]:
         doc.partial = True
         doc.helm = (Text("helm command (line {n})", "Helm-Befehl (Zeile {n})").format(n=line), found["namespace"])
         docs.append(doc)
+    # a later command overrides an earlier one: the latest is read first (the first policy writing a key wins)
+    docs.sort(key=lambda d: -(d.outer_line or 0))
     for m in _LABEL.finditer(joined):
         line = lines[m.start()] if m.start() < len(lines) else None
         where = Where(None, fixed={"file": file, "document": 1, "path": "", "line": line})
