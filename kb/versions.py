@@ -72,9 +72,18 @@ def parse(text: str, what: str = "version") -> tuple[int, ...]:
     return parts
 
 
+_KEYS: dict = {}
+
+
 def key(text: str) -> tuple[int, ...]:
-    """Sort key with missing parts as 0 ('26.7' == '26.7.0'); VersionError where `text` is no version."""
-    return (parse(text) + (0, 0, 0))[:4]
+    """Sort key with missing parts as 0 ('26.7' == '26.7.0'); VersionError where `text` is no version.
+    Memoised per text (the answer matrix compares the same few hundred versions millions of times)."""
+    found = _KEYS.get(text) if isinstance(text, str) else None
+    if found is None:
+        found = (parse(text) + (0, 0, 0))[:4]
+        if isinstance(text, str) and len(_KEYS) < 100_000:
+            _KEYS[text] = found
+    return found
 
 
 def from_manifest(text) -> str | None:

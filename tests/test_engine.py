@@ -273,10 +273,33 @@ def test_repeated_loading_in_one_process(tmp_path, data):
 
 def test_thousands_of_queries_in_a_row_agree_with_the_reference(tmp_path, data):
     rules = rules_from(tmp_path) if write_rule(tmp_path, GOOD) else None
-    queries = [[{"kind": "card", "card": "l4", "name": f"card {i}", "memory_gb": i % 97}] for i in range(5000)]
+    queries = [[{"kind": "card", "card": "l4", "name": f"card {i}", "memory_gb": i}] for i in range(5000)]
+    engine.forget()  # nothing remembered from other tests: all 5,000 run through durable-rules
+    before = dict(engine.STATS)
     durable = engine.fire("demo", queries, engine="durable", rules=rules)
+    assert engine.STATS["evaluations"] - before["evaluations"] == 5000  # every query differs in what the rule reads
     assert durable == engine.fire("demo", queries, engine="reference", rules=rules)
-    assert sum(1 for fired in durable if fired) == sum(1 for i in range(5000) if i % 97 >= 48)
+    assert sum(1 for fired in durable if fired) == 5000 - 48
+
+
+def test_durable_runs_once_per_distinct_engine_input(tmp_path, data):
+    """Queries whose facts agree on every property the conditions read fire the same rules on the same facts:
+    durable-rules runs once for them; each conclusion is still written from its own query's facts."""
+    rules = rules_from(tmp_path) if write_rule(tmp_path, GOOD) else None
+    engine.forget()
+    queries = [[{"kind": "card", "card": "l4", "name": f"card {i}", "memory_gb": 48 if i % 2 else 8},
+                {"kind": "note", "text": f"unread {i}"}] for i in range(100)]
+    queries.append([{"kind": "card", "card": "l4", "name": "big", "memory_gb": 64}])  # another value read
+    before = dict(engine.STATS)
+    durable = engine.fire("demo", queries, engine="durable", rules=rules)
+    assert (engine.STATS["queries"] - before["queries"], engine.STATS["evaluations"] - before["evaluations"]) == (101, 3)
+    assert durable == engine.fire("demo", queries, engine="reference", rules=rules)
+    again = dict(engine.STATS)
+    concluded = engine.evaluate_many("demo", queries[:100], rules=rules, data=data)
+    assert engine.STATS["evaluations"] == again["evaluations"]  # remembered within the process
+    assert [c["text"]["en"] for cs in concluded for c in cs] == [f"card {i} has 48 GB" for i in range(100) if i % 2]
+    assert [c["facts"][0]["name"] for cs in concluded for c in cs] == [f"card {i}" for i in range(100) if i % 2]
+    assert engine.condition_reads(rules["demo"]) == {"kind", "memory_gb"}
 
 
 def test_more_sessions_than_durable_keeps_alive(tmp_path, data):

@@ -6,6 +6,15 @@
 
 durable-rules is imported only by kb.engine.adapter, and only when engine="durable" runs;
 engine="reference" uses the plain-Python evaluator (kb.engine.reference), the test oracle.
+
+Within a process, durable-rules runs once per distinct *engine input*: which rules fire on which facts
+depends only on the properties the rules' conditions read (conditions compare a property with a constant or
+test that it exists; kb.engine.rules refuses references between facts). So the queries of one rule set are
+keyed by their facts projected on those properties (`projection`), the first query of each key runs through
+durable-rules and the others with the same key take its firings — the positions of the matched facts, which
+are the same facts in every query of that key. Conclusions are then built from each query's own facts.
+`STATS` counts the queries and the durable-rules evaluations (scripts/bench prints both). The reference
+evaluator is never memoised: it stays an independent oracle of what the durable path answers.
 """
 
 from __future__ import annotations
@@ -16,6 +25,13 @@ from kb.errors import EngineFailure
 
 ENGINES = ("durable", "reference")
 _DURABLE = None
+#: queries answered and durable-rules evaluations run in this process (distinct engine inputs)
+STATS = {"queries": 0, "evaluations": 0}
+#: firings by (rule set, projection of a query's facts); cleared when it grows past MEMO_LIMIT
+_FIRED: dict = {}
+MEMO_LIMIT = 200_000
+#: per rule set (held, so its id is not reused): its key and the properties its conditions read
+_READS: dict = {}
 
 
 def _backend(engine: str):
@@ -46,33 +62,132 @@ def rules_for(question: str, rules=None) -> list[dict]:
     return found
 
 
+_VALUE_TYPES = frozenset((str, int, float, bool))
+_RESERVED = frozenset(RESERVED)
+
+
 def check_facts(facts: list[dict]) -> list[dict]:
     """Facts are flat dicts with a `kind`; values text, number or true/false. Identical facts count once."""
     out, seen = [], set()
     for fact in facts:
         if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
             raise EngineFailure(f"a fact must be a mapping with a 'kind': {fact!r}")
-        for key, value in fact.items():
-            if key in RESERVED:
-                raise EngineFailure(f"fact property {key!r} is reserved for the engine: {fact!r}")
-            if not isinstance(value, (str, int, float, bool)):
-                raise EngineFailure(f"fact property {key!r} must be text, a number or true/false: {fact!r}")
-        key = _identity(fact)
+        values = fact.values()
+        if not _RESERVED.isdisjoint(fact) or not _VALUE_TYPES.issuperset(map(type, values)):
+            _check_values(fact)
+        key = frozenset(zip(fact, map(type, values), values))  # _identity(fact), built in C
         if key not in seen:
             seen.add(key)
             out.append(fact)
     return out
 
 
-def _identity(fact: dict) -> tuple:
-    return tuple(sorted((k, type(v).__name__, v) for k, v in fact.items()))
+def _check_values(fact: dict) -> None:
+    for key, value in fact.items():
+        if key in RESERVED:
+            raise EngineFailure(f"fact property {key!r} is reserved for the engine: {fact!r}")
+        if not isinstance(value, (str, int, float, bool)):
+            raise EngineFailure(f"fact property {key!r} must be text, a number or true/false: {fact!r}")
+
+
+def _identity(fact: dict) -> frozenset:
+    """Equal for facts with the same properties and values of the same types (true is not 1)."""
+    return frozenset((k, v.__class__, v) for k, v in fact.items())
+
+
+def condition_reads(rules: list[dict]) -> frozenset | None:
+    """Every property the conditions of `rules` read; None where a condition refers to another fact's
+    property (then a query's firings depend on more than its facts' own values: not memoised)."""
+    found: set = set()
+
+    def walk(cond) -> bool:
+        (key, value), = cond.items()
+        if key in ("$and", "$or"):
+            return all(walk(c) for c in value)
+        if key.startswith("$"):  # {"$lt": {prop: constant}}, {"$ex": {prop: 1}}
+            if not isinstance(value, dict) or len(value) != 1 or isinstance(next(iter(value.values())), (dict, list)):
+                return False
+            found.add(next(iter(value)))
+            return True
+        if isinstance(value, (dict, list)):  # {prop: {alias: property}}: a reference
+            return False
+        found.add(key)
+        return True
+
+    for rule in rules:
+        for _alias, cond in rule["when"]:
+            if not isinstance(cond, dict) or len(cond) != 1 or not walk(cond):
+                return None
+    return frozenset(found)
+
+
+def projection(facts: list[dict], reads: tuple) -> tuple:
+    """What of each fact the conditions see: the values of the properties they read (`reads`, in a fixed
+    order; None where the fact has no such property — a fact's values are never None) and their types
+    (true is not 1)."""
+    out = []
+    for f in facts:
+        values = tuple(map(f.get, reads))
+        out.append((values, tuple(map(type, values))))
+    return tuple(out)
+
+
+def _rule_set(question: str, compiled: list[dict]) -> tuple[str, frozenset | None]:
+    entry = _READS.get(id(compiled))
+    if entry is None or entry[0] is not compiled:
+        import json
+
+        if len(_READS) > 256:
+            _READS.clear()
+        entry = _READS[id(compiled)] = (compiled, json.dumps([question, compiled], sort_keys=True),
+                                        _sorted(condition_reads(compiled)))
+    return entry[1], entry[2]
+
+
+def _sorted(reads: frozenset | None) -> tuple | None:
+    return None if reads is None else tuple(sorted(reads))
+
+
+def _fire(question: str, compiled: list[dict], lists: list[list[dict]], engine: str) -> list:
+    backend = _backend(engine)
+    STATS["queries"] += len(lists)
+    if engine != "durable":
+        return backend(question, compiled, lists)
+    key, reads = _rule_set(question, compiled)
+    if reads is None:
+        STATS["evaluations"] += len(lists)
+        return backend(question, compiled, lists)
+    keys = [(key, projection(facts, reads)) for facts in lists]
+    out = [_FIRED.get(k) for k in keys]
+    todo: dict = {}
+    for k, facts, found in zip(keys, lists, out):
+        if found is None and k not in todo:
+            todo[k] = facts
+    if todo:
+        ran = dict(zip(todo, backend(question, compiled, list(todo.values()))))
+        STATS["evaluations"] += len(ran)
+        if len(_FIRED) + len(ran) > MEMO_LIMIT:
+            _FIRED.clear()
+        _FIRED.update(ran)
+        out = [found if found is not None else ran[k] for k, found in zip(keys, out)]
+    return out
+
+
+def forget() -> None:
+    """Forget the memoised firings and conclusions (as a new process would; the rule sets durable-rules has
+    registered stay registered)."""
+    from kb.engine.conclude import forget as forget_conclusions
+
+    _FIRED.clear()
+    _READS.clear()
+    forget_conclusions()
 
 
 def fire(question: str, fact_lists: list[list[dict]], *, engine: str = "durable", rules=None) -> list[list[tuple]]:
     """Raw firings per query, sorted: [(rule id, (matched fact, …)), …]."""
     compiled = rules_for(question, rules)
     lists = [check_facts(facts) for facts in fact_lists]
-    results = _backend(engine)(question, compiled, lists)
+    results = _fire(question, compiled, lists, engine)
     return [[(rid, tuple(facts[i] for i in positions)) for rid, positions in sorted(fired)]
             for facts, fired in zip(lists, results)]
 

@@ -104,7 +104,73 @@ def resolve_disputes(data: dict, ref: str) -> list[dict]:
     return found
 
 
+_RULE_INFO: dict = {}
+
+
+def _rule_info(rule: dict) -> tuple[dict, tuple]:
+    """(the rule, the placeholder names its texts, details and cites use), per rule object (held, so its id
+    is not reused by another rule while remembered)."""
+    entry = _RULE_INFO.get(id(rule))
+    if entry is None or entry[0] is not rule:
+        names: set = set()
+
+        def walk(value):
+            if isinstance(value, str):
+                names.update(PLACEHOLDER_RE.findall(value))
+            elif isinstance(value, dict):
+                for v in value.values():
+                    walk(v)
+            elif isinstance(value, list):
+                for v in value:
+                    walk(v)
+
+        walk(rule["then"])
+        walk(rule["cites"])
+        if len(_RULE_INFO) > 4096:
+            _RULE_INFO.clear()
+        entry = _RULE_INFO[id(rule)] = (rule, tuple(sorted(names)))
+    return entry
+
+
+_CONCLUDED: dict = {}
+
+
 def conclude(rule: dict, facts: tuple, data: dict) -> dict:
+    """The conclusion of one firing. What it says depends only on the rule and the values of the placeholders
+    its texts, details and cites name: that part is built once per distinct set of values (per catalog)
+    and copied; `facts` are the firing's own matched facts."""
+    _rule, names = _rule_info(rule)
+    values = tuple((n, v.__class__, v) for n in names for v in (_lookup(rule, facts, n),))
+    key = (id(rule), data.get("hash") or id(data), values)
+    entry = _CONCLUDED.get(key)
+    if entry is None or entry[0] is not rule or (entry[1] is not data and not data.get("hash")):
+        if len(_CONCLUDED) > 100_000:
+            _CONCLUDED.clear()
+        entry = _CONCLUDED[key] = (rule, data, _conclude(rule, facts, data))
+    out = dict(entry[2])
+    out["details"] = _copy(out["details"])
+    out["cites"] = [dict(c) for c in out["cites"]]
+    out["facts"] = [dict(f) for f in facts]
+    return out
+
+
+def forget() -> None:
+    """Forget the conclusions and citations built so far."""
+    _CONCLUDED.clear()
+    _RULE_INFO.clear()
+    _RESOLVED.clear()
+    _DISPUTES.clear()
+
+
+def _copy(value):
+    if isinstance(value, dict) and not isinstance(value, Text):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _conclude(rule: dict, facts: tuple, data: dict) -> dict:
     then = rule["then"]
     cites, disputes = [], []
     for ref in rule["cites"]:
@@ -129,5 +195,4 @@ def conclude(rule: dict, facts: tuple, data: dict) -> dict:
     out["details"] = _fill_value(rule, facts, then.get("details", {}))
     out["cites"] = cites
     out["disputes"] = disputes
-    out["facts"] = [dict(f) for f in facts]
     return out

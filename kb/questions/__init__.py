@@ -14,6 +14,8 @@ and rule base are cached (kb.catalog.compiled).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import importlib
 import os
 
@@ -39,17 +41,33 @@ def questions(rules_root=None) -> tuple[str, ...]:
     return tuple(ordered)
 
 
+_FOUND: dict = {}
+
+
 def _found(rules_root=None) -> list[str]:
-    """Rule base folders with a question module (sorted; nothing imported)."""
+    """Rule base folders with a question module (sorted; nothing imported). Remembered per folder while its
+    stats (mtime, inode) stay the same: a folder added or removed changes them."""
     from kb.catalog.compiled import rules_dir
 
+    root = os.fspath(rules_root or rules_dir())
     try:
-        folders = sorted(e.name for e in os.scandir(rules_root or rules_dir()) if e.is_dir())
+        st = os.stat(root)
     except OSError:
         return []
-    here = os.path.dirname(__file__)
-    return [q for q in folders if q.replace("-", "_").isidentifier() and q not in ("base", "words")
-            and os.path.isfile(os.path.join(here, f"{q.replace('-', '_')}.py"))]
+    key = (root, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    found = _FOUND.get(key)
+    if found is None:
+        try:
+            folders = sorted(e.name for e in os.scandir(root) if e.is_dir())
+        except OSError:
+            return []
+        here = os.path.dirname(__file__)
+        found = [q for q in folders if q.replace("-", "_").isidentifier() and q not in ("base", "words")
+                 and os.path.isfile(os.path.join(here, f"{q.replace('-', '_')}.py"))]
+        if len(_FOUND) > 64:
+            _FOUND.clear()
+        _FOUND[key] = found
+    return list(found)
 
 
 def module(question: str):
@@ -96,20 +114,39 @@ class Asker:
         return self.answer_many(question, [inputs])[0]
 
     def answer_many(self, question: str, inputs_list: list[dict]) -> list[dict]:
+        keys = [self._key(question, i) for i in inputs_list]
+        memo = self._memo
+        if all(k in memo for k in keys):
+            return [memo[k] for k in keys]
         from kb.engine import evaluate_many
 
         mod = module(question)
-        todo = [i for i in inputs_list if self._key(question, i) not in self._memo]
+        todo = [i for i, k in zip(inputs_list, keys) if k not in memo]
         if todo and self._problems.get(question):
             from kb.errors import RuleBaseInvalid
 
             raise RuleBaseInvalid(self._problems[question])
         if todo:
-            fact_lists = [mod.facts(self, inputs) for inputs in todo]
-            results = evaluate_many(question, fact_lists, engine=self.engine, data=self.data, rules=self.rules)
-            for inputs, conclusions in zip(todo, results):
-                self._memo[self._key(question, inputs)] = mod.fold(self, inputs, conclusions)
-        return [self._memo[self._key(question, i)] for i in inputs_list]
+            with bulk() if len(todo) > 50 else contextlib.nullcontext():
+                fact_lists = [mod.facts(self, inputs) for inputs in todo]
+                results = evaluate_many(question, fact_lists, engine=self.engine, data=self.data, rules=self.rules)
+                for inputs, conclusions in zip(todo, results):
+                    self._memo[self._key(question, inputs)] = mod.fold(self, inputs, conclusions)
+        return [memo[k] for k in keys]
+
+
+@contextlib.contextmanager
+def bulk():
+    """Many answers at once: Python's cyclic garbage collector paused meanwhile. Answers are trees of dicts
+    and lists (no cycles: reference counting frees them), but each collection walks every object alive —
+    the catalog, the rules, the answers so far — which cost about a third of the matrix's time."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def resolve(question: str, index: dict, **raw) -> dict:
@@ -245,10 +282,11 @@ def compute_all(data: dict, *, engine: str = "durable", rules=None) -> list[dict
     """Compute the whole matrix without any cache (dependencies first: methods reuse mig answers)."""
     asker = Asker(data, engine=engine, rules=rules)
     out = []
-    for question in questions():
-        mod = module(question)
-        out += asker.answer_many(question, mod.defaults(asker.index))
+    with bulk():
+        for question in questions():
+            mod = module(question)
+            out += asker.answer_many(question, mod.defaults(asker.index))
     return out
 
 
-__all__ = ["questions", "Asker", "answer", "export_all", "compute_all", "resolve", "module", "needs"]
+__all__ = ["questions", "Asker", "bulk", "answer", "export_all", "compute_all", "resolve", "module", "needs"]

@@ -27,9 +27,27 @@ from kb import versions
 OPERATOR = "gpu-operator"
 
 
+_DERIVED: dict = {}
+
+
+def _derived(data: dict) -> dict:
+    """A memo of what is derived from the catalog's releases, kept per releases object (the object is held,
+    so its id cannot be reused by another catalog while the memo lives)."""
+    releases = data["releases"]
+    entry = _DERIVED.get(id(releases))
+    if entry is None or entry[0] is not releases:
+        if len(_DERIVED) > 64:
+            _DERIVED.clear()
+        entry = _DERIVED[id(releases)] = (releases, {})
+    return entry[1]
+
+
 def _releases_newest_first(data: dict) -> list[dict]:
-    releases = data["releases"].get(OPERATOR, {}).get("releases", [])
-    return sorted(releases, key=lambda r: versions.key(r["version"]), reverse=True)
+    memo = _derived(data)
+    if "newest_first" not in memo:
+        releases = data["releases"].get(OPERATOR, {}).get("releases", [])
+        memo["newest_first"] = sorted(releases, key=lambda r: versions.key(r["version"]), reverse=True)
+    return memo["newest_first"]
 
 
 def component_version(data: dict, operator: str, component: str) -> tuple[str | None, str | None]:
@@ -69,16 +87,13 @@ def versioned_statements(data: dict) -> list[tuple[str, dict]]:
     return out
 
 
-_FACTS: dict = {}
-
-
 def facts(data: dict, operator: str) -> list[dict]:
     """One `behaviour` fact per version-bound statement of a component the operator release ships (fresh
     copies of facts built once per catalog and release: every question about a release asks for them)."""
-    key = (data.get("hash") or id(data), operator)
-    if key not in _FACTS:
-        _FACTS[key] = _facts(data, operator)
-    return [dict(f) for f in _FACTS[key]]
+    memo = _derived(data)
+    if ("facts", operator) not in memo:
+        memo["facts", operator] = _facts(data, operator)
+    return [dict(f) for f in memo["facts", operator]]
 
 
 def _facts(data: dict, operator: str) -> list[dict]:
@@ -143,6 +158,14 @@ def mig_layouts(data: dict, operator: str, device_ids: list[str]) -> dict:
     ids: {"status": generated | covered | missing | unknown, "first_release": the first catalog release that has
     them or generates them}. `generated`: the release builds its layouts from the GPUs it finds; `unknown`: the
     card's device id or the release's layouts are not recorded."""
+    memo = _derived(data)
+    key = ("mig_layouts", operator, tuple(device_ids))
+    if key not in memo:
+        memo[key] = _mig_layouts(data, operator, device_ids)
+    return dict(memo[key])
+
+
+def _mig_layouts(data: dict, operator: str, device_ids: list[str]) -> dict:
     wanted = {i.lower() for i in device_ids}
     since = _operator_feature_since(data, GENERATED_MIG_CONFIG)
     ordered = sorted((r["version"] for r in data["releases"].get(OPERATOR, {}).get("releases", [])), key=versions.key)
