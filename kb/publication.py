@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import functools
 import os
-import subprocess
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "publication.toml"
 
 
-@dataclass(frozen=True)
-class Publication:
+class Publication(NamedTuple):  # a NamedTuple, not a dataclass: `gpukb ask` imports this module at start-up
     repo_url: str | None
     data_ref: str | None
     article_url: str | None
@@ -50,6 +48,8 @@ class Publication:
 
 
 def _git_head() -> str | None:
+    import subprocess
+
     try:
         out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
                              timeout=10)

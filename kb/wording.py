@@ -57,33 +57,31 @@ def quoted(text: str, lang: str) -> str:
     return f"„{text}“" if lang == "de" else f"“{text}”"
 
 
-# the words of a section reference ("Supported GPUs, row 'H200 NVL' (column Memory Size)") in German
-_SECTION_DE = (
-    (re.compile(r"\brow\b"), "Zeile"), (re.compile(r"\brows\b"), "Zeilen"),
-    (re.compile(r"\bcolumns?\b"), "Spalte"), (re.compile(r"\btab\b"), "Reiter"),
-    (re.compile(r"\bcell\b"), "Zelle"), (re.compile(r"\bnote\b"), "Hinweis"),
-    (re.compile(r"\bTable\b"), "Tabelle"), (re.compile(r"\btable\b"), "Tabelle"),
-    (re.compile(r"\barchitecture\b"), "Architektur"), (re.compile(r"\bslices?\b"), "Slices"),
-    (re.compile(r"\bline\b"), "Zeile"), (re.compile(r"\bfile\b"), "Datei"), (re.compile(r"\btag\b"), "Tag"),
-    (re.compile(r"\bfootnote\b"), "Fußnote"), (re.compile(r"\bsection\b"), "Abschnitt"),
-    (re.compile(r"\bheading\b"), "Überschrift"), (re.compile(r"\bexample\b"), "Beispiel"),
+# the words of a section reference ("Supported GPUs, row 'H200 NVL' (column Memory Size)") in German; compiled
+# when first used (`gpukb ask --json` imports this module and never needs them)
+_SECTION_WORDS = (
+    (r"\brow\b", "Zeile"), (r"\brows\b", "Zeilen"), (r"\bcolumns?\b", "Spalte"), (r"\btab\b", "Reiter"),
+    (r"\bcell\b", "Zelle"), (r"\bnote\b", "Hinweis"), (r"\bTable\b", "Tabelle"), (r"\btable\b", "Tabelle"),
+    (r"\barchitecture\b", "Architektur"), (r"\bslices?\b", "Slices"), (r"\bline\b", "Zeile"),
+    (r"\bfile\b", "Datei"), (r"\btag\b", "Tag"), (r"\bfootnote\b", "Fußnote"), (r"\bsection\b", "Abschnitt"),
+    (r"\bheading\b", "Überschrift"), (r"\bexample\b", "Beispiel"),
 )
-_ISO_DATE = re.compile(r"(?<![\w-])(?:19|20)\d\d-[01]\d-[0-3]\d(?![\w-])")
-_SINGLE_QUOTED = re.compile(r"(?<![\w])'([^']+)'(?![\w])")
+_ISO_DATE = r"(?<![\w-])(?:19|20)\d\d-[01]\d-[0-3]\d(?![\w-])"
+_SINGLE_QUOTED = r"(?<![\w])'([^']+)'(?![\w])"
 
 
 def section_text(section: str, lang: str) -> str:
     """A citation's place in its document in the reader's words: 'row' → 'Zeile', 'tab' → 'Reiter', 'note' →
     'Hinweis' …; names quoted 'like this' get the language's quotation marks. The document's own headings stay as
     the document writes them (they are what a reader searches for)."""
-    out = _SINGLE_QUOTED.sub(lambda m: quoted(m.group(1), lang), section)
-    out = _ISO_DATE.sub(lambda m: date_text(m.group(0), lang), out)
+    out = re.sub(_SINGLE_QUOTED, lambda m: quoted(m.group(1), lang), section)
+    out = re.sub(_ISO_DATE, lambda m: date_text(m.group(0), lang), out)
     if lang == "de":
         # only the words outside the quoted names are ours to translate
         parts = re.split(r"(„[^“]*“)", out)
         for i in range(0, len(parts), 2):
-            for pattern, word in _SECTION_DE:
-                parts[i] = pattern.sub(word, parts[i])
+            for pattern, word in _SECTION_WORDS:
+                parts[i] = re.sub(pattern, word, parts[i])
         out = "".join(parts)
     return out
 

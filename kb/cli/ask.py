@@ -98,9 +98,9 @@ class Questions(Group):
         return sorted(questions())
 
     def get_command(self, ctx, name):
-        from kb.questions import questions
+        from kb.questions import is_question
 
-        return command_for(name) if name in questions() else None
+        return command_for(name) if is_question(name) else None
 
 
 @click.group(cls=Questions)

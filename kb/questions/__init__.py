@@ -70,6 +70,11 @@ def _found(rules_root=None) -> list[str]:
     return list(found)
 
 
+def is_question(name: str) -> bool:
+    """Is `name` a question (a rule base folder with a question module)? Imports nothing."""
+    return name in _found()
+
+
 def module(question: str):
     """The module of a question; UnusableInput (with the known ones) for a name that is none."""
     if question not in _found():
@@ -289,4 +294,4 @@ def compute_all(data: dict, *, engine: str = "durable", rules=None) -> list[dict
     return out
 
 
-__all__ = ["questions", "Asker", "bulk", "answer", "export_all", "compute_all", "resolve", "module", "needs"]
+__all__ = ["questions", "is_question", "Asker", "bulk", "answer", "export_all", "compute_all", "resolve", "module", "needs"]
