@@ -124,7 +124,8 @@ def _rule_info(rule: dict) -> tuple[dict, tuple]:
                 for v in value:
                     walk(v)
 
-        walk(rule["then"])
+        then = rule["then"]
+        walk([then.get(part) for part in ("text", "condition", "details")])  # what conclude fills; nothing else
         walk(rule["cites"])
         if len(_RULE_INFO) > 4096:
             _RULE_INFO.clear()
