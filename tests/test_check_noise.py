@@ -162,3 +162,21 @@ def test_one_mistake_said_by_two_rules_is_one_finding():
         shown = [f for f in report.findings if f["severity"] != "info"]
         assert [f["rule"] for f in shown] == [home], name
         assert [g["rule"] for g in shown[0]["folded"]] == folded, name
+
+
+def test_one_finding_on_several_resources_of_a_configuration_is_shown_once():
+    """After redhat-na-ssa/demo-ocp-gpu instance/overlays/time-sliced-8-a100 (held-out, 2026-12-01; the shape of
+    NVIDIA's OpenShift time-slicing example): MIG resources time-sliced under mig.strategy single — one CHK-027
+    naming the other three resources, not four errors; replicas 1 is still its own error (the plugin refuses it)."""
+    text = ("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: gpu-cluster-policy\nspec:\n  mig:\n"
+            "    strategy: single\n  devicePlugin:\n    config:\n      name: device-plugin-config\n"
+            "      default: A100-SXM4-40GB\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+            "  name: device-plugin-config\ndata:\n  A100-SXM4-40GB: |-\n    version: v1\n    sharing:\n"
+            "      timeSlicing:\n        resources:\n          - name: nvidia.com/gpu\n            replicas: 8\n"
+            + "".join(f"          - name: nvidia.com/mig-{p}\n            replicas: {r}\n"
+                      for p, r in (("1g.5gb", 1), ("2g.10gb", 2), ("3g.20gb", 3), ("7g.40gb", 7))))
+    report = check(["-"], load_data(), Environment(), lang="en", stdin=io.BytesIO(text.encode()))
+    errors = [f for f in report.findings if f["severity"] == "error"]
+    assert sorted(f["rule"] for f in errors) == ["CHK-005", "CHK-027"]
+    (shared,) = [f for f in errors if f["rule"] == "CHK-027"]
+    assert shared["same_for"]["names"] == ["nvidia.com/mig-2g.10gb", "nvidia.com/mig-3g.20gb", "nvidia.com/mig-7g.40gb"]

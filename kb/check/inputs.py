@@ -84,6 +84,15 @@ def _kubectl(text: str) -> bool:
             r"helm\s+(?:install|upgrade)\b.*?gpu-operator.*?--(?:set|version)", text, re.S)))
 
 
+def _script(suffix: str, text: str) -> bool:
+    """kubectl/helm commands gpukb reads, or (in a script) manifests applied from here-documents."""
+    if _kubectl(text):
+        return True
+    from kb.check.readers.shell import manifest_text
+
+    return suffix == ".sh" and "kubectl" in text and manifest_text(text) is not None
+
+
 def looks_like_smi(text: str) -> bool:
     return bool(_SMI.search(text))
 
@@ -104,7 +113,7 @@ def _folder_files(folder: str, inputs: Inputs) -> list[tuple[str, bool]]:
             out.append((str(p), must_gather))
         elif suffix in TEXT_SUFFIXES and (p.name.endswith(".labels") or looks_like_smi(_peek(p))):
             out.append((str(p), must_gather))
-        elif suffix in (".sh", ".txt", ".md") and _kubectl(_peek(p, 65536)):
+        elif suffix in (".sh", ".txt", ".md") and _script(suffix, _peek(p, 65536)):
             out.append((str(p), must_gather))
         else:
             skipped += 1

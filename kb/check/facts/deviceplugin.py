@@ -90,7 +90,10 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                 name, replicas = item.name.value, item.replicas.value
                 full = normalise_resource(name) if isinstance(name, str) else None
                 out.add("shared_resource", item.where, {"name": item.name.where, "replicas": item.replicas.where},
-                        obj=me, ident=("config", "index"), effective_mig_strategy=props.get("effective_mig_strategy"),
+                        # the same finding on several resources of a configuration is shown once, naming the others
+                        obj=me, ident=("config", "index", "name", "written", "replicas", "replicas_type",
+                                       "replicas_type_en", "replicas_type_de"),
+                        effective_mig_strategy=props.get("effective_mig_strategy"),
                         extra=extra, configmap=where["configmap"], key=where["key"], namespace=where["namespace"],
                         config=cfg.label, sharing=sh.kind, method=METHOD[sh.kind], index=item.index,
                         name=full or text(name), written=text(name),
