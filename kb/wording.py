@@ -31,7 +31,8 @@ ONLY_SOURCE = {
     "en": "our own article; we found no document of NVIDIA's that says so",
 }
 OWN_WORDS = {"de": "unsere Aussage", "en": "our statement"}
-TRANSLATION = {"de": "Übersetzung", "en": "translation"}
+#: how the English translation of a German quote is marked (English only: German readers read the original)
+TRANSLATION = {"de": "Übersetzung", "en": "German original; our translation"}
 DOC_DATE = {"de": "Stand", "en": "as of"}
 RETRIEVED = {"de": "abgerufen am", "en": "retrieved"}
 #: titles of the site's markup that Python-Markdown writes in English (set per page by kb/docs_hooks.py)
@@ -117,10 +118,22 @@ def shown(data: dict, cites: list[dict], path: str = "", publisher: str | None =
     return [{**c, "only_source": True} for c in own]
 
 
+def translated(cite: dict, lang: str, source: dict | None = None) -> bool:
+    """Whether a reader in `lang` sees the quote's English translation beside it: on English pages and answers,
+    for a quote whose source is not in English (the source's `language`; where the source is not at hand, a
+    translation is only ever written for such quotes — `gpukb lint`, check `translations`)."""
+    return bool(cite.get("translation")) and lang != "de" and (source or {}).get("language", "de") != "en"
+
+
+def translation_text(translation: str, lang: str) -> str:
+    """' (German original; our translation: “…”)' — the mark after a German quote on an English page."""
+    return f" ({TRANSLATION[_lang(lang)]}: {quoted(translation, lang)})"
+
+
 def citation_text(cite: dict, lang: str, *, source: dict | None = None, title: str | None = None,
                   place_markup=None) -> str:
-    """One citation as plain text in `lang`: 'Title, place: „quote“ (Übersetzung: …) (Stand …, abgerufen am …)'
-    plus the only-source remark. `cite` is the catalog's or a resolved citation; `source` its source where known
+    """One citation as plain text in `lang`: 'Title, place: “quote” (German original; our translation: “…”)
+    (as of …, retrieved …)' plus the only-source remark. `cite` is the catalog's or a resolved citation; `source` its source where known
     (for dates and language), `title` overrides the title (a Markdown link on the site), `place_markup` wraps the
     place in the document (the site marks it as the document's own words)."""
     source = source or {}
@@ -129,9 +142,8 @@ def citation_text(cite: dict, lang: str, *, source: dict | None = None, title: s
         place = section_text(cite["section"], lang)
         text += f", {place_markup(place) if place_markup else place}"
     text += ": " + quoted(cite["quote"], lang)
-    translation = cite.get("translation")
-    if translation and lang != "de" and source.get("language", "de") == "de":
-        text += f" ({TRANSLATION[_lang(lang)]}: {quoted(translation, lang)})"
+    if translated(cite, lang, source):
+        text += translation_text(cite["translation"], lang)
     dates = []
     doc_date = cite.get("snapshot") or source.get("document_date")
     if doc_date:

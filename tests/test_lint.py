@@ -34,6 +34,14 @@ EXPECTED = {
         "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'du': glossary: Sie-form [style]",
         'lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: \'"gelistet"\': straight quotes: „…“ / „…“ [style]'.replace("„…“ / „…“", "„…“ / “…”"),
     ]),
+    # issue 16: a quote in German (its source's language) carries its English translation, an English one none
+    "untranslated-quote": (1, [
+        "lt/cards/beta-10.yaml:8: architecture.cite[0].translation: quote from 'demo-datasheet' is English already: "
+        "drop `translation` [translations]",
+        "lt/cards/beta-10.yaml:19: availability.cite[1].quote: German quote from 'demo-article' without `translation`: "
+        "English readers would see 'Wir liefern die Beta 10.' untranslated [translations]",
+        "lt/cards/beta-10.yaml:20: availability.cite[2].translation: translation repeats the quote: write it in English "
+        "[translations]"]),
     "yaml-syntax": (2, ["lt/cards/beta-10.yaml:3: not valid YAML: expected ',' or ']', but got '<stream end>' [yaml]"]),
     "duplicate-key": (1, [
         "lt/cards/beta-10.yaml:11: memory_gb: duplicate key 'memory_gb' (first at line 9); YAML would silently keep only the last [duplicate]",
@@ -127,7 +135,7 @@ def test_clean_catalog_json():
     assert data["checks"] == {"schema": "passed", "sources": "passed", "aliases": "passed",
                               "versions": "passed", "quotes": "passed", "rules": "passed",
                               "citations": "passed", "known_issues": "passed", "files": "passed", "links": "passed",
-                              "jargon": "passed", "style": "passed"}
+                              "jargon": "passed", "style": "passed", "translations": "passed"}
 
 
 def test_quotes_skipped_not_passed_without_snapshots(tmp_path):

@@ -98,9 +98,9 @@ def test_markers_expand_to_values_and_footnotes(data):
     assert expand(page, Ctx(data, "de", REPO)) == (
         "# MIG\n\nDie H200 NVL hat bis zu 7[^c1] Instanzen[^c2].\n\n"
         "[^c1]: [NVIDIA Multi-Instance GPU User Guide](https://docs.nvidia.com/datacenter/tesla/mig-user-guide/), <span class=\"gpukb-place\">H200</span>: "
-        "„<span class=\"gpukb-quote\">7 instances</span>“ (Stand 11. September 2026, abgerufen am 20. September 2026)\n"
+        "„<span class=\"gpukb-quote\" lang=\"en\">7 instances</span>“ (Stand 11. September 2026, abgerufen am 20. September 2026)\n"
         "[^c2]: [NVIDIA Multi-Instance GPU User Guide](https://docs.nvidia.com/datacenter/tesla/mig-user-guide/), "
-        "<span class=\"gpukb-place\">Supported GPUs</span>: „<span class=\"gpukb-quote\">H200 NVL</span>“ (Stand 11. September 2026, "
+        "<span class=\"gpukb-place\">Supported GPUs</span>: „<span class=\"gpukb-quote\" lang=\"en\">H200 NVL</span>“ (Stand 11. September 2026, "
         "abgerufen am 20. September 2026)\n"
     )
 

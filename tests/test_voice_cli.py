@@ -4,6 +4,7 @@ texts carry no internal word, German output has no English of ours, the recommen
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -51,11 +52,35 @@ def ours(output: str) -> str:
     return re.sub(r"„[^“]*“|“[^”]*”|<[^>]*>", "", head)
 
 
-def outputs():
+@functools.lru_cache(maxsize=1)
+def _outputs() -> tuple:
     cards = sorted(c["short_name"] for c in load_data()["cards"].values())
-    for args in ASKS + [("card", c) for c in cards]:
-        for lang in ("en", "de"):
-            yield args, lang, run(*args, "--lang", lang)
+    return tuple((args, lang, run(*args, "--lang", lang)) for args in ASKS + [("card", c) for c in cards]
+                 for lang in ("en", "de"))
+
+
+def outputs():
+    """Every command of ASKS and `card` for every card, in both languages — run once per worker."""
+    return iter(_outputs())
+
+
+def german_quotes(data: dict) -> dict[str, str]:
+    """Every quote from a document not in English (its source's language) → its English translation ('' if none)."""
+    out: dict[str, str] = {}
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "quote" in node and "source" in node and \
+                    data["sources"].get(node["source"], {}).get("language", "en") != "en":
+                out[node["quote"]] = node.get("translation") or out.get(node["quote"], "")
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk({k: data[k] for k in ("cards", "releases", "methods", "platform") if k in data})
+    return out
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -76,6 +101,29 @@ def test_check_texts_carry_no_internal_word_but_the_customers_own_keys(ids):
             text = ours(run(*args, "--lang", lang))
             text = "\n".join(line for line in text.splitlines() if not line.startswith("      "))  # fix commands
             assert [w for w, _ in internal_words(text, ids) if not w.startswith("--")] == [], (args, lang)
+
+
+def test_english_output_shows_every_german_quote_with_its_translation():
+    """Issue 16: an English reader never meets a German quote alone — each stands with our translation after it."""
+    quotes = german_quotes(load_data())
+    assert quotes and all(quotes.values()), [q for q, t in quotes.items() if not t][:3]
+    seen, bare = 0, {}
+    for args, lang, output in outputs():
+        if lang != "en":
+            continue
+        for quote, translation in quotes.items():
+            for hit in re.finditer(re.escape(f"“{quote}”"), output):
+                seen += 1
+                if not output[hit.end():].startswith(f" (German original; our translation: “{translation}”)"):
+                    bare.setdefault(" ".join(args), []).append(quote[:50])
+    assert seen > 20  # the outputs do quote our article (its own statements)
+    assert bare == {}
+
+
+def test_german_output_shows_no_translation():
+    for args, lang, output in outputs():
+        if lang == "de":
+            assert "our translation" not in output and "Übersetzung:" not in output, args
 
 
 def test_german_cli_output_is_german():

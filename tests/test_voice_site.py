@@ -170,3 +170,55 @@ def test_the_choose_page_opens_with_five_questions_each_leading_to_a_method(buil
     assert "1.34.2" in text  # the Kubernetes release DRA needs, from the data
     # a path for owners of cards without MIG, right after the questions
     assert html.index("<ol>") < html.index("L4" if prefix else "L4 und L40S") < html.index("Rangfolge" if not prefix else "Ranking")
+
+
+# --- German quotes on English pages (issue 16) ---------------------------------------------------------------------
+
+_QUOTE_SPAN = re.compile(r'<span class="gpukb-quote"( lang="de")?>(.*?)</span>”?', re.S)
+_TRANSLATION = re.compile(r'\A \(German original; our translation: “<span class="gpukb-translation">(.*?)</span>”\)')
+
+
+def _norm(text: str) -> str:
+    import html
+
+    return " ".join(html.unescape(text).split())
+
+
+def test_no_german_quote_on_an_english_page_without_its_translation(built):
+    """Every English page read: each quote that is German (by its source's language in our data, not by its words)
+    carries lang="de" and is followed by our translation, marked as such; no other quote is marked German; the ask
+    page's English data carries the translation of every German quote it cites."""
+    import json
+
+    from test_voice_cli import german_quotes
+
+    quotes = {_norm(q): _norm(t) for q, t in german_quotes(load_data()).items()}
+    assert quotes and all(quotes.values())
+    seen, bare, wrong = 0, {}, {}
+    for rel, lang, _text, _h, path in pages(built.site):
+        if lang != "en":
+            continue
+        html = path.read_text(encoding="utf-8")
+        for m in _QUOTE_SPAN.finditer(html):
+            quote = _norm(m.group(2))
+            if quote not in quotes:
+                if m.group(1):
+                    wrong.setdefault(rel, []).append(quote[:50])
+                continue
+            seen += 1
+            t = _TRANSLATION.match(html[m.end():m.end() + 2000])
+            if not m.group(1) or not t or _norm(t.group(1)) != quotes[quote]:
+                bare.setdefault(rel, []).append(quote[:50])
+    assert seen > 50, seen  # English pages do quote our article (what we ship, where it is the only source)
+    assert bare == {}
+    assert wrong == {}
+    untranslated, cited = [], 0
+    for data_file in sorted(built.site.rglob("*.en.json")):
+        for cite in json.loads(data_file.read_text(encoding="utf-8")).get("cites", []):
+            quote = _norm(cite["quote"])
+            if quote in quotes:
+                cited += 1
+                if _norm(cite.get("translation", "")) != quotes[quote]:
+                    untranslated.append((data_file.name, quote[:50]))
+    assert cited > 0
+    assert untranslated == []

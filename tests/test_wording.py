@@ -51,7 +51,7 @@ def test_section_words_in_german_and_document_headings_kept():
 def test_german_quote_on_an_english_page_carries_its_translation():
     cite = {**OURS, "translation": "up to seven"}
     text = citation_text(cite, "en", source=DATA["sources"]["article"])
-    assert text == "GPUs in Kubernetes: “bis zu sieben” (translation: “up to seven”) (retrieved 29 November 2026)"
+    assert text == "GPUs in Kubernetes: “bis zu sieben” (German original; our translation: “up to seven”) (retrieved 29 November 2026)"
     assert "Übersetzung" not in citation_text(cite, "de", source=DATA["sources"]["article"])
 
 

@@ -24,7 +24,7 @@
 
   var WORDS = {
     de: {
-      why: "Warum", conditions: "Bedingungen", details: "Details", sources: "Quellen", rule: "Regel",
+      why: "Warum", conditions: "Bedingungen", details: "Details", sources: "Quellen", rule: "Regel", translation: "Übersetzung",
       loading: "Antworten werden geladen …", failed: "Die Antworten konnten nicht geladen werden.",
       stamp: "Datenversion {v} · geprüft am {d}", link: "Link zu dieser Antwort", copied: "Link kopiert",
       none: "keine Angabe", noCard: "ohne Karte", gpu: "GPU {n}", add: "GPU hinzufügen", remove: "entfernen",
@@ -58,7 +58,7 @@
       badWorkload: "wählen Sie eine Arbeitslast", missing: "Für diese Auswahl gibt es keine Antwort."
     },
     en: {
-      why: "Why", conditions: "Conditions", details: "Details", sources: "Sources", rule: "Rule",
+      why: "Why", conditions: "Conditions", details: "Details", sources: "Sources", rule: "Rule", translation: "German original; our translation",
       loading: "Loading answers …", failed: "The answers could not be loaded.",
       stamp: "data version {v} · verified as of {d}", link: "Link to this answer", copied: "Link copied",
       none: "not given", noCard: "no card", gpu: "GPU {n}", add: "Add a GPU", remove: "remove",
@@ -608,7 +608,12 @@
         var title = c.title + (c.section ? ", " + c.section : "");
         li.appendChild(url ? el("a", { href: url, rel: "noopener" }, title) : el("span", {}, title));
         li.appendChild(document.createTextNode(": "));
-        li.appendChild(el("q", {}, c.quote));
+        li.appendChild(el("q", c.translation ? { lang: "de" } : {}, c.quote));
+        if (c.translation) {  // a German quote on an English page: our translation beside it (askdata.py)
+          li.appendChild(document.createTextNode(" (" + say("translation") + ": "));
+          li.appendChild(el("q", { "class": "gpukb-translation" }, c.translation));
+          li.appendChild(document.createTextNode(")"));
+        }
         src.appendChild(li);
       });
       out.appendChild(src);

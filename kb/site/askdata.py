@@ -409,8 +409,7 @@ class _Pool:
     def part(self, c: dict) -> int:
         """One conclusion of the engine, as the page assembles a strategy answer from them (its index)."""
         lang = self.lang
-        cites = [self._intern("cites", {k: x[k] for k in ("title", "section", "quote", "url") if x.get(k)})
-                 for x in c["cites"]]
+        cites = [self._cite(x) for x in c["cites"]]
         out = {"rule": c["rule"], "title": c["title"][lang], "verdict": c.get("verdict"), "text": c["text"][lang],
                "cites": cites, "strategy": c["details"].get("strategy")}
         if c.get("condition"):
@@ -421,7 +420,10 @@ class _Pool:
     def _cite(self, c: dict) -> int:
         key = ("cite", c["source"], c.get("section"), c["quote"], c.get("url"), c.get("title"))
         if key not in self._index:
-            self._index[key] = self._intern("cites", {k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)})
+            cite = {k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)}
+            if self.lang != "de" and c.get("translation"):
+                cite["translation"] = c["translation"]  # a German quote's English, shown beside it (ask.js)
+            self._index[key] = self._intern("cites", cite)
         return self._index[key]
 
     def _answer(self, a: dict) -> int:

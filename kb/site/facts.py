@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kb.catalog.facts import FactError, citation, resolve_ref
-from kb.site.md import esc, link_or_text, quote_html
+from kb.site.md import esc, link_or_text, quote_html, translation_html
 from kb.wording import citation_text, shown
 
 
@@ -60,9 +60,10 @@ class Footnotes:
             shown_cite = {**citation(self.data, cite), "snapshot": cite.get("snapshot"),
                           "only_source": cite.get("only_source")}
             title = link_or_text(esc(src["title"]), shown_cite["url"])
-            text = citation_text({**shown_cite, "quote": quote_html(cite["quote"]),
+            foreign = src.get("language") if src.get("language") != self.lang else None
+            text = citation_text({**shown_cite, "quote": quote_html(cite["quote"], foreign),
                                   "section": esc(cite["section"]) if cite.get("section") else None,
-                                  "translation": quote_html(cite["translation"]) if cite.get("translation") else None},
+                                  "translation": translation_html(cite["translation"]) if cite.get("translation") else None},
                                  self.lang, source=src, title=title,
                                  place_markup=lambda place: f'<span class="gpukb-place">{place}</span>')
             lines.append(f"[^{label}]: {text}")

@@ -8,8 +8,8 @@ import re
 
 from kb import versions
 from kb.questions import words
-from kb.site.md import code, esc, link, quote_html, table
-from kb.wording import quoted
+from kb.site.md import code, esc, link, quote_html, table, translation_html
+from kb.wording import quoted, translated, translation_text
 from kb.site.page import Ctx
 
 #: hides the table of contents: the matrices need the page's full width
@@ -67,7 +67,11 @@ class Notes:
         if item["cites"]:
             quotes: dict[tuple, list[str]] = {}  # (source, url) -> quotes, each source once
             for c in item["cites"]:
-                q = quoted(quote_html(c["quote"]), self.ctx.lang)
+                source = self.ctx.data["sources"].get(c["source"], {})
+                foreign = source.get("language") if source.get("language") != self.ctx.lang else None
+                q = quoted(quote_html(c["quote"], foreign), self.ctx.lang)
+                if translated(c, self.ctx.lang, source):
+                    q += translation_text(translation_html(c["translation"]), self.ctx.lang)
                 quotes.setdefault((c["source"], c["url"]), []).append(q)
             parts = [f"{link(esc(self.ctx.data['sources'].get(src, {}).get('title', src)), url)}: {', '.join(qs)}"
                      for (src, url), qs in quotes.items()]

@@ -57,10 +57,17 @@ def link(label: str, url: str | None) -> str:
     return f"[{label}]({url})"
 
 
-def quote_html(text: object) -> str:
+def quote_html(text: object, lang: str | None = None) -> str:
     """A source's own words (escaped) marked as a quote: the house-style checks of the built site read our words,
-    not NVIDIA's (a quote may name a flag or a field NVIDIA's way)."""
-    return f'<span class="gpukb-quote">{esc(text)}</span>'
+    not NVIDIA's (a quote may name a flag or a field NVIDIA's way). `lang`: the quote's language where it is not
+    the page's (a German quote on an English page), for screen readers and hyphenation."""
+    lang_attr = f' lang="{esc(lang)}"' if lang else ""
+    return f'<span class="gpukb-quote"{lang_attr}>{esc(text)}</span>'
+
+
+def translation_html(text: object) -> str:
+    """Our English translation of a German quote (escaped), marked apart from the quote: it is our text."""
+    return f'<span class="gpukb-translation">{esc(text)}</span>'
 
 
 def link_or_text(label: str, url: str | None) -> str:

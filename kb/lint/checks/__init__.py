@@ -1,3 +1,3 @@
 """One lint check per module. Each exposes CHECK (its id), TITLE and check(ctx) -> list[Problem]."""
 
-CHECKS = ["sources", "aliases", "versions", "quotes", "citations", "rules", "known_issues", "files", "links", "jargon", "style"]
+CHECKS = ["sources", "aliases", "versions", "quotes", "citations", "rules", "known_issues", "files", "links", "jargon", "style", "translations"]
