@@ -222,8 +222,8 @@ def test_unreadable_input_in_german(run):
     result = run("fixtures/check/inputs/malformed.yaml", "fixtures/check/inputs/duplicate-key.yaml", "missing.yaml", "--lang", "de")
     assert (result.exit_code, result.output) == (2, (
         "Fehler: Eingabe nicht lesbar, nichts wurde geprüft:\n"
-        "  fixtures/check/inputs/malformed.yaml:5: kein gültiges YAML: did not find expected ',' or ']' "
-        "(while parsing a flow sequence)\n"
+        "  fixtures/check/inputs/malformed.yaml:5: kein gültiges YAML (der Parser meldet: „did not find expected ',' "
+        "or ']' (while parsing a flow sequence)“)\n"
         "  fixtures/check/inputs/duplicate-key.yaml:7: data.a: doppelter Schlüssel 'a' (zuerst in Zeile 6): Kubernetes lehnt das ab, "
         "und YAML-Leser behielten stillschweigend nur einen Wert\n"
         "  missing.yaml: Datei nicht lesbar: Datei oder Verzeichnis nicht gefunden\n"))

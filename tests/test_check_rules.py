@@ -73,7 +73,7 @@ def test_a_german_finding_has_no_english_value(path):
     import re
 
     report = check([str(path)], load_data(), options(path), engine="reference", lang="de")
-    # the YAML parser's own words after "kein gültiges YAML:" stay as PyYAML writes them, and NVIDIA's error
+    # the YAML parser's own words („…“ after "kein gültiges YAML") stay as PyYAML writes them, and NVIDIA's error
     # messages are quoted as NVIDIA's code writes them („number of replicas must be >= 2“)
     messages = [re.sub(r"„[^“]*“", "", re.sub(r"kein gültiges (YAML|JSON): [^.]*", "", f["message"]))
                 for f in report.findings]

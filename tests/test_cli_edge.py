@@ -134,10 +134,10 @@ def test_source_unreachable(monkeypatch, tmp_path):
 def test_usage_errors_are_click_words_in_the_run_language():
     text, data = both("ask", "resource", "L4", "--mig-strategy", "both", "--lang", "de")
     assert text.exit_code == 2
-    assert text.output.splitlines()[-1] == ("Fehler: Ungültiger Wert für '--mig-strategy': 'both' ist keiner der Werte "
-                                            "'single', 'mixed'.")
+    assert text.output.splitlines()[-1] == ("Fehler: Ungültiger Wert für „--mig-strategy“: „both“ ist keiner der Werte "
+                                            "„single“, „mixed“.")
     assert "Aufruf: gpukb ask recommend [OPTIONEN]" in gpukb("ask", "recommend", "--lang", "de").output.replace("cli", "gpukb")
-    assert data == {"error": "Ungültiger Wert für '--mig-strategy': 'both' ist keiner der Werte 'single', 'mixed'.",
+    assert data == {"error": "Ungültiger Wert für „--mig-strategy“: „both“ ist keiner der Werte „single“, „mixed“.",
                     "kind": "usage", "exit_code": 2, "lang": "de",
                     "details": {"command": "ask resource", "parameter": "mig_strategy"}}
     text, data = both("nonsense")
@@ -242,16 +242,16 @@ def test_click_messages_in_german():
     def out(*args):
         return gpukb(*args, "--lang", "de").output
 
-    assert out("ask", "mig").splitlines()[-1] == "Fehler: Es fehlt das Argument 'CARD'."
+    assert out("ask", "mig").splitlines()[-1] == "Fehler: Es fehlt das Argument „KARTE“."
     assert out("ask", "mig", "L4", "--driverr", "1").splitlines()[-1] == (
-        "Fehler: Unbekannte Option '--driverr'. Meinten Sie '--driver'?")
+        "Fehler: Unbekannte Option „--driverr“. Meinten Sie „--driver“?")
     assert gpukb("ask", "mig", "L4", "--lang", "de", "--driver").output.splitlines()[-1] == (
-        "Fehler: Die Option '--driver' braucht einen Wert.")
+        "Fehler: Die Option „--driver“ braucht einen Wert.")
     assert out("ask", "resource", "L4", "--mps", "x").splitlines()[-1] == (
-        "Fehler: Ungültiger Wert für '--mps': 'x' ist keine gültige Zahl.")
+        "Fehler: Ungültiger Wert für „--mps“: „x“ ist keine gültige Zahl.")
     assert out("ask", "mig", "L4", "H200").splitlines()[-1] == "Fehler: Unerwartetes zusätzliches Argument (H200)"
     assert out("ask").splitlines()[0] == "Aufruf: cli ask [OPTIONEN] BEFEHL [ARGUMENTE]..."
-    assert "Hilfe zeigt 'cli ask mig --help'." in out("ask", "mig")
+    assert "Hilfe zeigt „cli ask mig --help“." in out("ask", "mig")
 
 
 def test_every_command_has_help_in_both_languages_with_an_example():

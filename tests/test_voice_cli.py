@@ -166,3 +166,81 @@ def test_an_excluded_method_is_never_ranked_and_ranks_match_reasons():
     suits = [r for r in answer["reasons"] if r["rule"] == "REC-001"]
     assert [r["facts"][0]["method"] for r in suits] == ["mig", "whole"]  # same order, no excluded method
     assert not any("MPS" in c["text"] or "Time-slicing" in c["text"] for c in answer["conditions"])
+
+
+# --- click's own words: usage errors and help, `--lang de` and a German locale (issue 16) ----------------------------
+
+USAGE_ERRORS = [
+    ("ask", "mig"),                                   # missing argument
+    ("ask", "mig", "L4", "--bogus"),                  # no such option
+    ("ask", "mig", "L4", "--driverr", "1"),           # no such option, with a suggestion
+    ("ask", "nope"),                                  # no such command
+    ("ask", "resource", "L4", "--mps", "x"),          # not a number
+    ("ask", "resource", "L4", "--mig-strategy", "x"),  # not one of the choices
+    ("ask", "mig", "L4", "extra"),                    # unexpected extra argument
+    ("check",),                                       # missing argument (FILES...)
+    ("card",),
+    ("sources", "diff", "x"),
+]
+#: click's English that must never reach a German reader
+CLICK_ENGLISH = re.compile(r"Usage:|Error:|Try '|No such|Missing|Invalid value|is not one of|is not a valid|"
+                           r"Options:|Show this message|unexpected extra|Did you mean|\b(?:CARD|FILES?|SOURCE_ID)\b")
+
+
+def german_runs(*args):
+    """The same command line with `--lang de` and with a German locale (LANG=de_DE.UTF-8, no --lang)."""
+    env = {"LC_ALL": "", "LC_MESSAGES": ""}
+    yield "--lang de", CliRunner().invoke(cli, [*args, "--lang", "de"], env=env, prog_name="gpukb").output
+    yield "LANG=de_DE.UTF-8", CliRunner().invoke(cli, list(args), env={**env, "LANG": "de_DE.UTF-8"}, prog_name="gpukb").output
+
+
+@pytest.mark.parametrize("args", USAGE_ERRORS, ids=" ".join)
+def test_click_usage_errors_are_german(args):
+    for how, output in german_runs(*args):
+        assert output.startswith("Aufruf: gpukb "), (how, output)
+        assert "\nFehler: " in output, (how, output)
+        assert not CLICK_ENGLISH.search(output), (how, output)
+        # names and values in German quotation marks, never 'like this'
+        assert not re.search(r"(?<!\w)'[^'\n]+'(?!\w)", output), (how, output)
+
+
+def test_click_usage_errors_pinned_in_german():
+    out = dict(german_runs("ask", "resource", "L4", "--mig-strategy", "x"))
+    assert out["--lang de"] == out["LANG=de_DE.UTF-8"]
+    assert out["--lang de"].splitlines() == [
+        "Aufruf: gpukb ask resource [OPTIONEN] KARTE",
+        "Hilfe zeigt „gpukb ask resource --help“.",
+        "",
+        "Fehler: Ungültiger Wert für „--mig-strategy“: „x“ ist keiner der Werte „single“, „mixed“."]
+    assert dict(german_runs("ask", "mig"))["LANG=de_DE.UTF-8"].splitlines()[-1] == \
+        "Fehler: Es fehlt das Argument „KARTE“."
+
+
+def test_english_usage_errors_stay_english():
+    out = CliRunner().invoke(cli, ["ask", "mig"], env={"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C"}, prog_name="gpukb").output
+    assert out.splitlines()[0] == "Usage: gpukb ask mig [OPTIONS] CARD"
+    assert out.splitlines()[-1] == "Error: Missing argument 'CARD'."
+
+
+def test_every_german_help_is_german():
+    """`--help` of every command, with `--lang de` and with a German locale: click's words, our texts, the
+    metavars, the glossary — German; only examples (command lines), option names and choices stay as typed."""
+    import click
+
+    def walk(cmd, path):
+        yield path, cmd
+        if isinstance(cmd, click.Group):
+            for name in cmd.list_commands(None):
+                yield from walk(cmd.get_command(None, name), [*path, name])
+
+    found = {}
+    for path, _cmd in walk(cli, []):
+        for how, output in german_runs(*path, "--help"):
+            lines = [line for line in output.splitlines() if not re.match(r"^\s{4,}(gpukb|kubectl) ", line)]
+            text = re.sub(r"`[^`]*`|„[^“]*“|\[[^\]]*\]", "", "\n".join(lines))
+            text = re.sub(r"^\s*(?:-\w, )?--[\w-]+(?: [A-Z][\w:\[\]]*)?", "", text, flags=re.M)
+            problems = sorted(set(ENGLISH.findall(text)) | set(CLICK_ENGLISH.findall(output)) |
+                              {e for e, _ in style_problems(text, "de", prose=False)})
+            if problems or not output.startswith("Aufruf: "):
+                found[f"{' '.join(path) or 'gpukb'} ({how})"] = problems
+    assert found == {}

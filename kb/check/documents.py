@@ -206,7 +206,7 @@ def _yaml_error(file: str, exc: yaml.YAMLError) -> InputProblem:
     msg = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     ctx = getattr(exc, "context", None)
     detail = msg + (f" ({ctx})" if ctx else "")
-    return _problem(file, line, f"not valid YAML: {detail}", f"kein gültiges YAML: {detail}")
+    return _problem(file, line, f"not valid YAML: {detail}", f"kein gültiges YAML (der Parser meldet: „{detail}“)")
 
 
 def _json(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
@@ -215,7 +215,7 @@ def _json(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
     except (ValueError, RecursionError) as exc:
         detail = str(exc) if not isinstance(exc, RecursionError) else "nested too deeply"
         return [], [_problem(file, getattr(exc, "lineno", None), f"not valid JSON: {detail}",
-                             f"kein gültiges JSON: {detail}", "json")]
+                             f"kein gültiges JSON (der Parser meldet: „{detail}“)", "json")]
     if dups:
         key = dups[0]
         return [], [_problem(file, lines.key_line(key), f"duplicate key {key!r}: Kubernetes rejects this, and JSON "
@@ -278,7 +278,7 @@ def _yaml(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
     except yaml.YAMLError as exc:
         problems.append(_yaml_error(file, exc))
     except (ValueError, TypeError, RecursionError) as exc:  # e.g. a scalar libyaml accepts but no constructor can read
-        problems.append(_problem(file, None, f"not valid YAML: {exc}", f"kein gültiges YAML: {exc}"))
+        problems.append(_problem(file, None, f"not valid YAML: {exc}", f"kein gültiges YAML (der Parser meldet: „{exc}“)"))
     return docs, problems
 
 

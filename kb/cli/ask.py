@@ -112,7 +112,7 @@ def ask():
       gpukb ask mig "H200 NVL"
       gpukb ask mig "RTX PRO 6000 Server Edition" --driver 580.82.07 --json
     \f
-    Die Wissensbasis fragen; jede Antwort hat ein Urteil, Gründe und Quellen.
+    Die Wissensdatenbank fragen; jede Antwort hat ein Urteil, Gründe und Quellen.
 
     \b
     Beispiel:

@@ -144,6 +144,9 @@ def report_error(exc) -> int:
 def report_usage(exc: click.ClickException) -> int:
     """A click usage error: click's own words (in the run's language), exit 2."""
     code = exit_code(unusable=True)
+    if _lang() == "de":  # click quotes names and values 'like this' (its format strings, repr): „so“ in German
+        english = exc.format_message
+        exc.format_message = lambda: i18n.german_quotes(english())
     if _state.get("json"):
         details = {}
         ctx = getattr(exc, "ctx", None)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 
 import click
 
@@ -120,7 +121,7 @@ class _Localised:
         try:
             for p in params:
                 if getattr(p, "help", None):
-                    p.help = part(p.help)
+                    p.help = click_words(part(p.help))  # click's --help option keeps the words of its first run
             super().format_options(ctx, formatter)
         finally:
             for p, help_ in zip((p for p in params if hasattr(p, "help")), saved):
@@ -129,7 +130,7 @@ class _Localised:
     def collect_usage_pieces(self, ctx):
         pieces = super().collect_usage_pieces(ctx)
         if current() == "de":
-            pieces = [USAGE_DE.get(p, p) for p in pieces]
+            pieces = [USAGE_DE.get(p, metavar_de(p)) for p in pieces]
         return pieces
 
 
@@ -163,6 +164,19 @@ Group.group_class = Group
 
 #: the metavars click puts into usage lines
 USAGE_DE = {"[OPTIONS]": "[OPTIONEN]", "COMMAND [ARGS]...": "BEFEHL [ARGUMENTE]..."}
+#: our arguments' metavars in German (usage lines, help texts, "Es fehlt das Argument „KARTE“")
+METAVAR_DE = {"CARD": "KARTE", "FILE": "DATEI", "FILES": "DATEIEN", "SOURCE_ID": "QUELLE", "LAYOUT": "LAYOUT"}
+_METAVAR_WORD = re.compile(r"\b(" + "|".join(METAVAR_DE) + r")\b")
+
+
+def metavar_de(metavar: str) -> str:
+    """'CARD' → 'KARTE', 'FILES...' → 'DATEIEN...', 'CARD[:LAYOUT]' → 'KARTE[:LAYOUT]'."""
+    return _METAVAR_WORD.sub(lambda m: METAVAR_DE[m.group(1)], metavar)
+
+
+def german_quotes(text: str) -> str:
+    """click puts names and values in 'single quotes' (its format strings and repr()): „…“ in German."""
+    return re.sub(r"(?<![\w])'([^'\n]+)'(?![\w])", "„\\1“", text)
 
 
 # ---------------------------------------------------------------- click's own messages
@@ -184,7 +198,7 @@ CLICK_DE: dict = {
     "required": "erforderlich",
     "(dynamic)": "(dynamisch)",
     "Error: {message}": "Fehler: {message}",
-    "Try '{command} {option}' for help.": "Hilfe zeigt '{command} {option}'.",
+    "Try '{command} {option}' for help.": "Hilfe zeigt „{command} {option}“.",
     "Invalid value: {message}": "Ungültiger Wert: {message}",
     "Invalid value for {param_hint}: {message}": "Ungültiger Wert für {param_hint}: {message}",
     "Missing argument": "Es fehlt das Argument",
@@ -192,35 +206,35 @@ CLICK_DE: dict = {
     "Missing parameter": "Es fehlt der Parameter",
     "Missing {param_type}": "Es fehlt: {param_type}",
     "Missing parameter: {param_name}": "Es fehlt der Parameter {param_name}",
-    "No such option {name!r}.": "Unbekannte Option {name!r}.",
-    "No such command {name!r}.": "Unbekannter Befehl {name!r}.",
-    "Option {name!r} does not take a value.": "Die Option {name!r} nimmt keinen Wert.",
-    "Argument {name!r} takes {nargs} values.": "Das Argument {name!r} nimmt {nargs} Werte.",
+    "No such option {name!r}.": "Unbekannte Option „{name}“.",
+    "No such command {name!r}.": "Unbekannter Befehl „{name}“.",
+    "Option {name!r} does not take a value.": "Die Option „{name}“ nimmt keinen Wert.",
+    "Argument {name!r} takes {nargs} values.": "Das Argument „{name}“ nimmt {nargs} Werte.",
     "Value must be an iterable.": "Der Wert muss eine Folge sein.",
     "Choose from:\n\t{choices}": "Zur Wahl stehen:\n\t{choices}",
-    "{value!r} is not a valid {number_type}.": "{value!r} ist keine gültige Zahl.",
+    "{value!r} is not a valid {number_type}.": "„{value}“ ist keine gültige Zahl.",
     "{value} is not in the range {range}.": "{value} liegt nicht im Bereich {range}.",
     "{value!r} is not a valid boolean. Recognized values: {states}":
-        "{value!r} ist kein Wahrheitswert; möglich sind: {states}",
+        "„{value}“ ist kein Wahrheitswert; möglich sind: {states}",
     "file": "Datei",
     "directory": "Ordner",
     "path": "Pfad",
-    "{name} {filename!r} does not exist.": "{name} {filename!r} existiert nicht.",
-    "{name} {filename!r} is a file.": "{name} {filename!r} ist eine Datei.",
-    "{name} {filename!r} is a directory.": "{name} {filename!r} ist ein Ordner.",
-    "{name} {filename!r} is not readable.": "{name} {filename!r} ist nicht lesbar.",
-    "{name} {filename!r} is not writable.": "{name} {filename!r} ist nicht beschreibbar.",
-    "{name} {filename!r} is not executable.": "{name} {filename!r} ist nicht ausführbar.",
-    "Could not open file {filename!r}: {message}": "Die Datei {filename!r} lässt sich nicht öffnen: {message}",
+    "{name} {filename!r} does not exist.": "{name} „{filename}“ existiert nicht.",
+    "{name} {filename!r} is a file.": "{name} „{filename}“ ist eine Datei.",
+    "{name} {filename!r} is a directory.": "{name} „{filename}“ ist ein Ordner.",
+    "{name} {filename!r} is not readable.": "{name} „{filename}“ ist nicht lesbar.",
+    "{name} {filename!r} is not writable.": "{name} „{filename}“ ist nicht beschreibbar.",
+    "{name} {filename!r} is not executable.": "{name} „{filename}“ ist nicht ausführbar.",
+    "Could not open file {filename!r}: {message}": "Die Datei „{filename}“ lässt sich nicht öffnen: {message}",
     "unknown error": "unbekannter Fehler",
     ("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"):
         ("Unerwartetes zusätzliches Argument ({args})", "Unerwartete zusätzliche Argumente ({args})"),
     ("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments."):
-        ("Die Option {name!r} braucht einen Wert.", "Die Option {name!r} braucht {nargs} Werte."),
+        ("Die Option „{name}“ braucht einen Wert.", "Die Option „{name}“ braucht {nargs} Werte."),
     ("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)"):
         ("Meinten Sie {possibility}?", "(Meinten Sie eine von: {possibilities}?)"),
     ("{value!r} is not {choice}.", "{value!r} is not one of {choices}."):
-        ("{value!r} ist nicht {choice}.", "{value!r} ist keiner der Werte {choices}."),
+        ("„{value}“ ist nicht {choice}.", "„{value}“ ist keiner der Werte {choices}."),
     ("Takes {nargs} values but 1 was given.", "Takes {nargs} values but {len} were given."):
         ("Nimmt {nargs} Werte, aber 1 wurde angegeben.", "Nimmt {nargs} Werte, aber {len} wurden angegeben."),
     ("{len_type} values are required, but {len_value} was given.",
@@ -228,6 +242,25 @@ CLICK_DE: dict = {
         ("{len_type} Werte sind nötig, aber {len_value} wurde angegeben.",
          "{len_type} Werte sind nötig, aber {len_value} wurden angegeben."),
 }
+
+
+def _localised_metavar(plain):
+    def make_metavar(self, *args, **kwargs):
+        """A parameter's metavar (CARD) in the run's language: usage, help and error hints say KARTE in German."""
+        metavar = plain(self, *args, **kwargs)
+        return metavar_de(metavar) if current() == "de" else metavar
+
+    make_metavar._gpukb = True
+    return make_metavar
+
+
+_CLICK_EN = {de: en for en, de in CLICK_DE.items() if isinstance(en, str)}
+
+
+def click_words(text: str) -> str:
+    """A text click wrote once and keeps (the --help option's help is made in the first run of a process): in the
+    words of the run in progress."""
+    return CLICK_DE.get(text, text) if current() == "de" else _CLICK_EN.get(text, text)
 
 
 def gettext(message: str) -> str:
@@ -261,9 +294,12 @@ def install() -> None:
             mod._ = gettext
         if hasattr(mod, "ngettext"):
             mod.ngettext = ngettext
+    for kind in (click.Argument, click.Option):
+        if not getattr(kind.make_metavar, "_gpukb", False):
+            kind.make_metavar = _localised_metavar(kind.make_metavar)
 
 
 install()
 
 __all__ = ["LANGS", "from_locale", "from_args", "current", "set_current", "using", "part", "Command", "Group",
-           "CLICK_DE", "gettext", "ngettext", "install"]
+           "CLICK_DE", "METAVAR_DE", "metavar_de", "german_quotes", "gettext", "ngettext", "install"]

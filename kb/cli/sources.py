@@ -187,7 +187,7 @@ def _code(results) -> int:
                    "(e.g. ../shared/sources).\fDie neuesten Schnappschüsse <stem>@<datum>.<ext> aus DIR lesen "
                    "statt abzurufen (z. B. ../shared/sources).")
 @click.option("--report", "report_path", type=click.Path(path_type=Path), default=None,
-              help="Write the Markdown report to FILE.md.\fDen Markdown-Bericht in FILE.md schreiben.")
+              help="Write the Markdown report to FILE.md.\fDen Markdown-Bericht in DATEI.md schreiben.")
 @click.option("--report-limit", type=click.IntRange(1000), default=None, metavar="CHARS",
               help="Cut the Markdown report on a line boundary to at most CHARS characters (an issue body holds "
                    "65536).\fDen Markdown-Bericht an einer Zeilengrenze auf höchstens CHARS Zeichen kürzen (ein "
@@ -275,8 +275,8 @@ def diff(source_id, file, as_json, lang):
     Example:
       gpukb sources diff gpu-operator-platform-support ../shared/sources/cloud-native-docs/platform-support@2025-10-27.rst
     \f
-    Vergleicht eine beobachtete Quelle, so wie sie in FILE steht, mit dem Katalog (dieselben Prüfungen
-    wie `check`). Exit 0: keine Abweichung; 1: Abweichung; 3: FILE lässt sich nicht als Dokument dieser
+    Vergleicht eine beobachtete Quelle, so wie sie in DATEI steht, mit dem Katalog (dieselben Prüfungen
+    wie `check`). Exit 0: keine Abweichung; 1: Abweichung; 3: DATEI lässt sich nicht als Dokument dieser
     Art lesen.
 
     \b

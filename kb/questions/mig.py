@@ -13,7 +13,7 @@ TITLE = Text("MIG", "MIG")
 HELP = Text(
     'Can CARD run MIG (with this operator release and driver)?\n\n\b\nExample:\n'
     '  gpukb ask mig "RTX PRO 6000 Server Edition" --driver 575.57.08',
-    'Kann CARD MIG nutzen (mit diesem Operator-Release und Treiber)?\n\n\b\nBeispiel:\n'
+    'Kann KARTE MIG nutzen (mit diesem Operator-Release und Treiber)?\n\n\b\nBeispiel:\n'
     '  gpukb ask mig "RTX PRO 6000 Server Edition" --driver 575.57.08 --lang de')
 PARAMS = (base.CARD, base.OPERATOR, base.DRIVER)
 

@@ -24,7 +24,7 @@ HELP = Text(
     "What does a pod on CARD request, and how do the node labels change?\n\n\b\nExample:\n"
     '  gpukb ask resource "H200 NVL" --profile 1g.18gb --mig-strategy mixed\n'
     "  gpukb ask resource L4 --time-slicing 4 --rename-by-default",
-    "Was fordert ein Pod auf CARD an, und wie ändern sich die Node-Labels?\n\n\b\nBeispiel:\n"
+    "Was fordert ein Pod auf KARTE an, und wie ändern sich die Node-Labels?\n\n\b\nBeispiel:\n"
     '  gpukb ask resource "H200 NVL" --profile 1g.18gb --mig-strategy mixed --lang de\n'
     "  gpukb ask resource L4 --time-slicing 4 --rename-by-default --lang de")
 PARAMS = (
