@@ -207,7 +207,7 @@ def test_a_failing_source_exits_3_and_is_neither_drift_nor_ok(served_catalog, se
     assert data["sources"][0]["error"] == f"http-error: HTTP 404 from {server.url}/doc/gpu-operator-release-notes"
     text = report.read_text(encoding="utf-8")
     assert "## Could not be checked" in text
-    assert f"- **gpu-operator-release-notes** (unreachable): http-error: HTTP 404 from {server.url}" in text
+    assert f"(`gpu-operator-release-notes`), unreachable: http-error: HTTP 404 from {server.url}" in text
     assert "No drift" not in text
 
 

@@ -244,3 +244,55 @@ def test_every_german_help_is_german():
             if problems or not output.startswith("Aufruf: "):
                 found[f"{' '.join(path) or 'gpukb'} ({how})"] = problems
     assert found == {}
+
+
+# --- the drift report: its reader's part in the customer voice (kb/drift/report.py says which part is whose) --------
+
+def reader_part(report: str) -> str:
+    """What a support engineer reads in the drift report: everything but the maintainer's part — code spans (source
+    ids, rule ids, fact paths, files read), the finding sentences (they compare NVIDIA's document with our data),
+    the touches / read-by / read lines, the tools' own messages and the footer."""
+    keep = []
+    for line in report.splitlines():
+        if re.match(r"^- (?!\*\*)", line) or re.match(r"^  - (touches|betrifft|read by the rules|gelesen von den "
+                                                       r"Regeln)", line) or re.match(r"^(read|gelesen): ", line) \
+                or line.startswith("_"):
+            continue
+        line = re.sub(r"(: |; die Meldung lautet: )„?[^„]*$", "", line) if line.startswith("- **") else line
+        keep.append(line)
+    return re.sub(r"`[^`]*`", "", "\n".join(keep))
+
+
+def _drift_answer(lang_answer: dict) -> dict:
+    """A real answer as the drift report lists one that changes."""
+    return {"question": lang_answer["question"], "inputs": lang_answer["inputs"], "before": "yes",
+            "after": lang_answer["verdict"], "rules_added": [], "rules_removed": [], "summary": lang_answer["summary"]}
+
+
+def test_drift_report_reader_part_is_customer_voice(drift_catalog, old_platform, tmp_path, ids):
+    from kb.catalog.compiled import load_data as load
+    from kb.drift.report import answer_lines
+    from kb.questions import answer
+
+    texts = {}
+    for lang in ("en", "de"):
+        report = tmp_path / f"drift.{lang}.md"
+        result = CliRunner().invoke(cli, ["sources", "check", "--offline", str(old_platform), "--source",
+                                          "gpu-operator-platform-support", "--source", "device-plugin-readme",
+                                          "--report", str(report), "--lang", lang])
+        assert result.exit_code == 3, result.output
+        texts[lang] = report.read_text(encoding="utf-8")
+    data = load()
+    names = {c: card["short_name"] for c, card in data["cards"].items()}
+    real = [_drift_answer(answer("mig", card=c)) for c in sorted(data["cards"])[:2]]
+    for lang, text in texts.items():
+        lines = answer_lines(real, lang, markdown=True, names=names)
+        assert all(names[a["inputs"]["card"]] in line for a, line in zip(real, lines))
+        reader = reader_part(text) + "\n" + "\n".join(lines)
+        assert [w for w, _ in internal_words(reader, ids)] == [], (lang, reader)
+        assert "catalog" not in reader.lower() and "katalog" not in reader.lower(), (lang, reader)
+        if lang == "de":
+            assert not ENGLISH.findall(re.sub(r"\*\*[^*]*\*\*|„[^“]*“", "", reader)), reader
+            assert [e for e, _ in style_problems(reader, "de", prose=False)] == [], reader
+    assert texts["de"].splitlines()[0].startswith("# Abweichungen in der Dokumentation — ")
+    assert "; die Meldung lautet: „" in texts["de"]  # the tool's English inside a German sentence

@@ -154,7 +154,7 @@ def _impact(data: dict, results) -> str | None:
     return message
 
 
-def _echo_text(results, lang: str) -> None:
+def _echo_text(results, lang: str, data: dict | None = None) -> None:
     from kb.drift.report import STATUS, answer_lines, neutral, status_word
     from kb.text import Text
 
@@ -167,7 +167,8 @@ def _echo_text(results, lang: str) -> None:
             click.echo(f"{'':{width}}- {neutral(Text.of(part['part'])(lang))}: {neutral(part['error'])}")
         for c in r.changes:
             click.echo(f"{'':{width}}- {neutral(c.text[lang])}")
-            for line in answer_lines(c.answers, lang):
+            names = {cid: card.get("short_name", cid) for cid, card in (data or {}).get("cards", {}).items()}
+            for line in answer_lines(c.answers, lang, names=names):
                 click.echo(f"{'':{width + 2}}{line}")
 
 
@@ -249,7 +250,7 @@ def check(offline, report_path, report_limit, only, timeout, deadline, retries, 
     if as_json:
         print_json({**report_json(results, data), "answers_error": answers_error, "exit_code": code})
     else:
-        _echo_text(results, lang)
+        _echo_text(results, lang, data)
         counts = {s: sum(r.status == s for r in results)
                   for s in ("drift", "reworded", "unreachable", "unparseable", "error", "ok")}
         counts["partly"] = sum(bool(r.unchecked) and r.status not in ("unreachable", "unparseable", "error") for r in results)
@@ -295,7 +296,7 @@ def diff(source_id, file, as_json, lang):
         print_json({**report_json([result], data, extracted=True), "answers_error": answers_error,
                     "exit_code": code})
     else:
-        _echo_text([result], lang)
+        _echo_text([result], lang, data)
     return code
 
 

@@ -1,5 +1,19 @@
 """The drift report: JSON (for machines) and Markdown fit for an issue or pull-request body (en or de).
 
+Who reads which part (decided for issue 16): the report is an issue of our own repository that asks a maintainer
+to review NVIDIA's changed documents against our data; support engineers read it too, to learn which answers
+change. So it has two parts:
+
+- **the reader's part** follows the customer voice (docs-dev/glossary.md): no "catalog", "seed", "snapshot", ids
+  or field paths; German throughout with `--lang de` — the title, the summary line, the section headings and their
+  notes, the "no drift" line, the document's title in each source heading, the answers that change (the question
+  in words, the card by name, the verdicts in words, the answer's summary) and the cut note;
+- **the maintainer's part** is their working vocabulary and stands in code formatting or after a label of its
+  own: source ids, the file or address read, the finding sentences (they compare NVIDIA's document with our data
+  and name it), the fact paths they touch, the rule ids that read them, the tools' own error messages (English as
+  the tools write them; in a German report inside a German sentence) and the footer naming the command.
+tests/test_voice_cli.py checks the reader's part of a real report in both languages.
+
 Findings are ranked: "Facts changed" (fail the run), "Quotes reworded" (the new wording offered as the
 catalog patch; do not fail the run), "Could not be checked" (a whole source, or a part of one). Text that
 comes from upstream documents is neutralised before it goes into Markdown: control characters (a
@@ -18,25 +32,27 @@ from kb.text import Text
 
 LABELS = {
     "title": Text("Documentation drift", "Abweichungen in der Dokumentation"),
-    "summary": Text("Sources: {drift} changed ({facts} facts), {reworded} reworded only, {failed} not fully checked, "
-                    "{ok} unchanged — catalog data {version}",
-                    "Quellen: {drift} geändert ({facts} Fakten), {reworded} nur umformuliert, {failed} nicht "
-                    "vollständig prüfbar, {ok} unverändert — Katalogdaten {version}"),
+    "summary": Text("Sources: {drift} changed ({facts} {facts_en}), {reworded} reworded only, {failed} not fully checked, "
+                    "{ok} unchanged — data version {version}",
+                    "Quellen: {drift} geändert ({facts} {facts_de}), {reworded} nur umformuliert, {failed} nicht "
+                    "vollständig prüfbar, {ok} unverändert — Datenversion {version}"),
     "changes": Text("Facts changed", "Geänderte Fakten"),
     "reworded": Text("Quotes reworded", "Umformulierte Zitate"),
-    "reworded_note": Text("The facts still hold; the catalog's quotes should take the new wording (patch in the "
-                          "JSON report). These do not fail the run.",
-                          "Die Fakten gelten weiter; die Zitate im Katalog sollten die neue Formulierung übernehmen "
-                          "(Patch im JSON-Bericht). Sie lassen den Lauf nicht fehlschlagen."),
+    "reworded_note": Text("The facts still hold; our quotes should take the new wording (the JSON report carries "
+                          "the change). These do not fail the check.",
+                          "Die Fakten gelten weiter; unsere Zitate sollten die neue Formulierung übernehmen (der "
+                          "JSON-Bericht enthält die Änderung). Sie lassen die Prüfung nicht fehlschlagen."),
     "noted": Text("Noted", "Zur Kenntnis"),
     "failed": Text("Could not be checked", "Nicht prüfbar"),
     "failed_note": Text("These sources, or parts of them, are neither drift nor unchanged: nothing is known about "
                         "them until they can be read again. The rest of each document was compared.",
                         "Diese Quellen oder Teile davon gelten weder als geändert noch als unverändert: Über sie ist "
                         "nichts bekannt, bis sie wieder lesbar sind. Der Rest jedes Dokuments wurde verglichen."),
-    "part_line": Text("- **{source}**, part “{part}”: {error}", "- **{source}**, Teil „{part}“: {error}"),
+    "part_line": Text("- **{title}** ({source}), part “{part}”: {error}",
+                      "- **{title}** ({source}), Teil „{part}“; die Meldung lautet: „{error}“"),
     "unchanged": Text("Unchanged", "Unverändert"),
     "read": Text("read", "gelesen"),
+    "tool_said": Text("{status}: {error}", "{status}; die Meldung lautet: „{error}“"),
     "touches": Text("touches", "betrifft"),
     "read_by": Text("read by the rules", "gelesen von den Regeln"),
     "no_answer": Text("no answer changes", "keine Antwort ändert sich"),
@@ -44,10 +60,10 @@ LABELS = {
     "relying": Text("answers citing this quote (review)", "Antworten, die dieses Zitat belegen (prüfen)"),
     "answers_error": Text("The answers these changes touch could not be computed",
                           "Die betroffenen Antworten ließen sich nicht berechnen"),
-    "none": Text("No drift: every watched source matches the catalog.",
-                 "Keine Abweichung: Jede beobachtete Quelle passt zum Katalog."),
-    "footer": Text("Generated by `gpukb sources check`; the catalog is updated by hand after review.",
-                   "Erzeugt von `gpukb sources check`; der Katalog wird nach Prüfung von Hand angepasst."),
+    "none": Text("No drift: every watched document still says what we cite.",
+                 "Keine Abweichung: Jedes beobachtete Dokument sagt weiter, was wir zitieren."),
+    "footer": Text("Generated by `gpukb sources check`; our data are updated by hand after review.",
+                   "Erzeugt von `gpukb sources check`; unsere Daten werden nach Prüfung von Hand angepasst."),
     "cut": Text("… cut here: the report has {n} more characters; the whole report is in the JSON and Markdown "
                 "files of the run.",
                 "… hier gekürzt: Der Bericht hat {n} weitere Zeichen; der ganze Bericht steht in den JSON- und "
@@ -136,14 +152,24 @@ def _inputs(inputs: dict) -> str:
 SHOWN = 10
 
 
-def answer_lines(answers: list[dict], lang: str, *, markdown: bool = False) -> list[str]:
+def answer_label(answer: dict, lang: str, names: dict | None = None) -> str:
+    """'MIG (card H200 NVL, GPU Operator 26.7.0)': the question's title and its inputs in words, the card by its
+    name (`names`: card id → short name; the id where a card is not named)."""
+    from kb.answer import _empty, _input, _title
+
+    inputs = ", ".join(_input(k, v, lang, names) for k, v in answer["inputs"].items()
+                       if v is not None and v is not False and not _empty(v))
+    return _title(answer["question"])(lang) + (f" ({inputs})" if inputs else "")
+
+
+def answer_lines(answers: list[dict], lang: str, *, markdown: bool = False, names: dict | None = None) -> list[str]:
     """Changed answers one per line (the first SHOWN); answers that only cite a gone quote, counted per
-    question with the cards they are about."""
-    as_code = code if markdown else neutral
+    question with the cards they are about. Questions, inputs and verdicts in words of `lang`, cards by name."""
     bold = (lambda s: f"**{s}**") if markdown else (lambda s: s)  # noqa: E731
     text = escape if markdown else neutral
+    names = names or {}
     changed = [a for a in answers if "after" in a]
-    out = [f"{as_code(a['question'])} {text(_inputs(a['inputs']))}: {bold(verdict_text(a, lang))} — "
+    out = [f"{text(answer_label(a, lang, names))}: {bold(verdict_text(a, lang))} — "
            f"{text(Text.of(a['summary'])(lang))}" for a in changed[:SHOWN]]
     if len(changed) > SHOWN:
         out.append(LABELS["more"].format(n=len(changed) - SHOWN)(lang))
@@ -152,9 +178,12 @@ def answer_lines(answers: list[dict], lang: str, *, markdown: bool = False) -> l
         if "after" not in a:
             relying.setdefault(a["question"], []).append(a)
     for question, items in relying.items():
-        cards = sorted({a["inputs"].get("card") for a in items if a["inputs"].get("card")})
+        from kb.answer import _title
+
+        cards = sorted({names.get(c, c) for a in items if (c := a["inputs"].get("card"))})
         shown = ", ".join(cards[:6]) + (" …" if len(cards) > 6 else "")
-        out.append(f"{as_code(question)} ×{len(items)}" + (f" ({LABELS['cards'](lang)}: {shown})" if cards else ""))
+        out.append(f"{text(_title(question)(lang))} ×{len(items)}"
+                   + (f" ({LABELS['cards'](lang)}: {text(shown)})" if cards else ""))
     return out
 
 
@@ -173,18 +202,18 @@ def verdict_text(answer: dict, lang: str = "en") -> str:
     return f"{v(answer['before'])} → {v(answer['after'])}{methods}" + (f" ({', '.join(rules)})" if rules else "")
 
 
-def _change_lines(change, lang: str) -> list[str]:
+def _change_lines(change, lang: str, names: dict) -> list[str]:
     lines = [f"- {escape(Text.of(change.text)(lang))}"]
     if change.touches and change.kind not in ("quote-gone", "quote-reworded"):  # those name their fact already
         lines.append(f"  - {LABELS['touches'](lang)}: " + ", ".join(code(x) for x in change.touches))
     if change.read_by:
-        rules = ", ".join(f"{r['rule']} ({r['question']})" for r in change.read_by)
-        lines.append(f"  - {LABELS['read_by'](lang)}: {escape(rules)}"
+        rules = ", ".join(f"{code(r['rule'])} ({escape(r['question'])})" for r in change.read_by)
+        lines.append(f"  - {LABELS['read_by'](lang)}: {rules}"
                      + ("" if change.answers or not change.patch else f" — {LABELS['no_answer'](lang)}"))
     if change.answers:
         key = "would_change" if change.patch and change.rank == "fact" else "relying"
         lines.append(f"  - {LABELS[key](lang)}:")
-        lines += [f"    - {line}" for line in answer_lines(change.answers, lang, markdown=True)]
+        lines += [f"    - {line}" for line in answer_lines(change.answers, lang, markdown=True, names=names)]
     return lines
 
 
@@ -193,10 +222,13 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
     """The report; with `limit`, cut at a line boundary to at most `limit` characters (an issue body holds
     65,536), saying how much was cut."""
     counts = summary(results)
+    names = {cid: card.get("short_name", cid) for cid, card in data.get("cards", {}).items()}
     failed = [r for r in results if could_not_check(r)]
-    title = LABELS["title"](lang) + (f" — {date}" if date else "")
+    title = LABELS["title"](lang) + (f" — {_date(date, lang)}" if date else "")
     lines = [f"# {title}", "",
              "**" + LABELS["summary"].format(facts=counts["facts_changed"], drift=counts["drift"],
+                                             facts_en="fact" if counts["facts_changed"] == 1 else "facts",
+                                             facts_de="Fakt" if counts["facts_changed"] == 1 else "Fakten",
                                              reworded=counts["reworded"], failed=len(failed),
                                              ok=counts["ok"], version=data["data_version"])(lang) + "**", ""]
     if not any(r.changes for r in results) and not failed:
@@ -210,29 +242,44 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
         if note:
             lines += [LABELS[note](lang), ""]
         if answers_error and rank == "fact":
-            lines += [f"> {LABELS['answers_error'](lang)}: {escape(answers_error)}", ""]
+            said = LABELS["tool_said"].format(status=LABELS["answers_error"](lang), error=escape(answers_error))(lang)
+            lines += [f"> {said}", ""]
         for r in hit:
             source = data["sources"].get(r.source, {})
-            lines += [f"### {escape(r.source)} — {escape(source.get('title', ''))}".rstrip(" —"), "",
+            title = escape(source.get("title", "")) or escape(r.source)
+            lines += [f"### {title} ({code(r.source)})", "",
                       f"{LABELS['read'](lang)}: {code(r.origin)}", ""]
             for c in r.changes:
                 if c.rank == rank:
-                    lines += _change_lines(c, lang)
+                    lines += _change_lines(c, lang, names)
             lines.append("")
     if failed:
         lines += [f"## {LABELS['failed'](lang)}", "", LABELS["failed_note"](lang), ""]
         for r in failed:
             if r.status in ("unreachable", "unparseable", "error"):
-                lines.append(f"- **{escape(r.source)}** ({status_word(r.status, lang)}): {escape(r.error or '')}")
+                said = LABELS["tool_said"].format(status=status_word(r.status, lang), error=escape(r.error or ""))(lang)
+                title = escape(data["sources"].get(r.source, {}).get("title", "")) or escape(r.source)
+                lines.append(f"- **{title}** ({code(r.source)}), {said}")
             for part in r.unchecked:
                 lines.append(LABELS["part_line"].format(
-                    source=escape(r.source), part=escape(Text.of(part["part"])(lang)), error=escape(part["error"]))(lang))
+                    title=escape(data["sources"].get(r.source, {}).get("title", "")) or escape(r.source),
+                    source=code(r.source), part=escape(Text.of(part["part"])(lang)), error=escape(part["error"]))(lang))
         lines.append("")
     unchanged = [r.source for r in results if r.status == "ok" and not r.unchecked]
     if unchanged:
         lines += [f"## {LABELS['unchanged'](lang)}", "", ", ".join(code(s) for s in unchanged), ""]
     lines.append(f"_{LABELS['footer'](lang)}_")
     return cut("\n".join(lines) + "\n", limit, lang)
+
+
+def _date(date: str, lang: str) -> str:
+    """The run's date as each language writes it ('1. Dezember 2026'); a date that is not ISO stays as given."""
+    from kb.wording import date_text
+
+    try:
+        return date_text(date, lang)
+    except ValueError:
+        return date
 
 
 def cut(text: str, limit: int | None, lang: str = "en") -> str:
