@@ -172,9 +172,9 @@ def operator(text: str, known: list[str]) -> str:
         return exact[0]
     if ordered and wanted < key(ordered[-1]):
         oldest = ordered[-1]
-        raise VersionError(Text(f"GPU Operator {written} is older than every release the catalog knows; the oldest is {oldest}",
-                                f"GPU Operator {written} ist älter als alle Releases, die der Katalog kennt; das älteste ist {oldest}"),
+        raise VersionError(Text(f"GPU Operator {written} is older than every release we know; the oldest is {oldest}",
+                                f"GPU Operator {written} ist älter als alle Releases, die wir kennen; das älteste ist {oldest}"),
                            [oldest])
-    raise VersionError(Text(f"GPU Operator {written} is not a release the catalog knows; known releases: {listed}",
-                            f"GPU Operator {shown(text)} ist kein Release, das der Katalog kennt; bekannt: {listed}"),
+    raise VersionError(Text(f"GPU Operator {written} is not a release we know; known releases: {listed}",
+                            f"GPU Operator {shown(text)} ist kein Release, das wir kennen; bekannt: {listed}"),
                        ordered)

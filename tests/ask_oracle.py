@@ -28,7 +28,9 @@ def cli_view(answer: dict) -> dict:
         "verdict": answer["verdict"], "summary": answer["summary"],
         "conditions": [c["text"] for c in answer["conditions"]],
         "reasons": [{"rule": r["rule"], "text": r["text"],
-                     "cites": [{k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)} for c in r["citations"]]}
+                     "cites": [{k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)}
+                               | ({"translation": c["translation"]} if lang != "de" and c.get("translation") else {})
+                               for c in r["citations"]]}
                     for r in answer["reasons"]],
         "details": _detail_lines(answer["details"], lang, ""),
     }

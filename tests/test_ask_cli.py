@@ -197,9 +197,9 @@ def test_vgpu_on_the_real_catalog(monkeypatch):
 @pytest.mark.parametrize("args, message", [
     (("ask", "mig", "RTX PRO 9000"), "Error: unknown card 'RTX PRO 9000' — did you mean: "),
     (("ask", "mig", "H200 NVL", "--operator", "24.9.0"),
-     "Error: GPU Operator 24.9.0 is older than every release the catalog knows; the oldest is 25.10.0\n"),
+     "Error: GPU Operator 24.9.0 is older than every release we know; the oldest is 25.10.0\n"),
     (("ask", "mig", "H200 NVL", "--operator", "26.1.0"),
-     "Error: GPU Operator 26.1.0 is not a release the catalog knows; known releases: 26.7.0, 26.3.0, 25.10.0"),
+     "Error: GPU Operator 26.1.0 is not a release we know; known releases: 26.7.0, 26.3.0, 25.10.0"),
     (("ask", "mig", "H200 NVL", "--driver", "latest"), "Error: 'latest' is not a driver version"),
     (("ask", "resource", "H200 NVL", "--profile", "3g.71gb"), "Error: unknown MIG profile '3g.71gb' for H200 NVL; known: 1g.18gb, 2g.35gb, 7g.141gb"),
     (("ask", "resource", "L4", "--profile", "1g.6gb"), "Error: L4 has no MIG profiles"),

@@ -138,7 +138,7 @@ def test_malformed_yaml_as_json(run):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--operator", "27.1"], "Error: GPU Operator 27.1 is not a release the catalog knows; known releases: "),
+    (["--operator", "27.1"], "Error: GPU Operator 27.1 is not a release we know; known releases: "),
     (["--k8s", "latest"], "Error: 'latest' is not a Kubernetes version"),
     (["--driver", "r580"], "Error: 'r580' is not a driver version"),
 ])

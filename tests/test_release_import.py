@@ -226,11 +226,11 @@ def test_components_each_release_ships():
 def test_a_release_older_than_the_history_exits_2_naming_the_oldest():
     result = CliRunner().invoke(cli, ["ask", "mig", "L4", "--operator", "23.6.2"])
     assert result.exit_code == 2
-    assert result.output == "Error: GPU Operator 23.6.2 is older than every release the catalog knows; the oldest is 23.9.0\n"
+    assert result.output == "Error: GPU Operator 23.6.2 is older than every release we know; the oldest is 23.9.0\n"
     german = CliRunner().invoke(cli, ["ask", "mig", "L4", "--operator", "v22.9", "--lang", "de", "--json"])
     assert german.exit_code == 2
-    assert json.loads(german.output)["error"] == ("GPU Operator 22.9 ist älter als alle Releases, die der Katalog "
-                                                  "kennt; das älteste ist 23.9.0")
+    assert json.loads(german.output)["error"] == ("GPU Operator 22.9 ist älter als alle Releases, die wir "
+                                                  "kennen; das älteste ist 23.9.0")
 
 
 def test_the_command_says_when_the_newest_notes_hold_nothing_new():

@@ -195,7 +195,7 @@ def test_ask_page_follows_the_form_and_updates_its_address(page, server, built):
     ("q=dra&k8s=1.34", "without a patch release cannot be answered"),
     ("q=resource&card=L4&profile=1g.18gb", "L4 has no MIG profiles"),
     ("q=strategy&gpu=H200%20NVL:all-9g.99gb", "unknown MIG profile '9g.99gb' for H200 NVL"),
-    ("q=mig&card=l4&operator=24.1", "is not a release the catalog knows"),
+    ("q=mig&card=l4&operator=24.1", "is not a release we know"),
     ("q=resource&card=L4&time-slicing=1", "replicas must be at least 2, not 1"),
 ])
 def test_ask_page_says_what_is_wrong_with_an_input(page, server, query, message):

@@ -31,8 +31,8 @@ def test_a_release_older_than_the_history_names_the_oldest_known(typed):
     with pytest.raises(VersionError) as err:
         versions.operator(typed, KNOWN)
     shown = typed.strip().lstrip("v")
-    assert err.value.text == Text(f"GPU Operator {shown} is older than every release the catalog knows; the oldest is 25.10.0",
-                                  f"GPU Operator {shown} ist älter als alle Releases, die der Katalog kennt; das älteste ist 25.10.0")
+    assert err.value.text == Text(f"GPU Operator {shown} is older than every release we know; the oldest is 25.10.0",
+                                  f"GPU Operator {shown} ist älter als alle Releases, die wir kennen; das älteste ist 25.10.0")
     assert err.value.known == ["25.10.0"]
 
 

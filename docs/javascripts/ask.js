@@ -33,7 +33,7 @@
       unknownCard: "unbekannte Karte {name}", didYouMean: " — meinten Sie: {list}",
       ambiguousCard: "{name} passt auf mehrere Karten: {list}",
       severalCards: "{name} nennt mehrere Karten: {list}; fragen Sie je Aufruf nach einer Karte",
-      badOperator: "GPU Operator {v} ist kein Release, das der Katalog kennt; bekannt: {known}",
+      badOperator: "GPU Operator {v} ist kein Release, das wir kennen; bekannt: {known}",
       severalOps: "GPU Operator {v} passt auf mehrere Releases: {list}; nennen Sie das Patch-Release",
       badDriver: "{v} ist keine Treiberversion (z. B. 575.57.08)",
       badK8s: "{v} ist keine Kubernetes-Version (z. B. 1.34.2)",
@@ -55,7 +55,7 @@
       fitsCount: "{spec} passt nicht auf eine {name}: {n} × {p}, die Karte fasst höchstens {max}",
       fitsSlices: "{spec} passt nicht auf eine {name}: Die Profile brauchen {used} Compute-Slices, die Karte hat {total}",
       badInstall: "unbekannte Installationsart des DRA-Treibers {v}; bekannt: operator, standalone",
-      badWorkload: "wählen Sie eine Arbeitslast", missing: "Für diese Auswahl gibt es keine Antwort."
+      badWorkload: "wählen Sie einen Workload", missing: "Für diese Auswahl gibt es keine Antwort."
     },
     en: {
       why: "Why", conditions: "Conditions", details: "Details", sources: "Sources", rule: "Rule", translation: "German original; our translation",
@@ -67,7 +67,7 @@
       unknownCard: "unknown card {name}", didYouMean: " — did you mean: {list}",
       ambiguousCard: "{name} fits several cards: {list}",
       severalCards: "{name} names several cards: {list}; ask about one card at a time",
-      badOperator: "GPU Operator {v} is not a release the catalog knows; known releases: {known}",
+      badOperator: "GPU Operator {v} is not a release we know; known releases: {known}",
       severalOps: "GPU Operator {v} fits several releases: {list}; name the patch release",
       badDriver: "{v} is not a driver version (e.g. 575.57.08 or 580.82)",
       badK8s: "{v} is not a Kubernetes version (e.g. 1.34.2)",

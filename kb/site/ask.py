@@ -16,7 +16,7 @@ QUESTIONS = [
     ("resource", Text("What does a pod request?", "Was fordert ein Pod an?")),
     ("strategy", Text("Which MIG strategy does a node need?", "Welche MIG-Strategie braucht ein Node?")),
     ("dra", Text("Can NVIDIA's DRA driver be used?", "Lässt sich NVIDIAs DRA-Treiber nutzen?")),
-    ("recommend", Text("Which method suits a workload?", "Welche Methode passt zu einer Arbeitslast?")),
+    ("recommend", Text("Which method suits a workload?", "Welche Methode passt zu einem Workload?")),
 ]
 
 
@@ -49,7 +49,7 @@ def form_html(lang: str) -> str:
         _field("q", Text("Question", "Frage"),
                f'<select name="q" id="gpukb-ask-q">{_options(QUESTIONS, lang)}</select>', lang),
         _field("card", Text("Card", "Karte"), '<select name="card" id="gpukb-ask-card"></select>', lang),
-        _field("workload", Text("Workload", "Arbeitslast"), '<select name="workload" id="gpukb-ask-workload"></select>', lang),
+        _field("workload", Text("Workload", "Workload"), '<select name="workload" id="gpukb-ask-workload"></select>', lang),
         _field("gpus", Text("GPUs of the node", "GPUs des Nodes"),
                '<div id="gpukb-ask-gpus"></div>'
                f'<button type="button" id="gpukb-ask-add" class="md-button">{t(Text("Add a GPU", "GPU hinzufügen"))}</button>',
