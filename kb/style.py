@@ -35,7 +35,7 @@ INTERNAL = (
 
 #: field names of our catalog models that mean nothing to a customer (a dotted path starting with one, too)
 FIELD_NAMES = ("operator_support", "min_vbios", "min_driver", "max_instances", "smallest_profile", "prerequisites_published",
-               "display_mode_switch", "written_confirmation", "driver_exceptions", "kubevirt_vgpu", "listed_as",
+               "display_mode_switch", "written_confirmation", "driver_exceptions", "kubevirt_vgpu", "kubevirt_vgpu_since", "listed_as",
                "disputed_by", "config_keys", "suited_for", "neighbour_risk", "plain_product", "excludes_mig",
                "requires_mig", "memory_gb", "form_factor", "known_issues", "affected_versions", "fixed_in",
                "min_kubernetes", "min_operator", "standalone_requirements", "pci_device_ids", "document_date",

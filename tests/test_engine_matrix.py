@@ -203,13 +203,18 @@ def test_vgpu_is_conditional_on_the_cards_of_the_kubevirt_vgpu_list_and_unconfir
     supported = {c["short_name"] for c in data["cards"].values()
                  if c.get("operator_support", {}).get("kubevirt_vgpu", {}).get("value") is True}
     assert KUBEVIRT_VGPU_LISTED <= supported  # the cards this test was written for, pinned
+    # a card whose KubeVirt vGPU support starts with a later release: unconfirmed for this one (METHODS-046)
+    later = {c["short_name"] for c in data["cards"].values() if c["short_name"] in supported and not versions.in_range(
+        operator, (c["operator_support"].get("kubevirt_vgpu_since") or {}).get("value"))}
+    supported -= later
     got = {card: ask("methods", card=card, operator=operator) for card in cards}
     assert {c: a["details"]["methods"]["vgpu"] for c, a in got.items()} == {
         c: "conditional" if c in supported else "unconfirmed" for c in cards}
     for card, a in got.items():
         vgpu = {r["rule"] for r in a["reasons"] if r["rule"] in ("METHODS-040", "METHODS-041", "METHODS-042",
-                                                                  "METHODS-043", "METHODS-044")}
-        want = {"METHODS-040", "METHODS-041", "METHODS-042"} if card in supported else {"METHODS-043"}
+                                                                  "METHODS-043", "METHODS-044", "METHODS-046")}
+        want = ({"METHODS-040", "METHODS-041", "METHODS-042"} if card in supported
+                else {"METHODS-046"} if card in later else {"METHODS-043"})
         assert vgpu == want, card
         assert vgpu <= {c["rule"] for c in a["conditions"]}
 

@@ -47,7 +47,7 @@ EXPECTED = {
         "lt/cards/beta-10.yaml:11: memory_gb: duplicate key 'memory_gb' (first at line 9); YAML would silently keep only the last [duplicate]",
         "lt/cards/beta-10.yaml:9: memory_gb.cite: Field required [schema]"]),
     "unquoted-version": (1, [
-        'lt/cards/alpha-100.yaml:39: operator_support.since: Input should be a valid string — YAML read 26.10 as the number 26.1: write "26.10" in quotes [schema]']),
+        'lt/cards/alpha-100.yaml:39: operator_support.since.value: Input should be a valid string — YAML read 26.10 as the number 26.1: write "26.10" in quotes [schema]']),
     "missing-citation": (1, [
         "lt/cards/beta-10.yaml:11: memory_gb.cite: List should have at least 1 item after validation, not 0 [schema]"]),
     "unknown-field": (1, ["lt/cards/beta-10.yaml:5: alias: unknown field; did you mean 'aliases'? [schema]"]),

@@ -70,7 +70,7 @@ def test_seed_is_covered_in_order_without_gaps():
 
 #: fields the schema keeps without a citation of their own: flags and our own prose (summary, unit, …),
 #: backed by the cited facts beside them
-UNCITED_FIELDS = ("plain_product", "excludes_mig", "requires_mig", "vendor.methods", "operator_support.since",
+UNCITED_FIELDS = ("plain_product", "excludes_mig", "requires_mig", "vendor.methods",
                   "summary", "unit", "neighbour_risk", "vendor.note")
 
 

@@ -333,20 +333,29 @@ def _yaml(doc: dict) -> str:
               help="Only these cards (mig-parted's config: cards with PCI device ids).\fNur diese Karten "
                    "(Konfiguration von mig-parted: Karten mit PCI-Geräte-IDs).")
 @click.option("--write", is_flag=True,
-              help="Write each new card to catalog/cards/<id>.yaml (an existing file is never overwritten); "
-                   "releases into their releases file (hand-written parts kept)."
-                   "\fJede neue Karte nach catalog/cards/<id>.yaml schreiben (eine vorhandene Datei wird nie "
-                   "überschrieben); Releases in ihre Release-Datei (Handgeschriebenes bleibt).")
-@click.option("--repository", type=click.Path(path_type=Path), metavar="DIR",
+              help="Write each new card to catalog/cards/<id>.yaml (an existing card is never overwritten; only the "
+                   "first releases read with --repository are set in it); releases into their releases file "
+                   "(hand-written parts kept)."
+                   "\fJede neue Karte nach catalog/cards/<id>.yaml schreiben (eine vorhandene Karte wird nie "
+                   "überschrieben; nur die mit --repository gelesenen ersten Releases werden darin gesetzt); Releases "
+                   "in ihre Release-Datei (Handgeschriebenes bleibt).")
+@click.option("--repository", "repositories", type=click.Path(path_type=Path), metavar="DIR", multiple=True,
               help="Release notes: a clone of NVIDIA/gpu-operator (a git folder), to read what each release tag "
-                   "deploys (values.yaml) and the MIG layouts' device ids.\fRelease Notes: ein Klon von "
+                   "deploys (values.yaml) and the MIG layouts' device ids. Platform support: a clone of "
+                   "NVIDIA/cloud-native-docs, to find the first release whose list names each card (and whose "
+                   "KubeVirt vGPU list names it), and a clone of NVIDIA/gpu-operator (repeat the option) for the "
+                   "first release whose code configures vGPU for a card."
+                   "\fRelease Notes: ein Klon von "
                    "NVIDIA/gpu-operator (ein Git-Ordner), um zu lesen, was jeder Release-Tag installiert (values.yaml), "
-                   "und die Geräte-IDs der MIG-Layouts.")
+                   "und die Geräte-IDs der MIG-Layouts. Plattform-Unterstützung: ein Klon von NVIDIA/cloud-native-docs, "
+                   "um das erste Release zu finden, dessen Liste die jeweilige Karte nennt (und dessen KubeVirt-vGPU-Liste "
+                   "sie nennt), und ein Klon von NVIDIA/gpu-operator (Option wiederholen) für das erste Release, dessen "
+                   "Code vGPU für eine Karte konfiguriert.")
 @click.option("--since", metavar="V",
               help="Releases: import from this release on (default: the catalog's oldest).\fReleases: ab diesem "
                    "Release importieren (Standard: das älteste im Katalog).")
 @output_options
-def import_(source_id, file, cards, write, repository, since, as_json, lang):
+def import_(source_id, file, cards, write, repositories, since, as_json, lang):
     """Draft catalog YAML with citations from an NVIDIA document (the drift check's extractors read it).
 
     From the GPU Operator's platform support page: a card for every listed product the catalog does not know
@@ -354,18 +363,26 @@ def import_(source_id, file, cards, write, repository, since, as_json, lang):
     config-default.yaml: the MIG profiles of every card with PCI device ids. From the GPU Operator's release
     notes or a CHANGELOG: every release entry that is new or differs (components with citations; with
     --repository what each release tag deploys). Review every draft: MIG facts of the MIG user guide and our
-    own offer are added by hand.
+    own offer are added by hand. From the DRA driver's Chart.yaml with --repository (a clone of
+    kubernetes-sigs/dra-driver-nvidia-gpu): every release tag's requirements, feature gates and kubelet plugins.
+    From the platform support page with --repository (clones of NVIDIA/cloud-native-docs and NVIDIA/gpu-operator):
+    the first release whose list names each card, and whose KubeVirt vGPU support covers it.
 
     \b
     Example:
       gpukb sources import gpu-operator-platform-support ../shared/sources/cloud-native-docs/platform-support@2026-08-21.rst
       gpukb sources import mig-parted-config-default config-default.yaml --card h200-nvl
       gpukb sources import gpu-operator-release-notes release-notes.rst --repository ../.mirror/NVIDIA+gpu-operator/repo
+      gpukb sources import dra-driver-chart Chart.yaml --repository ../.mirror/kubernetes-sigs+dra-driver-nvidia-gpu/repo
     \f
     Entwirft Katalog-YAML mit Belegen aus einem NVIDIA-Dokument (die Extraktoren der Abweichungsprüfung lesen
     es). Aus der Plattform-Unterstützung des GPU Operators: eine Karte für jedes gelistete Produkt, das der
     Katalog noch nicht kennt (Systeme wie DGX H100 werden genannt, um sie bei der enthaltenen Karte
     einzutragen). Aus config-default.yaml von mig-parted: die MIG-Profile jeder Karte mit PCI-Geräte-IDs.
+    Aus Chart.yaml des DRA-Treibers mit --repository (ein Klon von kubernetes-sigs/dra-driver-nvidia-gpu): die
+    Voraussetzungen, Feature-Gates und Kubelet-Plugins jedes Release-Tags. Aus der Plattform-Unterstützung mit
+    --repository (Klone von NVIDIA/cloud-native-docs und NVIDIA/gpu-operator): das erste Release, dessen Liste die
+    jeweilige Karte nennt und dessen KubeVirt-vGPU-Unterstützung sie abdeckt.
     Prüfen Sie jeden Entwurf: MIG-Fakten des MIG-Benutzerhandbuchs und unser eigenes Angebot kommen von Hand.
 
     \b
@@ -377,11 +394,10 @@ def import_(source_id, file, cards, write, repository, since, as_json, lang):
 
     data = load_data()
     path = _existing(file, folder=False)
-    if repository is not None:
-        repository = _existing(repository, folder=True, option="--repository")
+    repositories = [_existing(r, folder=True, option="--repository") for r in repositories]
     result = draft(source_id, path.read_text(encoding="utf-8", errors="replace"), data,
                    snapshot=_snapshot_of(data, source_id, path), cards=list(cards) or None,
-                   repository=repository, since=since)
+                   repository=repositories[0] if len(repositories) == 1 else (repositories or None), since=since)
     written = []
     if "yaml" in result:  # releases: entries for the releases file
         if write:
@@ -401,10 +417,17 @@ def import_(source_id, file, cards, write, repository, since, as_json, lang):
             "# nothing to draft: the catalog has every release of the document as written",
             "# nichts zu entwerfen: der Katalog hat jedes Release des Dokuments wie dort"))
     if write:
+        from kb.fsutil import atomic_write
+
         folder = Path(catalog_dir()) / "cards"
         for d in result["drafts"]:
             target = folder / f"{d['id']}.yaml"
-            if d.get("new") and not target.exists():
+            if "support" in d:
+                from kb.importer.history import set_support
+
+                atomic_write(target, set_support(target.read_text(encoding="utf-8"), d["support"]).encode("utf-8"))
+                written.append(str(target))
+            elif d.get("new") and not target.exists():
                 atomic_write(target, ("# yaml-language-server: $schema=../schema/card.schema.json\n"
                                       + _yaml(d["card"])).encode("utf-8"))
                 written.append(str(target))
@@ -412,7 +435,10 @@ def import_(source_id, file, cards, write, repository, since, as_json, lang):
         print_json({**result, "written": written})
         return 0
     for d in result["drafts"]:
-        if d.get("new"):
+        if "support" in d:
+            click.echo(f"--- # {Text('first releases in', 'erste Releases in')(lang)} catalog/cards/{d['id']}.yaml")
+            click.echo(_yaml({"operator_support": d["support"]}).rstrip())
+        elif d.get("new"):
             click.echo(f"--- # {Text('new card', 'neue Karte')(lang)} catalog/cards/{d['id']}.yaml")
             click.echo(_yaml(d["card"]).rstrip())
         else:

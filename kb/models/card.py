@@ -82,7 +82,15 @@ class OperatorSupport(Model):
         description="True where the support list names the card; False means 'no entry found' there."
     )
     listed_as: Optional[str] = Field(None, description="The name the support list uses, where listed.")
-    since: Optional[Version] = Field(None, description="First GPU Operator release whose list names the card.")
+    since: Optional[Fact[Version]] = Field(
+        None,
+        description=(
+            "First GPU Operator release whose list names the card, from the page's history (kb/importer/history.py): "
+            "the first version of platform-support.rst naming it, cited at that commit with its line, and the release "
+            "that version documents (repo.toml's version, or the newest release of that day where that is later). "
+            "Absent where every release the catalog knows lists it."
+        ),
+    )
     min_driver: Optional[Fact[Version]] = Field(None, description="Lowest driver the list requires for the card.")
     driver_exceptions: list[DriverException] = Field(
         default_factory=list, description="Driver releases with a feature not supported on this card."
@@ -96,6 +104,16 @@ class OperatorSupport(Model):
             "the operator's code that configures the card's vGPU types (the code decides; the list is kept in "
             "disputed_by); false cites the list's lead sentence, with a note that the card is not on it (not being "
             "listed is no documented 'no'). Absent: not recorded."
+        ),
+    )
+    kubevirt_vgpu_since: Optional[Fact[Version]] = Field(
+        None,
+        description=(
+            "Where KubeVirt with NVIDIA vGPU is supported on the card: the first GPU Operator release that supports "
+            "it, imported (kb/importer/history.py) from the first version of the platform support page whose device "
+            "list names the card (the list first appears with v24.3.0), or, where the support follows the operator's "
+            "code, the first release tag whose file has the cited line. Absent where every release the catalog "
+            "knows supports it."
         ),
     )
 

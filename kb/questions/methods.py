@@ -62,13 +62,17 @@ def dra_requirements(data: dict, operator: str) -> dict:
     return out
 
 
-def kubevirt_vgpu(card: dict) -> str:
-    """listed | not-listed | unknown: whether the operator's device list for KubeVirt with NVIDIA vGPU names
-    the card (unknown where the catalog does not record it)."""
+def kubevirt_vgpu(card: dict, operator: str | None = None) -> str:
+    """listed | later | not-listed | unknown: whether the operator supports KubeVirt with NVIDIA vGPU on the card
+    (its device list names it, or its code configures it); `later` where that support starts with a release after
+    `operator` (`kubevirt_vgpu_since`); unknown where the catalog does not record it."""
     fact = card["operator_support"].get("kubevirt_vgpu")
     if fact is None:
         return "unknown"
-    return "listed" if fact["value"] else "not-listed"
+    if not fact["value"]:
+        return "not-listed"
+    since = (card["operator_support"].get("kubevirt_vgpu_since") or {}).get("value")
+    return "later" if operator and not versions.in_range(operator, since) else "listed"
 
 
 def facts(asker, inputs: dict) -> list[dict]:
@@ -86,7 +90,9 @@ def facts(asker, inputs: dict) -> list[dict]:
             if m == "dra":
                 fact.update(dra_requirements(data, inputs["operator"]))
             elif m == "vgpu":
-                fact["kubevirt_vgpu"] = kubevirt_vgpu(card)
+                fact["kubevirt_vgpu"] = kubevirt_vgpu(card, inputs["operator"])
+                if fact["kubevirt_vgpu"] == "later":
+                    fact["kubevirt_vgpu_since"] = card["operator_support"]["kubevirt_vgpu_since"]["value"]
             elif m == "mps":
                 fact["plugin_mps"] = behaviour.status_of(shipped, "device-plugin", "mps-sharing")
             out.append(fact)

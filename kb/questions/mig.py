@@ -35,10 +35,15 @@ def _value(node: dict | None, *path):
     return node.get("value") if isinstance(node, dict) else node
 
 
+def listed_since(card: dict) -> str | None:
+    """The first GPU Operator release whose support list names the card (None: every release the catalog knows)."""
+    return (card["operator_support"].get("since") or {}).get("value")
+
+
 def listed_at(card: dict, operator: str) -> bool:
     """Is the card on the operator's support list of this release (the list entry holds `since` on)?"""
     support = card["operator_support"]
-    return bool(support["listed"]["value"]) and versions.in_range(operator, support.get("since"))
+    return bool(support["listed"]["value"]) and versions.in_range(operator, listed_since(card))
 
 
 def card_facts(card: dict, operator: str, driver: str | None = None) -> list[dict]:

@@ -25,10 +25,13 @@ FIELD_LABELS: dict[str, Text] = {
     "mig.prerequisites.written_confirmation": Text("MIG: get support confirmed in writing",
                                                "MIG: Unterstützung schriftlich bestätigen lassen"),
     "operator_support.listed": Text("GPU Operator support list", "Supportliste des GPU Operators"),
+    "operator_support.since": Text("GPU Operator: listed since release", "GPU Operator: gelistet seit Release"),
     "operator_support.min_driver": Text("GPU Operator: minimum driver", "GPU Operator: Mindesttreiber"),
     "operator_support.driver_exceptions.fact": Text("Driver exception", "Treiber-Ausnahme"),
     "operator_support.kubevirt_vgpu": Text("GPU Operator: KubeVirt with NVIDIA vGPU",
                                        "GPU Operator: KubeVirt mit NVIDIA vGPU"),
+    "operator_support.kubevirt_vgpu_since": Text("GPU Operator: KubeVirt with NVIDIA vGPU since release",
+                                             "GPU Operator: KubeVirt mit NVIDIA vGPU seit Release"),
     "vendor.ships": Text("We ship it", "Wir liefern sie"),
 }
 

@@ -162,14 +162,14 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
     ])
     if sup.get("listed_as"):
         rows.append([ctx.t("Name in der Liste", "Name in the list"), quoted(quote_html(sup["listed_as"]), ctx.lang)])
-    if sup.get("since"):
-        rows.append([ctx.t("Gelistet seit Release", "Listed since release"), code(sup["since"])])
+    rows += _rows(ctx, f"{e} operator_support", sup, [("since", "Gelistet seit Release", "Listed since release", code)])
     for ex in sup.get("driver_exceptions", []):
         label = ctx.t(f"Ausnahme Treiber {ex['driver']}", f"Exception driver {ex['driver']}")
         rows.append([esc(label), ctx.fact(e, f"operator_support.driver_exceptions[{ex['driver']}].fact")])
     vgpu_words = lambda v: esc(words.word(words.KUBEVIRT_VGPU, v, ctx.lang))  # noqa: E731
     rows += _rows(ctx, f"{e} operator_support", sup, [
         ("kubevirt_vgpu", "KubeVirt mit NVIDIA vGPU", "KubeVirt with NVIDIA vGPU", vgpu_words),
+        ("kubevirt_vgpu_since", "KubeVirt mit NVIDIA vGPU seit Release", "KubeVirt with NVIDIA vGPU since release", code),
     ])
     out += [table(prop, rows), ""]
 

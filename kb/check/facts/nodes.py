@@ -112,7 +112,7 @@ def answer_props(answer: dict, node_props: dict) -> tuple[dict, list]:
 
 def card_props(ctx: Context, names: NameIndex, product: str) -> tuple[dict, dict]:
     """The `card_*` properties, and the card's plain data (empty for a product the catalog lacks)."""
-    from kb.questions.mig import listed_at
+    from kb.questions.mig import listed_at, listed_since
 
     try:
         cid = names.resolve(product_name(product))
@@ -123,7 +123,7 @@ def card_props(ctx: Context, names: NameIndex, product: str) -> tuple[dict, dict
     support = card.get("operator_support", {})
     operator = ctx.operator()
     listed = listed_at(card, operator) if operator else bool(support.get("listed", {}).get("value"))
-    since = support.get("since")
+    since = listed_since(card)
     if not support.get("listed", {}).get("value"):
         words = Text("the GPU Operator's list of supported GPUs has no entry for this card.",
                      "die Liste der vom GPU Operator unterstützten GPUs hat dafür keinen Eintrag.")

@@ -19,7 +19,9 @@ def check(ctx):
             if key in seen:
                 problems.append(ctx.problem(doc, ("releases", i, "version"), Text(f"release {rel.version} listed twice", f"Release {rel.version} steht zweimal da"), CHECK))
             seen.add(key)
-            if i and key > keys[i - 1]:
+            prev = rf.releases[i - 1] if i else None
+            by_date = prev is not None and rel.date and prev.date and rel.date.value <= prev.date.value
+            if i and key > keys[i - 1] and not by_date:  # a renumbering (DRA driver v25.12.0 → 0.4.0): dates decide
                 problems.append(ctx.problem(doc, ("releases", i, "version"),
                                             Text(f"releases must be newest first: {rel.version} after {rf.releases[i - 1].version}",
                                                  f"Releases stehen mit dem neuesten zuerst: {rel.version} nach "
@@ -33,7 +35,7 @@ def check(ctx):
     operator = cat.releases.get("gpu-operator")
     known = {version_key(r.version) for r in operator.releases} if operator else set()
     for cid, card in cat.cards.items():
-        since = card.operator_support.since
+        since = card.operator_support.since.value if card.operator_support.since else None
         if since and known and version_key(since) not in known:
             doc = cat.documents[cat.files[f"cards/{cid}"]]
             problems.append(ctx.problem(doc, ("operator_support", "since"),
