@@ -30,6 +30,7 @@ INPUT_LABELS = {
     "profile": Text("profile", "Profil"), "mode": Text("sharing", "Teilen per"),
     "replicas": Text("replicas", "Replikate"), "feature": Text("feature", "Funktion"),
     "isolation": Text("isolation", "Isolierung"), "install": Text("DRA driver", "DRA-Treiber"),
+    "dra_driver": Text("DRA driver release", "Release des DRA-Treibers"),
 }
 
 
@@ -50,6 +51,7 @@ DETAIL_LABELS = {
     "ranking": Text("ranking", "Rangfolge"), "excluded": Text("ruled out", "Ausgeschlossen"),
     "why": Text("why", "Warum"), "risk": Text("risk for neighbours", "Risiko für Nachbarn"), "conditions": Text("conditions", "Bedingungen"),
     "install": Text("DRA driver", "DRA-Treiber"),
+    "dra_driver": Text("DRA driver release", "Release des DRA-Treibers"),
 }
 #: detail keys whose values are catalog ids, shown in words
 VALUE_WORDS = {"mig_status": words.MIG_STATUS, "maturity": words.MATURITY, "mode": words.MODE,

@@ -52,9 +52,15 @@ class Suitability(Model):
 class Capability(Model):
     """A capability of a component with its maturity (DRA driver)."""
 
-    id: Literal["whole-gpu", "static-mig", "dynamic-mig", "mps", "time-slicing", "vfio"] = Field(description="Which capability.")
+    id: Literal["whole-gpu", "static-mig", "dynamic-mig", "mps", "time-slicing", "vfio", "compute-domains"] = Field(
+        description="Which capability.")
     maturity: Fact[Maturity] = Field(description="GA, beta, alpha or experimental.")
     since: Optional[Version] = Field(None, description="First driver release with it.")
+    plugin: Literal["gpu", "compute-domain"] = Field(
+        "gpu", description="The DRA driver's kubelet plugin that provides it (GPU allocation or ComputeDomains).")
+    gate: Optional[str] = Field(
+        None, pattern=r"^[A-Z][A-Za-z]+$",
+        description="The feature gate that enables it, where one does (a standalone release without the gate lacks it).")
 
 
 class Requirements(Model):

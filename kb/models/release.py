@@ -41,6 +41,35 @@ class ComponentVersion(Model):
     note: Optional[Text] = Field(None, description="Why the version differs from the notes or comes from the chart.")
 
 
+class FeatureGate(Model):
+    """A feature gate a release of the DRA driver has (its code's list of gates at the release tag)."""
+
+    name: str = Field(pattern=r"^[A-Z][A-Za-z]+$", description="The gate as the code names it, e.g. 'DynamicMIG'.")
+    maturity: Literal["alpha", "beta", "ga"] = Field(description="The gate's stage in that release.")
+    default: bool = Field(description="Whether the gate is on without configuration.")
+    cite: list[Citation] = Field(min_length=1, description="The gate's definition in the code at the release tag.")
+
+
+class KubeletPlugin(Model):
+    """One of the DRA driver's two kubelet plugins, and whether NVIDIA supports it officially in a release."""
+
+    id: Literal["gpu", "compute-domain"] = Field(
+        description="'gpu': allocation of GPUs and MIG devices; 'compute-domain': ComputeDomains (Multi-Node NVLink).")
+    status: Fact[Literal["supported", "not-officially-supported"]] = Field(
+        description="NVIDIA's word on it in the release's README ('Officially supported.' / 'not yet officially supported').")
+
+
+class DraRequirements(Model):
+    """What a release of the standalone DRA driver needs."""
+
+    min_kubernetes: Optional[Fact[Version]] = Field(
+        None, description="Lowest Kubernetes version: the prerequisites page at the tag, else the README (the chart's "
+                          "kubeVersion, where lower, is kept in disputed_by).")
+    min_driver: Optional[Fact[Version]] = Field(None, description="Lowest NVIDIA driver for GPU allocation.")
+    min_driver_compute_domains: Optional[Fact[Version]] = Field(
+        None, description="Lowest NVIDIA driver for ComputeDomains.")
+
+
 class Release(Model):
     """One release of the component."""
 
@@ -64,6 +93,14 @@ class Release(Model):
     changes: list[Statement] = Field(
         default_factory=list, description="What changed in this release that matters for GPU sharing."
     )
+    standalone: bool = Field(
+        False, description="DRA driver only: a release tag of the driver installed on its own with its Helm chart "
+                           "(its requirements, gates and plugins imported from the tag by kb/importer/dra.py).")
+    requirements: Optional[DraRequirements] = Field(None, description="DRA driver only: what the release needs.")
+    feature_gates: list[FeatureGate] = Field(
+        default_factory=list, description="DRA driver only: the feature gates the release's code defines.")
+    kubelet_plugins: list[KubeletPlugin] = Field(
+        default_factory=list, description="DRA driver only: its kubelet plugins and NVIDIA's support of each.")
 
 
 class Setting(Model):

@@ -84,6 +84,8 @@ def make_index(data: dict) -> dict:
         "dra_features": [c["id"] for c in dra.get("capabilities", [])],
         "dra_min_kubernetes": ((dra.get("requirements") or {}).get("min_kubernetes") or {}).get("value"),
         "dra_min_operator": ((dra.get("requirements") or {}).get("min_operator") or {}).get("value"),
+        "dra_driver_releases": [r["version"] for r in data["releases"].get("dra-driver", {}).get("releases", [])
+                                if r.get("standalone")],
         "workloads": _ordered({s["workload"] for m in data["methods"].values() for s in m.get("suited_for", [])},
                               words.WORKLOAD),
         "methods": _ordered(set(data["methods"]), words.METHOD),

@@ -67,6 +67,9 @@ MATURITY = {
     "beta": {"en": "beta", "de": "Beta"},
     "alpha": {"en": "alpha", "de": "Alpha"},
     "experimental": {"en": "experimental", "de": "experimentell"},
+    # a standalone DRA driver release's word on a feature (not a catalog maturity): kb.questions.dra
+    "not-supported": {"en": "not yet officially supported", "de": "noch nicht offiziell unterstützt"},
+    "none": {"en": "not in this release", "de": "nicht in diesem Release"},
 }
 
 #: short method names, as the reasons of `ask methods` start ("Whole GPU: …")
@@ -91,6 +94,7 @@ DRA_FEATURE = {
     "mps": {"en": "MPS", "de": "MPS"},
     "time-slicing": {"en": "custom time-slicing settings", "de": "eigene Time-Slicing-Einstellungen"},
     "vfio": {"en": "VFIO passthrough", "de": "VFIO-Passthrough"},
+    "compute-domains": {"en": "ComputeDomains (Multi-Node NVLink)", "de": "ComputeDomains (Multi-Node NVLink)"},
 }
 
 WORKLOAD = {
