@@ -156,12 +156,37 @@ def test_one_mistake_said_by_two_rules_is_one_finding():
     condition (CHK-046; CHK-035 folded), the alpha-gate warnings of the gates in a conflict (CHK-054; CHK-052)."""
     cases = {"CHK-033/fires-mig-capable-false.yaml": ("CHK-033", ["CHK-044"]),
              "CHK-046/fires.yaml": ("CHK-046", ["CHK-035"]),
-             "CHK-054/fires.yaml": ("CHK-054", ["CHK-052", "CHK-052"])}
+             "CHK-054/fires.yaml": ("CHK-054", ["CHK-052", "CHK-052"]),
+             "CHK-001/fires.yaml": ("CHK-001", ["CHK-016"]),
+             "CHK-027/fires-config-says-mixed.yaml": ("CHK-027", ["CHK-017"])}
     for name, (home, folded) in cases.items():
         report = check([str(REPO / "tests/rules/check" / name)], load_data(), Environment(), lang="en")
         shown = [f for f in report.findings if f["severity"] != "info"]
         assert [f["rule"] for f in shown] == [home], name
         assert [g["rule"] for g in shown[0]["folded"]] == folded, name
+
+
+def test_the_finding_that_folds_another_still_says_what_it_said():
+    """MPS of a MIG resource under mixed (CHK-001 folds CHK-016) and a MIG resource time-sliced under the ClusterPolicy's
+    single while the configuration writes mixed (CHK-027 folds CHK-017): the one finding left says the folded one's
+    point in its own words and carries its sources; without the other mistake it does not say it."""
+    def one(name, lang="en"):
+        report = check([str(REPO / "tests/rules/check" / name)], load_data(), Environment(), lang=lang)
+        (f,) = [f for f in report.findings if f["severity"] != "info"]
+        return f
+
+    mps = one("CHK-001/fires.yaml")
+    assert mps["message"].endswith("With the MIG strategy mixed, which MIG resources need, it refuses MPS altogether: "
+                                   "the device plugin does not start on the nodes that select this configuration.")
+    assert any("mps-not-with-mixed" in str(c) or "--mig-strategy=mixed is not supported with MPS" in str(c)
+               for c in mps["citations"]), mps["citations"]
+    single = one("CHK-027/fires-config-says-mixed.yaml")
+    assert ("The configuration's flags.migStrategy mixed does not change that: the GPU Operator starts the device "
+            "plugin with the ClusterPolicy's mig.strategy single, which takes precedence." in single["message"])
+    assert "Das flags.migStrategy mixed der Konfiguration ändert daran nichts" in one(
+        "CHK-027/fires-config-says-mixed.yaml", "de")["message"]
+    assert any("object_controls.go" in str(c) for c in single["citations"]), single["citations"]
+    assert "flags.migStrategy" not in one("CHK-027/fires.yaml")["message"]
 
 
 def test_one_finding_on_several_resources_of_a_configuration_is_shown_once():

@@ -142,6 +142,9 @@ def _fold_named(findings: list[Finding]) -> list[Finding]:
             (f["rule"], theirs, tuple((f.fact or {}).get(t) for t in theirs)))] if h is not None and h is not f), None)
         if home is not None:
             home.setdefault("folded", []).append(_summary_line(f))
+            # the home says what the folded finding said: with its sources, and as fatal as it was
+            home["citations"] += [c for c in f["citations"] if c not in home["citations"]]
+            home.fatal = home.fatal or f.fatal
         else:
             out.append(f)
     return out

@@ -36,6 +36,28 @@ def _sources_words(ctx: Context) -> str:
     return ", ".join(kinds)
 
 
+#: what a configuration-level finding says, repeated in the finding about a resource of that configuration that
+#: folds it (one mistake, one finding): CHK-001 folds CHK-016, CHK-027 folds CHK-017
+MPS_MIXED = Text(" With the MIG strategy mixed, which MIG resources need, it refuses MPS altogether: the device plugin "
+                 "does not start on the nodes that select this configuration.",
+                 " Mit der MIG-Strategie mixed, die MIG-Ressourcen brauchen, lehnt es MPS ganz ab: Das Device-Plugin "
+                 "startet auf den Nodes, die diese Konfiguration wählen, nicht.")
+OVERRIDDEN = Text(" The configuration's flags.migStrategy {mine} does not change that: the GPU Operator starts the device "
+                  "plugin with the ClusterPolicy's mig.strategy {policy}, which takes precedence.",
+                  " Das flags.migStrategy {mine} der Konfiguration ändert daran nichts: Der GPU Operator startet das "
+                  "Device-Plugin mit mig.strategy {policy} aus der ClusterPolicy, und die hat Vorrang.")
+
+
+def _also(kind: str, props: dict) -> dict:
+    """The words a resource's finding adds for what its configuration's own finding (folded into it) said."""
+    mixed = MPS_MIXED if kind == "mps" and props.get("effective_mig_strategy") == "mixed" else Text("")
+    mine, policy = props.get("mig_strategy"), props.get("policy_mig_strategy")
+    overridden = OVERRIDDEN.format(mine=mine, policy=policy) if (
+        props.get("mig_strategy_set") and mine in ("single", "mixed") and policy and policy != mine) else Text("")
+    return {"also_mixed_en": mixed.en, "also_mixed_de": mixed.de,
+            "overridden_en": overridden.en, "overridden_de": overridden.de}
+
+
 def facts(ctx: Context, out: FactSet, uses: dict) -> None:
     policy_strategy = ctx.setting("mig.strategy") if ctx.policy is not None else None
     if policy_strategy is None and ctx.inv.charts:  # the standalone chart passes migStrategy as MIG_STRATEGY too
@@ -86,6 +108,7 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                     fail_gt_one=text(sh.fail_requests_greater_than_one.value) or "false",
                     **typed("fail", sh.fail_requests_greater_than_one.value),
                     **typed("resources", sh.resources.value), resources_count=len(items))
+            also = _also(sh.kind, props)
             for item in sh.items:
                 name, replicas = item.name.value, item.replicas.value
                 full = normalise_resource(name) if isinstance(name, str) else None
@@ -100,7 +123,7 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                         replicas=replicas if type_name(replicas) == "integer" else text(replicas),
                         **typed("replicas", replicas),
                         mig_resource=bool(full and full.startswith("nvidia.com/mig-")),
-                        full_gpu=full == "nvidia.com/gpu")
+                        full_gpu=full == "nvidia.com/gpu", **also)
     named = _named(ctx)
     # names the ClusterPolicy/values give that no ConfigMap of the input has: beside a ConfigMap nobody names,
     # most likely one mistake (a wrong name), reported once (CHK-026 folds CHK-023)
