@@ -5,14 +5,14 @@ GPUKB_DATA_REF, GPUKB_ARTICLE_URL, GPUKB_ISSUE_URL). An empty address is not lin
 placeholder domain. Repository links point at the data version the pages were built from — `data_ref` (a tag or
 commit), else the checkout's commit — never at a moving branch.
 
-Imports only the standard library (tomllib): the CLI's fast path reads it.
+Imports only the standard library (tomllib only where the file is more than `key = "text"` lines): the CLI's
+fast path reads it.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-import tomllib
 from pathlib import Path
 from typing import NamedTuple
 
@@ -71,9 +71,42 @@ def _value(raw: dict, key: str) -> str | None:
 def _raw() -> dict:
     try:
         with open(CONFIG, "rb") as fh:
-            return tomllib.load(fh)
+            data = fh.read()
     except FileNotFoundError:
         return {}
+    simple = plain_toml(data)
+    if simple is not None:
+        return simple
+    import tomllib
+
+    return tomllib.loads(data.decode("utf-8"))
+
+
+def plain_toml(data: bytes) -> dict | None:
+    """The file as publication.toml is written — comments, blank lines and `key = "text"` lines (a basic string
+    without escapes) — read without tomllib, whose import costs every `gpukb ask` a few milliseconds; None
+    for anything else (then tomllib reads it, and reports what is wrong)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    out: dict = {}
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, eq, rest = line.partition("=")
+        key, rest = key.strip(), rest.strip()
+        if not eq or not key or key in out or not all(c.isascii() and (c.isalnum() or c in "_-") for c in key):
+            return None
+        end = rest.find('"', 1)
+        if not rest.startswith('"') or end < 0:
+            return None
+        value, tail = rest[1:end], rest[end + 1:].strip()
+        if "\\" in value or any(c < " " and c != "\t" or c == "\x7f" for c in value) or (tail and not tail.startswith("#")):
+            return None
+        out[key] = value
+    return out
 
 
 def publication(*, resolve_ref: bool = True) -> Publication:

@@ -82,3 +82,19 @@ def test_without_a_configured_ref_the_checkout_commit_is_used(monkeypatch):
 def test_the_shipped_configuration_has_no_placeholder_address():
     raw = publication_mod._raw()
     assert all(".example" not in str(v) for v in raw.values())
+
+
+def test_publication_toml_is_read_without_tomllib_as_tomllib_reads_it():
+    """kb.publication reads its plain `key = "text"` file without importing tomllib (start-up time of every
+    `gpukb ask`); anything else goes to tomllib, which reads it the same or reports what is wrong."""
+    import tomllib
+
+    from kb.publication import CONFIG, plain_toml
+
+    real = CONFIG.read_bytes()
+    assert plain_toml(real) == tomllib.loads(real.decode("utf-8")) != {}
+    for text in (b'a = "x" # note\n', b'a = ""\n', b'a = "x\xc3\xa4 = y"\r\n', b'a = "x\ty"\n'):
+        assert plain_toml(text) == tomllib.loads(text.decode("utf-8"))
+    for text in (b'a = "x\\ny"\n', b"a = 'x'\n", b"a = 1\n", b'[t]\na = "x"\n', b'a.b = "x"\n', b'"a" = "x"\n',
+                 b'a = """x"""\n', b'a = "x"\na = "y"\n', b'a = "x" y\n', b'a = "x\x01"\n', b'a = "\xff"\n'):
+        assert plain_toml(text) is None, text

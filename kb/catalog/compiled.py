@@ -294,7 +294,7 @@ def _load(kind: str, root: Path, builder, wanted=None) -> dict:
     memory, the cache, or built."""
     name = f"{kind}:{os.path.abspath(root)}"
     lookup = _Lookup(name, root, builder.files)
-    memo_key = (name, json.dumps(sorted(lookup.stats.items())))
+    memo_key = (name, _stats_key(lookup.stats))
     build = _MEMO.get(memo_key)
     if build is None and lookup.content:
         build = _head(kind, _key(kind, code_key(), lookup.content), builder)
@@ -302,9 +302,14 @@ def _load(kind: str, root: Path, builder, wanted=None) -> dict:
     if found is None:
         build = _build_locked(kind, name, root, builder)
         found = build.get(wanted, builder.valid_part)
-        memo_key = (name, json.dumps(sorted(_Lookup(name, root, builder.files).stats.items())))
+        memo_key = (name, _stats_key(_Lookup(name, root, builder.files).stats))
     _MEMO[memo_key] = build
     return found
+
+
+def _stats_key(stats: dict) -> tuple:
+    """The files' stats as a key of the in-process memo."""
+    return tuple(sorted((rel, tuple(st) if isinstance(st, list) else st) for rel, st in stats.items()))
 
 
 def _head(kind: str, key: str, builder) -> _Build | None:

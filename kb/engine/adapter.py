@@ -50,6 +50,7 @@ class DurableEngine:
     def __init__(self):
         self._host = _Host()
         self._registered: dict[str, str] = {}  # the rules as JSON -> ruleset name
+        self._by_object: dict = {}  # id of a rules list -> (that list, question, ruleset name)
         self._names = itertools.count(1)
         self._sids = itertools.count(1)
         self._fired: list = []
@@ -63,6 +64,9 @@ class DurableEngine:
         return action
 
     def _ruleset(self, question: str, rules: list[dict]) -> str:
+        known = self._by_object.get(id(rules))  # the same rules object again: no need to serialise it
+        if known is not None and known[0] is rules and known[1] == question:
+            return known[2]
         key = json.dumps([question, rules], sort_keys=True)
         name = self._registered.get(key)
         if name is None:
@@ -77,6 +81,9 @@ class DurableEngine:
             except Exception as exc:  # durable_rules_engine.error carries only a code
                 raise EngineFailure(f"durable-rules rejected the rules of {question!r}: {exc}") from exc
             self._registered[key] = name
+        if len(self._by_object) > 256:
+            self._by_object.clear()
+        self._by_object[id(rules)] = (rules, question, name)  # held: its id is not reused meanwhile
         return name
 
     def fire(self, question: str, rules: list[dict], fact_lists: list[list[dict]]) -> list[list[tuple[str, tuple]]]:
