@@ -190,10 +190,13 @@ def test_l4_gone_from_the_ad10x_line_turns_its_vgpu_answer_unconfirmed(tmp_path)
     methods = [a for a in change["answers"] if a["question"] == "methods"]
     releases = {r["version"] for r in load_data()["releases"]["gpu-operator"]["releases"]}
     assert {a["inputs"]["operator"] for a in methods} == releases and len(methods) == len(releases)  # one per release
-    assert {(a["inputs"]["card"], a["before"], a["after"], str(a["methods_changed"]), tuple(a["rules_added"]),
+    # releases before the list named the L4 (kubevirt_vgpu_since 24.3.0) were unconfirmed already (METHODS-046)
+    assert {(a["inputs"]["card"], a["before"], a["after"], str(a.get("methods_changed")), tuple(a["rules_added"]),
              tuple(a["rules_removed"])) for a in methods} == {
         ("l4", "yes", "yes", "{'vgpu': ['conditional', 'unconfirmed']}", ("METHODS-043",),
-         ("METHODS-040", "METHODS-041", "METHODS-042"))}
+         ("METHODS-040", "METHODS-041", "METHODS-042")),
+        ("l4", "yes", "yes", "None", ("METHODS-043",), ("METHODS-046",))}
+    assert sorted(a["inputs"]["operator"] for a in methods if "methods_changed" not in a) == ["23.9.0", "23.9.1", "23.9.2"]
     assert verdict_text(methods[0]) == ("yes → yes; vGPU: conditional → unconfirmed "
                                         "(+METHODS-043, −METHODS-040, −METHODS-041, −METHODS-042)")
     assert verdict_text(methods[0], "de") == ("ja → ja; vGPU: bedingt → unbestätigt "

@@ -11,7 +11,7 @@ minimums, feature gates and kubelet plugins decide (a feature whose gate the rel
 feature gates: unconfirmed; GPU allocation its README calls not yet officially supported: conditional).
 
 Facts (one, kind `dra`): operator, k8s, feature, install, maturity (for a standalone release: the gate's stage,
-`not-supported` for a GPU feature its README does not support officially, `none` where the release lacks it),
+`not-supported` for a GPU feature its README does not support officially, `not-in-release` where the release lacks it),
 min_kubernetes / min_driver / min_driver_compute_domains, `req` (the catalog reference of those requirements),
 k8s_vs_min_kubernetes, release_given, dra_driver (the driver version, where known), gate, gate_status
 (present | missing | no-gates | none-needed), gate_first, plugin, plugin_status, min_driver_known.
@@ -131,9 +131,9 @@ def release_facts(data: dict, version: str, capability: dict) -> dict:
     out.update({"plugin": plugin, "plugin_status": plugins.get(plugin, "unknown"),
                 "gate": gate or "", "gate_status": "none-needed"})
     if gate and not gates:
-        out.update(gate_status="no-gates", maturity="none")
+        out.update(gate_status="no-gates", maturity="not-in-release")
     elif gate and gate not in gates:
-        out.update(gate_status="missing", maturity="none")
+        out.update(gate_status="missing", maturity="not-in-release")
         having = [r for r in data["releases"]["dra-driver"]["releases"] if r.get("standalone")
                   and any(g["name"] == gate for g in r.get("feature_gates", []))]
         if having:

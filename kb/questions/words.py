@@ -69,7 +69,7 @@ MATURITY = {
     "experimental": {"en": "experimental", "de": "experimentell"},
     # a standalone DRA driver release's word on a feature (not a catalog maturity): kb.questions.dra
     "not-supported": {"en": "not yet officially supported", "de": "noch nicht offiziell unterstützt"},
-    "none": {"en": "not in this release", "de": "nicht in diesem Release"},
+    "not-in-release": {"en": "not in this release", "de": "nicht in diesem Release"},
 }
 
 #: short method names, as the reasons of `ask methods` start ("Whole GPU: …")
