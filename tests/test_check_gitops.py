@@ -449,3 +449,71 @@ def test_the_device_plugin_charts_values_with_cdi_look_alike():
     # the operator's values with a cdi section stay the operator's
     assert run("-", stdin="cdi:\n  enabled: true\ndevicePlugin:\n  enabled: true\n").summary["checked"] == {
         "ClusterPolicy": 1}
+
+
+def test_a_nested_component_counts_in_the_overlays_that_use_it(tmp_path):
+    """redhat-cop/gitops-catalog@7727f24 gpu-operator-certified, read from the mirror (held-out row 33): component
+    time-sliced-2 names ../time-sliced, whose ConfigMap patch adds `no-time-sliced` with replicas 0. Before, the nested
+    component was not followed, its patch files were 'used by no build' and joined every build (operator overlays
+    too): CHK-005 and a wrong CHK-021 named 11 builds that do not use them. Now: CHK-005 in the 4 overlays that use it."""
+    tree = upstream("redhat-cop/gitops-catalog", "7727f2425149abf9e061665c6d1268a70238c138", "gpu-operator-certified",
+                    tmp_path)
+    report = run(tree)
+    assert "CHK-021" not in rules(report)
+    (replicas,) = [f for f in report.findings if f["rule"] == "CHK-005"]
+    assert replicas["builds"] == [f"gpu-operator-certified/instance/overlays/{o}" for o in (
+        "aws-time-sliced-2", "aws-time-sliced-4", "time-sliced-2", "time-sliced-4")]
+
+
+def _tree(root, files: dict) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+KZ = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+COMPONENT = "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
+SHARING = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: sharing\ndata:\n  {key}: |-\n    version: v1\n"
+           "    sharing:\n      timeSlicing:\n        resources:\n        - name: nvidia.com/gpu\n          replicas: {n}\n")
+
+
+def test_what_no_overlay_uses_is_checked_on_its_own_beside_several_overlays(tmp_path):
+    """Two overlays of one base, a nested component used by one of them, a component and a file no Kustomization
+    names: each finding names only the builds that include its file; what no overlay uses is checked on its own
+    (no build named) — never inside the overlays that do not use it."""
+    _tree(tmp_path, {
+        "base/kustomization.yaml": KZ + "resources:\n- policy.yaml\n- sharing.yaml\n",
+        "base/policy.yaml": "apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: gpu-policy\nspec:\n"
+                            "  devicePlugin:\n    config:\n      name: sharing\n      default: two\n",
+        "base/sharing.yaml": SHARING.format(key="two", n=2),
+        "components/outer/kustomization.yaml": COMPONENT + "components:\n- ../inner\n",
+        "components/inner/kustomization.yaml": COMPONENT + "patches:\n- path: patch.yaml\n",
+        "components/inner/patch.yaml": SHARING.format(key="zero", n=0),
+        "components/unused/kustomization.yaml": COMPONENT + "patches:\n- path: patch.yaml\n",
+        "components/unused/patch.yaml": SHARING.format(key="one", n=1),
+        "overlays/a/kustomization.yaml": KZ + "resources:\n- ../../base\ncomponents:\n- ../../components/outer\n",
+        "overlays/b/kustomization.yaml": KZ + "resources:\n- ../../base\n",
+        "loose/sharing-old.yaml": SHARING.format(key="minus", n=-1).replace("name: sharing", "name: sharing-old"),
+    })
+    report = run(tmp_path)
+    errors = {(f["where"]["file"].split(str(tmp_path) + "/")[1], f["message"].split(":")[0]): f.get("builds")
+              for f in report.findings if f["rule"] == "CHK-005"}
+    root = tmp_path.name
+    assert errors == {("base/sharing.yaml", "sharing/zero"): [f"{root}/overlays/a"],
+                      ("components/unused/patch.yaml", "sharing/one"): None,
+                      ("loose/sharing-old.yaml", "sharing-old/minus"): None}, errors
+
+
+def test_what_no_kustomization_names_joins_the_one_build_there_is(tmp_path):
+    """One root and a component no Kustomization of the input names (a Flux Kustomization outside the input combines
+    them, as in jesse-gonzalez/nai-llm-fleet-infra): the component patches that build."""
+    _tree(tmp_path, {
+        "app/kustomization.yaml": KZ + "resources:\n- sharing.yaml\n",
+        "app/sharing.yaml": SHARING.format(key="two", n=2),
+        "extra/kustomization.yaml": COMPONENT + "patches:\n- path: patch.yaml\n",
+        "extra/patch.yaml": SHARING.format(key="zero", n=0),
+    })
+    report = run(tmp_path)
+    (f,) = [f for f in report.findings if f["rule"] == "CHK-005"]
+    assert f["where"]["file"].endswith("app/sharing.yaml") and not f.get("builds")
+    assert [c.key for c in report.inventory.dp_configs] == ["two", "zero"]

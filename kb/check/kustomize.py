@@ -417,12 +417,7 @@ class _Builder:
                     .format(p=base / entry), "kustomize"))
             components += subs
         for comp in list(components) + list(extra):
-            cbase = Path(comp.file).parent
-            self.files.add(os.path.normpath(comp.file))
-            for _, i, entry in _entries(comp.data, "resources"):
-                objs += [d for d in self.docs_of(str(cbase / entry), comp, ("resources", i)) if not is_kustomization(d)]
-            objs += self.generate(comp, cbase)
-            self.patch(objs, self.patches(comp, cbase))
+            self.component(comp, objs, seen)
         self.patch(objs, self.patches(k, base))
         prefix, suffix = k.data.get("namePrefix") or "", k.data.get("nameSuffix") or ""
         namespace = k.data.get("namespace") if isinstance(k.data.get("namespace"), str) else None
@@ -430,6 +425,29 @@ class _Builder:
             for d in objs:
                 _rename(d, str(prefix), str(suffix), namespace)
         return objs
+
+    def component(self, comp: Doc, objs: list[Doc], seen: set) -> None:
+        """A Component applied to `objs`: its resources and generators, then the components it names itself (as
+        Kustomize does: redhat-cop/gitops-catalog's time-sliced-2 names ../time-sliced), then its patches."""
+        key = os.path.normpath(comp.file)
+        if key in seen:
+            return
+        seen = seen | {key}
+        cbase = Path(comp.file).parent
+        self.files.add(key)
+        for _, i, entry in _entries(comp.data, "resources"):
+            objs += [d for d in self.docs_of(str(cbase / entry), comp, ("resources", i)) if not is_kustomization(d)]
+        objs += self.generate(comp, cbase)
+        for _, i, entry in _entries(comp.data, "components"):
+            found, subs = self.kustomization_in(cbase / entry)
+            if found is None:
+                self.problems.append(InputProblem(comp.file, comp.line(("components", i)), comp.shown(("components", i)),
+                    Text("names component {p}, which has no kustomization.yaml: `kustomize build` fails here",
+                         "nennt die Komponente {p}, die keine kustomization.yaml hat: `kustomize build` scheitert hier")
+                    .format(p=cbase / entry), "kustomize"))
+            for sub in subs:
+                self.component(sub, objs, seen)
+        self.patch(objs, self.patches(comp, cbase))
 
     def wrong_types(self, k: Doc) -> None:
         """A list field holding something else: `kustomize build` refuses the file, and so does gpukb (exit 2)."""
@@ -490,7 +508,12 @@ def apply(docs: list[Doc], parse) -> Result:
     generated: dict = {}
     builds: list[Build] = []
     used: set = set()
-    for root in roots or [None]:
+    # What no root uses (a Component no Kustomization of the input names, a file outside every build) joins the one
+    # build there is — a Flux Kustomization outside the input combines a path with components that way
+    # (jesse-gonzalez/nai-llm-fleet-infra). Beside several roots it cannot be told which overlay it belongs to, if any:
+    # it is checked on its own (the root-less build below), so its findings never name overlays that do not use it.
+    alone = len(roots) > 1
+    for root in roots + [None] if alone else roots or [None]:
         b = _Builder(parse, problems, notes, generated)
         if root is None:  # only components: they patch what is outside any Kustomization
             objs = []
@@ -500,17 +523,19 @@ def apply(docs: list[Doc], parse) -> Result:
                 for _, i, entry in _entries(comp.data, "resources"):
                     objs += [d for d in b.docs_of(str(cbase / entry), comp, ("resources", i)) if not is_kustomization(d)]
                 objs += b.generate(comp, cbase)
-            loose = [d for d in docs if not is_kustomization(d) and (os.path.normpath(d.file), d.index) not in b.consumed]
+            done = b.consumed | (used if alone else set())
+            loose = [d for d in docs if not is_kustomization(d) and (os.path.normpath(d.file), d.index) not in done]
             objs = loose + objs
             for comp in orphans:
                 b.patch(objs, b.patches(comp, Path(comp.file).parent))
-            builds.append(Build(None, objs))
+            if objs or not alone:
+                builds.append(Build(None, objs))
             used |= b.files
             continue
-        objs = b.build(root, set(), orphans)
+        objs = b.build(root, set(), () if alone else orphans)
         used |= b.consumed
         builds.append(Build(str(Path(root.file).parent), objs))
-    if roots:
+    if roots and not alone:
         loose = [d for d in docs if not is_kustomization(d) and (os.path.normpath(d.file), d.index) not in used]
         for b in builds:
             b.docs = loose + b.docs
