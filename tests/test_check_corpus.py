@@ -148,6 +148,15 @@ def _mistakes() -> dict:
         # a field mig-parted does not know (it refuses the whole file)
         "mig-parted-unknown-field": (edit(corpus_text("cnd-custom-mig-config.yaml"), '            "2g.20gb": 1',
                                           '            "2g.20gb": 1\n          mig-device: {}'), ("CHK-045", "error")),
+        # the same under mig.strategy mixed, which MIG resources need: one finding (CHK-001, MPS-with-mixed folded in)
+        "mps-on-mig-mixed": (edit(edit(edit(ts, "timeSlicing:", "mps:"), "name: nvidia.com/gpu",
+                                       "name: nvidia.com/mig-1g.5gb"), "migStrategy: none", "migStrategy: mixed"),
+                             ("CHK-001", "error")),
+        # NVIDIA/gpu-operator#704's shape: the configuration writes mixed to time-slice a MIG resource, the
+        # ClusterPolicy's single wins — one finding (CHK-027, the overridden flags.migStrategy folded in)
+        "mixed-written-under-single": (POLICY + edit(edit(ts, "migStrategy: none", "migStrategy: mixed"),
+                                                     "name: nvidia.com/gpu", "name: nvidia.com/mig-1g.5gb"),
+                                       ("CHK-027", "error")),
         # bottlerocket-os/bottlerocket#4250 (apjneeraj, 2024-11-13): nvidia.com/gpu requested, but time-slicing
         # renames it to nvidia.com/gpu.shared
         "request-renamed-away": (POLICY + edit(ts, "        resources:", "        renameByDefault: true\n        resources:")
@@ -157,9 +166,12 @@ def _mistakes() -> dict:
 
 @pytest.mark.parametrize("case", ["rename-under-flags", "replicas-one", "mps-on-mig", "configmap-named-by-nobody",
                                   "mig-resource-shared-under-single", "product-without-prefix",
-                                  "mixed-layout-under-single", "mig-parted-unknown-field", "request-renamed-away"])
+                                  "mixed-layout-under-single", "mig-parted-unknown-field", "request-renamed-away",
+                                  "mps-on-mig-mixed", "mixed-written-under-single"])
 def test_a_real_mistake_made_in_a_corpus_file_is_found(case):
     text, (rule, severity) = _mistakes()[case]
     report = check(["-"], load_data(), Environment(), stdin=io.BytesIO(text.encode()))
     shown = [(f["rule"], f["severity"]) for f in report.findings if f["severity"] != "info"]
     assert shown[0] == (rule, severity), shown
+    if case in ("mps-on-mig-mixed", "mixed-written-under-single"):  # one mistake, one finding
+        assert shown == [(rule, severity)], shown
