@@ -133,14 +133,21 @@ def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sen
     return asker.templates("resource", requests, derived)
 
 
-def _behaviour(data: dict, op: str) -> str:
-    """What the components of a GPU Operator release do, without the release's own number."""
-    from kb.questions import behaviour
-
-    return json.dumps([{k: v for k, v in f.items() if k != "operator"} for f in behaviour.facts(data, op)], sort_keys=True)
-
-
 def compute(data: dict, rules: dict) -> dict:
+    """Every template the page needs, both languages still in them: {"cards": {id: …}, "shared": …}. Python's
+    cyclic garbage collector is paused meanwhile (templates are trees: reference counting frees them)."""
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return _compute(data, rules)
+    finally:
+        if was:
+            gc.enable()
+
+
+def _compute(data: dict, rules: dict) -> dict:
     """Every template the page needs, both languages still in them: {"cards": {id: …}, "shared": …}."""
     asker = TemplateAsker(data, rules=rules)
     index = asker.index
@@ -161,35 +168,24 @@ def compute(data: dict, rules: dict) -> dict:
                 s[driver] = "driver"
             return s
 
-        # releases between which this card's facts differ only in the release's number share every answer:
-        # found from the answers without a driver (mig, methods), computed for one release of each group
-        first = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": None}, sent(op)) for op in ops])
-        second = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": None, "mig_enabled": False},
-                                              sent(op)) for op in ops])
-        # … and whose components behave alike (kb.questions.behaviour: the device plugin's version decides
-        # resource names and MPS)
-        signature = [(id(first[k]), id(second[k]), _behaviour(data, op)) for k, op in enumerate(ops)]
-        groups: list[list[str]] = []
-        for k, op in enumerate(ops):
-            same = next((g for g in groups if signature[ops.index(g[0])] == signature[k]), None)
-            if same is None:
-                groups.append([op])
-            else:
-                same.append(op)
-        reps = [g[0] for g in groups]
-        mig_req = [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d)) for op in reps for d in drivers]
-        mig = asker.templates("mig", mig_req)
+        # One group per release: grouping releases whose answers agree saves nothing on this catalog (21 of its 22
+        # releases ship components that behave differently, and RES-006 cites each release's own entry), and
+        # the page format keeps `groups` for a catalog where it would.
+        groups = [[op] for op in ops]
+        reps = ops
         enabled = [False] + ([True] if index["cards"][cid]["mig_status"] != "not-listed" else [])
-        meth_req = [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e}, sent(op, d))
-                    for op in reps for d in drivers for e in enabled]
-        meth = asker.templates("methods", meth_req)
+        nd, ne = len(drivers), len(enabled)
+        mig = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d))
+                                      for op in ops for d in drivers])
+        meth = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e},
+                                            sent(op, d)) for op in ops for d in drivers for e in enabled])
         combos = resource_combos(index["cards"][cid]["profiles"], replicas)
         res = _resource_templates(asker, cid, reps, combos, sent)
         # `gpukb ask recommend` has no --operator: the newest release answers
         rec_combos = [(w, i) for w in index["workloads"] for i in (None, "required")]
         rec = asker.templates("recommend", [({"workload": w, "card": cid, "isolation": i, "operator": _op(ops[0])},
                                              sent(ops[0])) for w, i in rec_combos])
-        nd, ne, nc = len(drivers), len(enabled), len(combos)
+        nc = len(combos)
         out["groups"] = []
         for k, group in enumerate(groups):
             out["groups"].append({
@@ -260,18 +256,27 @@ def strategy_gpu(asker, cid: str, op: str, drivers: list[str | None]) -> dict[st
     rules = asker.rules["strategy"]
     _gpu_alone(rules)
     reads = read_props(rules)
-    other = next((c for c in asker.index["cards"] if c != cid), cid)
+    # the node's other GPU (shape 01) is the same card using MIG: the fact of this GPU does not name it, and its
+    # MIG answer (with the release's and the driver class's sentinels) is one the mig templates computed already
     shapes = {"00": [{"card": cid, "profiles": []}],
-              "01": [{"card": cid, "profiles": []}, {"card": other, "profiles": ["x"]}],
+              "01": [{"card": cid, "profiles": []}, {"card": cid, "profiles": ["x"]}],
               "11": [{"card": cid, "profiles": ["x"]}]}
     keys, facts = [], []
     for n, driver in enumerate(drivers):
         for shape, gpus in shapes.items():
-            gpu = strategy.facts(asker, {"gpus": gpus, "operator": op, "driver": asker.real.get(driver, driver)})[1]
+            gpu = strategy.facts(asker, {"gpus": gpus, "operator": _op(op), "driver": driver})[1]
             keys.append(f"{n}|{shape}")
             facts.append([_slotted(gpu, {"index": "index", "profiles": "gpu_profiles"}, reads)])
-    results = evaluate_many("strategy", facts, engine=asker.engine, data=asker.data, rules=asker.rules)
-    return {k: [{x: v for x, v in c.items() if x != "facts"} for c in conclusions] for k, conclusions in zip(keys, results)}
+    # the same facts, the same conclusions: a GPU's facts repeat across releases and driver classes (what they
+    # hold of them is the MIG verdict), so each distinct fact list is evaluated once per build
+    memo = asker.__dict__.setdefault("_strategy_gpu", {})
+    texts = [json.dumps(f, sort_keys=True) for f in facts]
+    todo = {t: f for t, f in zip(texts, facts) if t not in memo}
+    if todo:
+        results = evaluate_many("strategy", list(todo.values()), engine=asker.engine, data=asker.data, rules=asker.rules)
+        for text, conclusions in zip(todo, results):
+            memo[text] = [{x: v for x, v in c.items() if x != "facts"} for c in conclusions]
+    return {k: memo[t] for k, t in zip(keys, texts)}
 
 
 def _constants(rules: list[dict], prop: str) -> set:
