@@ -7,7 +7,8 @@ PluginError: the build fails, naming the page and line.
 
 docs/generated/.generated records what the folder was generated from (the hash of catalog/, rules/ and
 kb/'s code, and the repository URL) and the size and time of every file written: a build whose inputs and
-files are unchanged generates nothing (the second language, `mkdocs serve`, a rebuild).
+files are unchanged generates nothing (the second language, `mkdocs serve`, a rebuild). Where the folder is
+gone or stale, the files generated before from the same inputs are taken from the cache (kb/site/gencache.py).
 GPUKB_SKIP_GENERATE=1 reuses the files as they are (for timing the build without generation; markers are
 still expanded from the compiled catalog).
 """
@@ -142,7 +143,13 @@ def on_config(config):
         pub = publication()
         key = _generation_key(pub, config.site_url or "")
         if not up_to_date(folder, key):
-            write_tree(folder, generate(pub, config.site_url or ""), key)
+            from kb.site import gencache
+
+            files = gencache.load(key)  # generated before from the same inputs (kb/site/gencache.py)
+            if files is None:
+                files = generate(pub, config.site_url or "")
+                gencache.store(key, files)
+            write_tree(folder, files, key)
     config.nav = _expand_nav(config.nav, folder)
     return config
 

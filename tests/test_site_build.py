@@ -172,6 +172,26 @@ def test_generated_folder_is_up_to_date_only_for_its_key_and_untouched_files(tmp
     assert not docs_hooks.up_to_date(tmp_path, "k1")
 
 
+def test_generated_files_come_back_from_the_cache_only_for_an_equal_key(tmp_path, monkeypatch):
+    from kb.site import gencache
+
+    monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
+    files = {"a.de.md": "Ä", "ask/data/x.json": b"{}\n", "empty.txt": ""}
+    assert gencache.load("k1") is None  # nothing stored yet
+    gencache.store("k1", files)
+    assert gencache.load("k1") == {"a.de.md": "Ä".encode(), "ask/data/x.json": b"{}\n", "empty.txt": b""}
+    assert gencache.load("k2") is None  # other catalog, rules, code or address
+    entry = next((tmp_path / "cache" / "site").glob("*.bin"))
+    entry.write_bytes(entry.read_bytes()[:-1] + b"X")  # a byte changed: the entry is not used
+    assert gencache.load("k1") is None
+    entry.write_bytes(b"not an entry")
+    assert gencache.load("k1") is None
+    for n in range(4):  # only the newest entries are kept
+        gencache.store(f"k{n + 3}", files)
+    assert len(list((tmp_path / "cache" / "site").glob("*.bin"))) == gencache.KEEP
+    assert gencache.load("k6") is not None and gencache.load("k3") is None
+
+
 def test_nav_gets_one_entry_per_card(tmp_path):
     from kb import docs_hooks
 
