@@ -44,14 +44,15 @@ def build(base: Path) -> dict:
     env = {**os.environ, "GPUKB_CATALOG": str(base / "catalog"), "GPUKB_CACHE_DIR": str(base / "cache"),
            "NO_MKDOCS_2_WARNING": "1"}
     env.pop("GPUKB_SKIP_GENERATE", None)
-    # the export is written by the same process that builds (one interpreter, one compile of the catalog)
-    code = ("import json, sys; from mkdocs.__main__ import cli; from kb.questions import export_all\n"
+    # the engine's export is the site's own api/v1/answers.json: tests/test_site_api.py compares it with
+    # `gpukb export answers --json` (computing it again here would cost the whole answer matrix once more)
+    code = ("import sys; from mkdocs.__main__ import cli\n"
             "try:\n    cli(sys.argv[1:], standalone_mode=False)\nexcept BaseException as exc:\n"
-            "    print(f'build failed: {exc!r}', file=sys.stderr); sys.exit(1)\n"
-            f"open({str(base / 'export.json')!r}, 'w').write(json.dumps(export_all()))\n")
+            "    print(f'build failed: {exc!r}', file=sys.stderr); sys.exit(1)\n")
     proc = subprocess.run([sys.executable, "-c", code, "build", "--strict", "-f", str(base / "mkdocs.yml"),
                            "-d", str(base / "site")], env=env, capture_output=True, text=True)
-    export = json.loads((base / "export.json").read_text(encoding="utf-8")) if proc.returncode == 0 else None
+    answers = base / "site" / "api" / "v1" / "answers.json"
+    export = json.loads(answers.read_text(encoding="utf-8")) if proc.returncode == 0 else None
     return {"ok": proc.returncode == 0, "log": proc.stdout + proc.stderr, "site": str(base / "site"),
             "docs": str(base / "docs"), "catalog": str(base / "catalog"), "poisoned": poisoned, "export": export}
 

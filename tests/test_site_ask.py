@@ -24,15 +24,28 @@ from kb.site.askbatch import OPEN, classify, intervals, number_classes, padded
 
 
 @pytest.fixture(scope="module")
-def world():
-    data = load_data()
-    rules = load_rules()
-    computed = askdata.compute(data, rules)
-    payloads = {lang: {"shared": askdata.shared_payload(data, computed, lang),
-                       "cards": {cid: askdata.card_payload(data, computed, cid, lang) for cid in data["cards"]}}
-                for lang in ("de", "en")}
-    return {"data": data, "rules": rules, "asker": Asker(data, rules=rules), "page": payloads,
-            "oracle": {lang: Oracle(p) for lang, p in payloads.items()}}
+def world(site_built):
+    """The ask page's data as the session's site build wrote it (docs/generated/ask/data/), and the engine on
+    the catalog it was built from."""
+    import json
+
+    from kb.catalog import compiled
+
+    folder = site_built.docs / "generated" / "ask" / "data"
+
+    def read(path):
+        return json.loads(path.read_text(encoding="utf-8"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("GPUKB_CATALOG", str(site_built.catalog))
+        compiled.forget()
+        data = load_data()
+        rules = load_rules()
+        payloads = {lang: {"shared": read(folder / f"shared.{lang}.json"),
+                           "cards": {cid: read(folder / "cards" / f"{cid}.{lang}.json") for cid in data["cards"]}}
+                    for lang in ("de", "en")}
+        yield {"data": data, "rules": rules, "asker": Asker(data, rules=rules), "page": payloads,
+               "oracle": {lang: Oracle(p) for lang, p in payloads.items()}}
+    compiled.forget()
 
 
 def cli(world, question: str, lang: str, **raw) -> dict:
@@ -262,7 +275,7 @@ NAMES = ["H200 NVL", "h200nvl", "NVIDIA-H200-NVL", "RTX PRO 6000 Server Edition"
          "RTX PRO 5000", "RTX PRO 4500", "Ｌ４", "L4", "l40s", "RTX PRO 6000 Blackwell Max-Q Workstation Edition"]
 
 
-@pytest.mark.parametrize("name", NAMES + ["H200", "RTX PRO 6000", "L40", "", "  "])
+@pytest.mark.parametrize("name", NAMES + ["H200", "RTX PRO 6000", "L40", "Blackwell Max-Q", "", "  "])
 def test_card_names_resolve_on_the_page_as_in_the_cli(world, name):
     from kb.errors import UnusableInput as InputError
     from kb.questions.base import card_id

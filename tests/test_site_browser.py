@@ -190,6 +190,8 @@ def test_ask_page_follows_the_form_and_updates_its_address(page, server, built):
 
 
 @pytest.mark.parametrize("query, message", [
+    # a part of one card's name that fits no card: the CLI says the same (gpukb ask mig "Blackwell Max-Q")
+    ("q=mig&card=Blackwell%20Max-Q", "unknown card 'Blackwell Max-Q' — did you mean: RTX PRO 6000 Max-Q (rtx-pro-6000-blackwell-max-q)"),
     ("q=mig&card=RTX%20PRO%206000", "fits several cards"),
     ("q=mig&card=l4&driver=banana", "is not a driver version"),
     ("q=dra&k8s=1.34", "without a patch release cannot be answered"),
