@@ -377,15 +377,6 @@ def strategy_node(asker, ops: list[str]) -> dict:
 
 # ---------------------------------------------------------------- the JSON files
 
-def _frozen(value):
-    """A hashable copy of a JSON-like value (dict items sorted)."""
-    if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
-    return value
-
-
 class _Pool:
     """Answers, reasons and citations stored once per file; answers refer to them by index."""
 
@@ -394,9 +385,10 @@ class _Pool:
         self.tables: dict[str, list] = {"answers": [], "reasons": [], "cites": [], "parts": []}
         self._index: dict = {}
         self._seen: dict[int, tuple[dict, int]] = {}
+        self._details: dict[str, list] = {}
 
     def _intern(self, table: str, item) -> int:
-        key = (table, _frozen(item))
+        key = (table, json.dumps(item, sort_keys=True, ensure_ascii=False))  # JSON-like items: their text is a key
         if key not in self._index:
             self._index[key] = len(self.tables[table])
             self.tables[table].append(item)
@@ -431,6 +423,13 @@ class _Pool:
             self._index[key] = self._intern("cites", cite)
         return self._index[key]
 
+    def _detail_lines(self, details: dict) -> list:
+        """kb.answer's lines of an answer's details in the file's language (many answers share their details)."""
+        key = json.dumps(details, sort_keys=True, ensure_ascii=False)
+        if key not in self._details:
+            self._details[key] = _detail_lines(details, self.lang, "")
+        return self._details[key]
+
     def _answer(self, a: dict) -> int:
         lang = self.lang
         reasons = []
@@ -440,7 +439,7 @@ class _Pool:
                                                     "text": r["text"][lang], "cites": cites}))
         item = {"verdict": a["verdict"], "summary": a["summary"][lang],
                 "conditions": [c["text"][lang] for c in a["conditions"]], "reasons": reasons,
-                "details": _detail_lines(a["details"], lang, "")}
+                "details": self._detail_lines(a["details"])}
         return self._intern("answers", item)
 
 
