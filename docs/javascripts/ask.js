@@ -293,9 +293,12 @@
     return subset(typed, vocab) && subset(suffixed, glue) ? keep.sort() : [];
   }
 
+  var indexed = { data: null, ix: null };  // the names of the one catalog the page loaded, indexed once
+
   function resolveCard(data, name) {
     if (String(name).trim() === "") throw new Problem(say("emptyCard"));
-    var ix = nameIndex(data);
+    if (indexed.data !== data) indexed = { data: data, ix: nameIndex(data) };
+    var ix = indexed.ix;
     var list = function (ids) {
       return ids.slice().sort().map(function (id) { return ix.byId[id].short + " (" + id + ")"; }).join("; ");
     };
