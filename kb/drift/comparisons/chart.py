@@ -25,10 +25,12 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     rfile = data.get("releases", {}).get(component) if component else None
     if not rfile or not rfile.get("releases"):
         return out
-    newest = max((r["version"] for r in rfile["releases"]), key=version_key)
+    # newest first (lint): by date where the numbering restarted (DRA driver v25.12.0 → 0.4.0), so the first entry
+    newest = rfile["releases"][0]["version"]
     version = extracted["version"]
     base = version.split("-", 1)[0]
-    if version_key(base) <= version_key(newest):  # the catalog has it (or something newer)
+    known = {version_key(r["version"]) for r in rfile["releases"]}
+    if version_key(base) in known or version_key(base) <= version_key(newest):  # the catalog has it (or newer)
         return out
     name = rfile.get("name", component)
     if extracted["prerelease"]:
