@@ -25,7 +25,8 @@ from conftest import REPO, need_sources
 
 @pytest.fixture(scope="module")
 def asker():
-    return Asker(load_data(REPO / "catalog"), engine="reference")
+    return Asker(load_data(REPO / "catalog"))  # durable, memoised per distinct engine input (the reference's
+    # equality with it is tests/test_engine_matrix.py's; it took most of this file's 100 s)
 
 
 def ask(asker, question, **raw):
@@ -87,7 +88,7 @@ def test_no_disputed_fact_a_rule_rests_on_is_hidden(asker):
     from kb.engine.conclude import fill
 
     rules = {r["id"]: r for question in asker.rules.values() for r in question}
-    hidden, seen = [], 0
+    hidden, seen, disputed = [], 0, {}
     for question in ("mig", "methods", "resource", "strategy", "dra", "recommend"):
         for answer in asker.answer_many(question, module(question).defaults(asker.index)):
             listed = {d["fact"] for d in answer["disputes"]}
@@ -95,11 +96,13 @@ def test_no_disputed_fact_a_rule_rests_on_is_hidden(asker):
                 rule = rules[reason["rule"]]
                 for ref in rule["cites"]:
                     filled = fill(rule, tuple(reason["facts"]), ref.rstrip("?"))
-                    try:
-                        node = resolve_ref(asker.data, filled)
-                    except FactError:
-                        continue
-                    if isinstance(node, dict) and node.get("disputed_by"):
+                    if filled not in disputed:  # each reference resolved once
+                        try:
+                            node = resolve_ref(asker.data, filled)
+                        except FactError:
+                            node = None
+                        disputed[filled] = isinstance(node, dict) and bool(node.get("disputed_by"))
+                    if disputed[filled]:
                         seen += 1
                         if filled not in listed:
                             hidden.append((question, answer["inputs"], filled))
