@@ -148,10 +148,15 @@ def _edited_platform(tmp_path, old: str, new: str) -> tuple[int, dict]:
     return result.exit_code, json.loads(result.stdout)["sources"][0]
 
 
-def test_platform_support_of_2024_10_31_lacks_two_cards_on_the_vgpu_list():
+def test_platform_support_of_2024_10_31_lacks_four_cards_on_the_vgpu_list():
     code, item = diff("gpu-operator-platform-support", "cloud-native-docs/platform-support@2024-10-31.rst")
     assert code == 1
+    # GB200/GB300 NVL72 joined the list with v26.3.0 (platform-support@2026-03-20)
     assert [(c["text"]["en"], c["touches"]) for c in item["changes"] if c["kind"].startswith("vgpu")] == [
+        ("platform support's KubeVirt vGPU device list no longer names card GB200",
+         ["cards/gb200 operator_support.kubevirt_vgpu"]),
+        ("platform support's KubeVirt vGPU device list no longer names card GB300",
+         ["cards/gb300 operator_support.kubevirt_vgpu"]),
         ("platform support's KubeVirt vGPU device list no longer names card H200 NVL",
          ["cards/h200-nvl operator_support.kubevirt_vgpu"]),
         ("platform support's KubeVirt vGPU device list no longer names card RTX PRO 6000 Server Edition",
