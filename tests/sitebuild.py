@@ -41,8 +41,9 @@ def build(base: Path) -> dict:
     config = config.replace("  - kb/docs_hooks.py", f"  - {ROOT / 'kb' / 'docs_hooks.py'}")
     (base / "mkdocs.yml").write_text(config, encoding="utf-8")
     poisoned = _poison(base / "catalog")
+    # the repository's rule base, whatever a test before may have left in the environment
     env = {**os.environ, "GPUKB_CATALOG": str(base / "catalog"), "GPUKB_CACHE_DIR": str(base / "cache"),
-           "NO_MKDOCS_2_WARNING": "1"}
+           "GPUKB_RULES": str(ROOT / "rules"), "NO_MKDOCS_2_WARNING": "1"}
     env.pop("GPUKB_SKIP_GENERATE", None)
     # the engine's export is the site's own api/v1/answers.json: tests/test_site_api.py compares it with
     # `gpukb export answers --json` (computing it again here would cost the whole answer matrix once more)

@@ -287,7 +287,8 @@ def test_platform_without_the_vgpu_list_text_and_markdown_name_the_part(tmp_path
                                       "gpu-operator-platform-support", "--report", str(report)])
     assert result.exit_code == 3
     assert "- KubeVirt vGPU device list: the KubeVirt vGPU device list" in result.output
-    assert "- **gpu-operator-platform-support**, part “KubeVirt vGPU device list”: the KubeVirt vGPU device list" \
+    assert ("- **NVIDIA GPU Operator: Platform Support** (`gpu-operator-platform-support`), part “KubeVirt vGPU "
+            "device list”: the KubeVirt vGPU device list") \
         in report.read_text(encoding="utf-8")
 
 

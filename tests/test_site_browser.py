@@ -123,8 +123,11 @@ def _shown(page) -> dict:
 
 
 def _expected(answer: dict) -> dict:
-    def cite(c):
-        return (c["title"] + (", " + c["section"] if c.get("section") else "") + ": " + c["quote"]).strip()
+    def cite(c):  # <q> marks are CSS: the text holds the quote, then our translation of a German one
+        text = c["title"] + (", " + c["section"] if c.get("section") else "") + ": " + c["quote"]
+        if c.get("translation"):
+            text += f" (German original; our translation: {c['translation']})"
+        return text.strip()
     return {**answer, "reasons": [{**r, "cites": [cite(c) for c in r["cites"]]} for r in answer["reasons"]]}
 
 

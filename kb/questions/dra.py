@@ -113,7 +113,8 @@ def standalone_release(data: dict, version: str) -> dict:
 def managed_version(data: dict, operator: str) -> str | None:
     """The DRA driver version the GPU Operator release deploys (its `dra-driver` component), where it has one."""
     rel = data["releases"].get("gpu-operator", {}).get("releases", [])
-    found = next((r for r in rel if r["version"] == operator), {})
+    key = versions.key(operator)  # by value: the ask page asks with a sentinel that compares like the release
+    found = next((r for r in rel if versions.key(r["version"]) == key), {})
     return next((c["version"] for c in found.get("components", []) if c["component"] == "dra-driver"), None)
 
 
