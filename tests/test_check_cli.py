@@ -34,8 +34,8 @@ rules/check/CHK-030/fires.yaml
       kubectl patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"mig":{"strategy":"mixed"}}}'
 
 Sources
-  [1] NVIDIA GPU Operator: GPU Operator with MIG, Enabling MIG During Installation: "mixed: MIG mode is not enabled on all GPUs on a node." <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html>
-  [2] NVIDIA GPU Operator: GPU Operator with MIG, Example: Custom MIG Configuration: "If the custom configuration specifies more than one instance profile, set the strategy to mixed:" <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html>
+  [1] NVIDIA GPU Operator: GPU Operator with MIG, Enabling MIG During Installation: “mixed: MIG mode is not enabled on all GPUs on a node.” <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html>
+  [2] NVIDIA GPU Operator: GPU Operator with MIG, Example: Custom MIG Configuration: “If the custom configuration specifies more than one instance profile, set the strategy to mixed:” <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html>
 
 Result: 1 error(s), 0 warning(s), 0 note(s); 2 object(s) checked, 1 file(s)
 """
@@ -48,9 +48,9 @@ rules/check/CHK-081/fires.yaml
       kubectl patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'
 
 Quellen
-  [1] NVIDIA GPU Operator: Installing the NVIDIA GPU Operator (chart customization options), Common Chart Customization Options, sandboxWorkloads.enabled: "Specifies if sandbox containers are enabled." <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/getting-started.html>
-  [2] NVIDIA GPU Operator: GPU Operator with KubeVirt, Install the GPU Operator, note: "This flag is disabled by default, meaning all nodes get provisioned with the same software to enable container workloads, and the nvidia.com/gpu.workload.config node label is not used." <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-kubevirt.html>
-  [3] NVIDIA GPU Operator: GPU Operator with KubeVirt, Configure Worker Nodes for GPU Operator components: "This is configured by adding a nvidia.com/gpu.workload.config label to the worker node with the value of container, vm-passthrough, or vm-vgpu depending on if you are planning to use vGPU or not." <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-kubevirt.html>
+  [1] NVIDIA GPU Operator: Installing the NVIDIA GPU Operator (chart customization options), Common Chart Customization Options, sandboxWorkloads.enabled: „Specifies if sandbox containers are enabled.“ <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/getting-started.html>
+  [2] NVIDIA GPU Operator: GPU Operator with KubeVirt, Install the GPU Operator, Hinweis: „This flag is disabled by default, meaning all nodes get provisioned with the same software to enable container workloads, and the nvidia.com/gpu.workload.config node label is not used.“ <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-kubevirt.html>
+  [3] NVIDIA GPU Operator: GPU Operator with KubeVirt, Configure Worker Nodes for GPU Operator components: „This is configured by adding a nvidia.com/gpu.workload.config label to the worker node with the value of container, vm-passthrough, or vm-vgpu depending on if you are planning to use vGPU or not.“ <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-kubevirt.html>
 
 Ergebnis: 0 Fehler, 1 Warnung(en), 0 Hinweis(e); 2 Objekt(e) geprüft, 1 Datei(en)
 """

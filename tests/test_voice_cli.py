@@ -95,6 +95,24 @@ def test_cli_texts_carry_no_internal_word(ids, lang):
     assert found == {}
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_check_quotes_nvidia_in_the_languages_quotation_marks(lang):
+    """Issue 16: every quote a finding cites stands in „…“ (German) / “…” (English), never in straight quotes."""
+    import json
+
+    for args in CHECKS + [("check", str(REPO / "tests" / "rules" / "check" / "CHK-006" / "fires.yaml"))]:
+        text = run(*args, "--lang", lang)
+        quotes = {c["quote"] for f in json.loads(run(*args, "--lang", lang, "--json"))["findings"]
+                  for c in f["citations"]}
+        assert quotes, args
+        marks = ("„", "“") if lang == "de" else ("“", "”")
+        for quote in quotes:
+            assert f'"{quote}"' not in text, (args, lang, quote[:60])
+            assert f"{marks[0]}{quote}{marks[1]}" in text, (args, lang, quote[:60])
+        sources = re.split(r"\n(?:Sources|Quellen)\n", text)[1]
+        assert not re.search(r'^  \[\d+\] .*: "', sources, re.M), (args, lang)
+
+
 def test_check_texts_carry_no_internal_word_but_the_customers_own_keys(ids):
     for args in CHECKS:
         for lang in ("en", "de"):

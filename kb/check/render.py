@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from kb.terminal import safe
 from kb.text import Text
+from kb.wording import quoted, section_text
 
 SEVERITY = {"error": Text("error", "Fehler"), "warning": Text("warning", "Warnung"), "info": Text("info", "Hinweis")}
 W = {
@@ -50,11 +51,13 @@ W = {
 }
 
 
-def _cite_text(c: dict) -> str:
+def _cite_text(c: dict, lang: str) -> str:
+    """One source line: title, place (in the reader's words) and NVIDIA's quote in the language's quotation marks
+    („…“ / “…”) — kb.wording, as the site and `ask` cite."""
     parts = [c.get("title") or c["source"]]
     if c.get("section"):
-        parts.append(c["section"])
-    text = ", ".join(parts) + f': "{c["quote"]}"'
+        parts.append(section_text(c["section"], lang))
+    text = ", ".join(parts) + ": " + quoted(c["quote"], lang)
     return text + (f" <{c['url']}>" if c.get("url") else "")
 
 
@@ -82,7 +85,7 @@ def render(report: dict, lang: str = "en") -> str:
             lines.append(current or "-")
         marks = []
         for c in f["citations"]:
-            text = _cite_text(c)
+            text = _cite_text(c, lang)
             if text not in notes:
                 notes.append(text)
             marks.append(f"[{notes.index(text) + 1}]")
