@@ -79,3 +79,28 @@ def test_a_german_finding_has_no_english_value(path):
                 for f in report.findings]
     words = {w for m in messages for w in re.findall(r"(?<![\w./-])[a-z][a-z-]*[a-z](?![\w./-])", m)}
     assert words & _NOT_GERMAN == set()
+
+
+def test_mps_limit_is_16_on_nodes_below_compute_capability_7_5():
+    """Issue 12: the MPS control daemon allows 48 clients per GPU only from compute capability 7.5 (device-plugin
+    cmd/mps-control-daemon/mps/device.go, isAtLeastVolta); a V100 labelled 7.0 gets 16 — and the fix says 16."""
+    from kb.check.facts.nodes import below_7_5
+    from kb.check.readers.node import Label, Node
+
+    def node(**labels):
+        n = Node(name="n", doc=None, where=None)
+        n.labels = {f"nvidia.com/gpu.{k.replace('_', '.')}": Label(v, None) for k, v in labels.items()}
+        return n
+
+    assert below_7_5(node(compute_major="7", compute_minor="0")) == "7.0"
+    assert below_7_5(node(compute_major="6", compute_minor="1")) == "6.1"
+    assert below_7_5(node(compute_major="7", compute_minor="5")) is None
+    assert below_7_5(node(compute_major="8", compute_minor="0", family="volta")) is None  # the numbers decide
+    assert below_7_5(node(family="pascal")) == "Pascal"
+    assert below_7_5(node(family="turing", product="Tesla-V100")) is None
+    assert below_7_5(node(product="Tesla-V100-SXM2-16GB")) == "7.0"
+    assert below_7_5(node(product="NVIDIA-L4")) is None
+    findings = [f for f in run(REPO / "tests/rules/check/CHK-006/fires-v100-compute-7-0.yaml").findings
+                if f["rule"] == "CHK-006"]
+    assert len(findings) == 1 and "20 > 16" in findings[0]["message"] and "v100-node" in findings[0]["message"]
+    assert "replicas: 16" in findings[0]["fix"]

@@ -257,8 +257,8 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
         return _fix_shared_resource(ctx, f, rule)
     if rule == "CHK-005":
         return _fix_replicas(ctx, f)
-    if rule == "CHK-006":  # the MPS control daemon's maximum on GPUs from compute capability 7.5
-        return _fix_replicas(ctx, f, 48)
+    if rule == "CHK-006":  # the MPS control daemon's maximum: 48 from compute capability 7.5, below 16
+        return _fix_replicas(ctx, f, f.get("mps_max_clients") or 48)
     if rule == "CHK-016":
         return _fix_mps_mixed(ctx, f)
     if rule == "CHK-024":

@@ -134,6 +134,8 @@ class Context:
         self.engine = engine
         self.rules = rules
         self.policy = inv.policies[0] if inv.policies else None
+        #: device-plugin configuration label → (node, compute capability) of the nodes below 7.5 that select it
+        self.mps_small: dict[str, list[tuple[str, str]]] = {}
 
     def operator_namespace(self) -> str | None:
         """The GPU Operator's namespace where the input shows it: the namespace of its ClusterPolicy's Helm

@@ -58,6 +58,23 @@ def _also(kind: str, props: dict) -> dict:
             "overridden_en": overridden.en, "overridden_de": overridden.de}
 
 
+def _mps_limit(small: list[tuple[str, str]]) -> dict:
+    """The MPS control daemon's clients per GPU for a configuration: 48, or 16 where a node that selects it shows
+    a GPU below compute capability 7.5 (kb.check.facts.nodes.below_7_5) — and the words that say why."""
+    if not small:
+        return {"mps_max_clients": 48, "mps_limit_en": "16 on GPUs below compute capability 7.5, such as the V100",
+                "mps_limit_de": "16 auf GPUs unter Compute Capability 7.5, etwa der V100"}
+    def named(word: str) -> str:  # "v100-node (compute capability 7.0)", "p100-node (Pascal)"
+        return ", ".join(f"{n or '?'} ({word} {cc})" if cc[0].isdigit() else f"{n or '?'} ({cc})"
+                         for n, cc in small[:3]) + (", …" if len(small) > 3 else "")
+
+    return {"mps_max_clients": 16,
+            "mps_limit_en": "only 16 on GPUs below compute capability 7.5, and this configuration applies to "
+                            f"node(s) {named('compute capability')}",
+            "mps_limit_de": "nur 16 auf GPUs unter Compute Capability 7.5, und diese Konfiguration gilt für "
+                            f"Node(s) {named('Compute Capability')}"}
+
+
 def facts(ctx: Context, out: FactSet, uses: dict) -> None:
     policy_strategy = ctx.setting("mig.strategy") if ctx.policy is not None else None
     if policy_strategy is None and ctx.inv.charts:  # the standalone chart passes migStrategy as MIG_STRATEGY too
@@ -109,6 +126,8 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                     **typed("fail", sh.fail_requests_greater_than_one.value),
                     **typed("resources", sh.resources.value), resources_count=len(items))
             also = _also(sh.kind, props)
+            if sh.kind == "mps":
+                also = {**also, **_mps_limit(ctx.mps_small.get(cfg.label, []))}
             for item in sh.items:
                 name, replicas = item.name.value, item.replicas.value
                 full = normalise_resource(name) if isinstance(name, str) else None

@@ -32,6 +32,29 @@ _APPLIED = {"mps": "mps", "time-slicing": "timeSlicing", "none": "none"}
 MET_BY_NODE = {"MIG-006": ("gpu_mode", "compute")}
 
 
+#: GPU families (GFD's nvidia.com/gpu.family) whose compute capability is below 7.5 (Turing is 7.5)
+_BELOW_7_5 = {"kepler": "Kepler", "maxwell": "Maxwell", "pascal": "Pascal", "volta": "Volta"}
+
+
+def below_7_5(node) -> str | None:
+    """Where the node shows that its GPU has compute capability below 7.5 — GFD's nvidia.com/gpu.compute.major/minor
+    labels, else its nvidia.com/gpu.family, else a V100 product — how it shows it ("7.0", "Volta"); else None. The
+    MPS control daemon allows 16 clients per GPU there, 48 from 7.5 (device-plugin cmd/mps-control-daemon/mps/
+    device.go, isAtLeastVolta compares with 7.5)."""
+    major, minor = node.label("nvidia.com/gpu.compute.major"), node.label("nvidia.com/gpu.compute.minor")
+    if major is not None and major.strip().isdigit():
+        mi = minor.strip() if minor is not None and minor.strip().isdigit() else None
+        if int(major) < 7 or (int(major) == 7 and mi is not None and int(mi) < 5):
+            return f"{int(major)}.{int(mi)}" if mi is not None else str(int(major))
+        return None
+    family = (node.label("nvidia.com/gpu.family") or "").strip().lower()
+    if family:
+        return _BELOW_7_5.get(family)
+    if re.search(r"(?<![A-Za-z0-9])V100(?![0-9])", node.label("nvidia.com/gpu.product") or ""):
+        return "7.0"
+    return None
+
+
 def _driver(ctx: Context, node) -> str | None:
     """--driver, else the node's own label, else the driver the ClusterPolicy installs."""
     if ctx.env.driver:
@@ -257,6 +280,9 @@ def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
         deps = ()
         if cfg is not None and cfg.error is None:
             uses[cfg.label] = uses.get(cfg.label, 0) + 1
+            low = below_7_5(node)
+            if low:  # MPS allows 16 clients per GPU on this node (kb.check.facts.deviceplugin, CHK-006)
+                ctx.mps_small.setdefault(cfg.label, []).append((node.name, low))
             props["sharing"] = next((k for k in ("mps", "timeSlicing") if k in cfg.sharing), "none")
             deps = (f"dp:{cfg.label}",)
         elif cfg is not None:

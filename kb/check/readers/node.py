@@ -22,6 +22,9 @@ LABELS = (
     "nvidia.com/cuda.driver.major",
     "nvidia.com/cuda.driver.minor",
     "nvidia.com/cuda.driver.rev",
+    "nvidia.com/gpu.compute.major",
+    "nvidia.com/gpu.compute.minor",
+    "nvidia.com/gpu.family",
 )
 
 
