@@ -136,6 +136,20 @@ def test_the_answer_says_which_driver():
     assert "dra_driver" not in current["details"] and "DRA-008" in _rules(current)
 
 
+def test_a_standalone_release_says_ga_with_its_own_document_not_the_operators():
+    """ComputeDomains are GA in v25.8.0 because that release's README supports the compute-domain kubelet plugin:
+    the reason cites the release's own file at its tag (DRA-015), not the GPU Operator's maturity table (DRA-005)."""
+    _, alone = ask("--dra-driver", "25.8.0", "--k8s", "1.34.2", "--feature", "compute-domains")
+    assert "DRA-015" in _rules(alone) and "DRA-005" not in _rules(alone)
+    reason = next(r for r in alone["reasons"] if r["rule"] == "DRA-015")
+    assert reason["text"] == "DRA support for ComputeDomains (Multi-Node NVLink) is generally available (GA) in NVIDIA's DRA driver 25.8.0."
+    assert {c["source"] for c in reason["citations"]} == {"dra-driver-code"}
+    assert all("/v25.8.0/" in c["url"] for c in reason["citations"]), reason["citations"]
+    _, managed = ask("--operator", "26.7.0", "--k8s", "1.34.2", "--feature", "compute-domains")
+    ga = next(r for r in managed["reasons"] if r["rule"] == "DRA-005")
+    assert {c["source"] for c in ga["citations"]} >= {"gpu-operator-dra"} and "DRA-015" not in _rules(managed)
+
+
 @pytest.mark.parametrize("args, words", [
     (("--dra-driver", "0.5.0", "--k8s", "1.34.2"), "unknown standalone DRA driver release '0.5.0'"),
     (("--dra-driver", "25.8.0", "--install", "operator", "--k8s", "1.34.2"), "--dra-driver names a release of the DRA "

@@ -14,7 +14,9 @@ Facts (one, kind `dra`): operator, k8s, feature, install, maturity (for a standa
 `not-supported` for a GPU feature its README does not support officially, `not-in-release` where the release lacks it),
 min_kubernetes / min_driver / min_driver_compute_domains, `req` (the catalog reference of those requirements),
 k8s_vs_min_kubernetes, release_given, dra_driver (the driver version, where known), gate, gate_status
-(present | missing | no-gates | none-needed), gate_first, plugin, plugin_status, min_driver_known.
+(present | missing | no-gates | none-needed), gate_first, plugin, plugin_status, min_driver_known, maturity_from
+(`release` where a standalone release's own feature gates or kubelet plugins decide the maturity; `maturity_ref` names
+the gate or plugin entry of releases/dra-driver where one does; else `documents`: the DRA method's capabilities).
 """
 
 from __future__ import annotations
@@ -132,19 +134,22 @@ def release_facts(data: dict, version: str, capability: dict) -> dict:
     out.update({"plugin": plugin, "plugin_status": plugins.get(plugin, "unknown"),
                 "gate": gate or "", "gate_status": "none-needed"})
     if gate and not gates:
-        out.update(gate_status="no-gates", maturity="not-in-release")
+        out.update(gate_status="no-gates", maturity="not-in-release", maturity_from="release")
     elif gate and gate not in gates:
-        out.update(gate_status="missing", maturity="not-in-release")
+        out.update(gate_status="missing", maturity="not-in-release", maturity_from="release")
         having = [r for r in data["releases"]["dra-driver"]["releases"] if r.get("standalone")
                   and any(g["name"] == gate for g in r.get("feature_gates", []))]
         if having:
             out["gate_first"] = min(having, key=lambda r: str(r.get("date", {}).get("value")))["version"]
     elif gate:
-        out.update(gate_status="present", maturity=gates[gate]["maturity"])
+        out.update(gate_status="present", maturity=gates[gate]["maturity"], maturity_from="release",
+                   maturity_ref=f"releases[{version}].feature_gates[{gate}]")
     elif out["plugin_status"] == "not-officially-supported":
-        out["maturity"] = "not-supported"
+        out.update(maturity="not-supported", maturity_from="release",
+                   maturity_ref=f"releases[{version}].kubelet_plugins[{plugin}].status")
     elif out["plugin_status"] == "supported":
-        out["maturity"] = "ga"
+        out.update(maturity="ga", maturity_from="release",
+                   maturity_ref=f"releases[{version}].kubelet_plugins[{plugin}].status")
     return out
 
 
@@ -171,7 +176,7 @@ def facts(asker, inputs: dict) -> list[dict]:
             "install": inputs["install"],
             "feature_name_en": words.word(words.DRA_FEATURE, inputs["feature"], "en"),
             "feature_name_de": words.word(words.DRA_FEATURE, inputs["feature"], "de"),
-            "maturity": maturity,
+            "maturity": maturity, "maturity_from": "documents",
             **requirements(asker.data, inputs["install"], inputs["operator"])}
     if inputs["install"] == "operator" and managed_version(asker.data, inputs["operator"]):
         fact["dra_driver"] = managed_version(asker.data, inputs["operator"])
