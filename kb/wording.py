@@ -67,6 +67,51 @@ _SECTION_WORDS = (
     (r"\bfile\b", "Datei"), (r"\btag\b", "Tag"), (r"\bfootnote\b", "Fußnote"), (r"\bsection\b", "Abschnitt"),
     (r"\bheading\b", "Überschrift"), (r"\bexample\b", "Beispiel"),
 )
+# the notes a citation's place carries beyond the document's own headings ("line 97 (tag v0.20.0): the daemon refuses
+# the configuration"), German first and longest first; the document's headings themselves stay as written
+_PLACE_PHRASES = (
+    (r"the first version of the page whose KubeVirt vGPU device list names it",
+     "die erste Fassung der Seite, deren Liste der KubeVirt-vGPU-Geräte sie nennt"),
+    (r"the first version of the page naming it", "die erste Fassung der Seite, die sie nennt"),
+    (r"the documentation's GPU Operator version", "die GPU-Operator-Version der Dokumentation"),
+    (r"release (\S+) was already out that day", r"Release \1 war an diesem Tag schon erschienen"),
+    (r"the chart at the release tag", "das Chart beim Release-Tag"),
+    (r"feature gate (\w+): stage (\w+), default (\w+)", r"Feature-Gate \1: Stufe \2, Voreinstellung \3"),
+    (r"feature gate", "Feature-Gate"),
+    (r"no device filter; its memory size is one of the memory sizes of the (\S+)'s all-balanced entry",
+     r"ohne Gerätefilter; seine Speichergröße ist eine der Speichergrößen im all-balanced-Eintrag der \1"),
+    (r"no device filter; block comment names (\S+)", r"ohne Gerätefilter; der Kommentar des Blocks nennt \1"),
+    (r"device filter for", "Gerätefilter für"), (r"device filter", "Gerätefilter"),
+    (r"the daemon refuses the configuration", "der Daemon lehnt die Konfiguration ab"),
+    (r"an empty mig\.strategy sets no MIG_STRATEGY", "ein leeres mig.strategy setzt kein MIG_STRATEGY"),
+    (r"GPU Feature Discovery only warns", "GPU Feature Discovery warnt nur"),
+    (r"isAtLeastVolta compares the compute capability with 7\.5",
+     "isAtLeastVolta vergleicht die Compute Capability mit 7.5"),
+    (r"the first resource whose pattern matches a MIG device's profile gets it",
+     "die erste Ressource, deren Muster auf das Profil eines MIG-Geräts passt, erhält es"),
+    (r"the default active thread percentage", "der voreingestellte Anteil aktiver Threads"),
+    (r"\bset per client at\b", "je Client gesetzt in"), (r"\bset at\b", "gesetzt in"),
+    (r"the same check since\b", "dieselbe Prüfung seit"), (r"the same since\b", "ebenso seit"),
+    (r"the first release whose file has it", "das erste Release, dessen Datei sie enthält"),
+    (r"the first release with it", "das erste Release damit"),
+    (r"the vGPU Device Manager's default configurations for (\S+) vGPU types",
+     r"die voreingestellten Konfigurationen des vGPU Device Managers für \1-vGPU-Typen"),
+    (r"Maintainer's reply \(quoted in the thread,", "Antwort des Maintainers (im Thread zitiert,"),
+    (r"Maintainer's reply of", "Antwort des Maintainers vom"),
+    (r"first released in\b", "erstmals veröffentlicht in"), (r"\bmessage\b", "Nachricht"),
+    (r"\bREADME at tag\b", "README, Tag"), (r" at tag\b", ", Tag"), (r" at commit\b", ", Commit"),
+    (r"\b(commit \w+) of\b", r"\1 vom"), (r"\bcommit\b", "Commit"), (r"\bat (v\d)", r"in \1"),
+    (r"\bintroduction\b", "Einleitung"), (r"\blines\b", "Zeilen"), (r"\bblock\b", "Block"),
+    (r"\bentry\b", "Eintrag"),
+)
+#: English words of a place in a document that a German reader must never see outside the document's own names
+#: (tests read German citations for them; the document's headings — "Install the GPU Operator" — are exempt)
+ENGLISH_PLACE_WORDS = (
+    "line", "lines", "row", "rows", "column", "columns", "tab", "note", "cell", "block", "entry", "footnote",
+    "section", "heading", "example", "file", "at", "naming", "whose", "first", "refuses", "reply", "quoted",
+    "stage", "default", "filter", "chart", "release", "same", "since", "set", "per", "gets", "compares", "warns",
+    "only", "already", "message", "that", "day", "its", "no", "sets", "commit", "introduction",
+)
 _ISO_DATE = r"(?<![\w-])(?:19|20)\d\d-[01]\d-[0-3]\d(?![\w-])"
 _SINGLE_QUOTED = r"(?<![\w])'([^']+)'(?![\w])"
 
@@ -81,6 +126,10 @@ def section_text(section: str, lang: str) -> str:
         # only the words outside the quoted names are ours to translate
         parts = re.split(r"(„[^“]*“)", out)
         for i in range(0, len(parts), 2):
+            for pattern, word in _PLACE_PHRASES:
+                parts[i] = re.sub(pattern, word, parts[i])
+            if i and parts[i].startswith(" and ") and i + 1 < len(parts):
+                parts[i] = " und " + parts[i][5:]  # rows 'A' and 'B'
             for pattern, word in _SECTION_WORDS:
                 parts[i] = re.sub(pattern, word, parts[i])
         out = "".join(parts)

@@ -79,6 +79,12 @@ def test_a_german_finding_has_no_english_value(path):
                 for f in report.findings]
     words = {w for m in messages for w in re.findall(r"(?<![\w./-])[a-z][a-z-]*[a-z](?![\w./-])", m)}
     assert words & _NOT_GERMAN == set()
+    # the places of the findings' sources read German too („Zeilen 97–98 (Tag v0.20.0): der Daemon lehnt …“)
+    from test_wording import english_place_words
+    from kb.wording import section_text
+
+    places = [section_text(c["section"], "de") for f in report.findings for c in f["citations"] if c.get("section")]
+    assert [(p, english_place_words(p)) for p in places if english_place_words(p)] == []
 
 
 def test_mps_limit_is_16_on_nodes_below_compute_capability_7_5():

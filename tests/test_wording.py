@@ -98,3 +98,78 @@ def test_publication_toml_is_read_without_tomllib_as_tomllib_reads_it():
     for text in (b'a = "x\\ny"\n', b"a = 'x'\n", b"a = 1\n", b'[t]\na = "x"\n', b'a.b = "x"\n', b'"a" = "x"\n',
                  b'a = """x"""\n', b'a = "x"\na = "y"\n', b'a = "x" y\n', b'a = "x\x01"\n', b'a = "\xff"\n'):
         assert plain_toml(text) is None, text
+
+
+def english_place_words(text: str) -> list[str]:
+    """The English place words (kb.wording.ENGLISH_PLACE_WORDS) left in a German citation place or source line,
+    outside the document's own names („…“) and outside file paths and identifiers (they contain / . _)."""
+    import re
+
+    from kb.wording import ENGLISH_PLACE_WORDS
+
+    text = re.sub(r"\S*[/._]\S*", "", re.sub(r"„[^“]*“", "", text))
+    return [w for w in ENGLISH_PLACE_WORDS if re.search(rf"(?<![\w'-]){w}(?![\w'-])", text)]
+
+
+@pytest.mark.parametrize("section, german", [
+    ("cmd/mps-control-daemon/mps/manager.go, lines 97–98 (tag v0.20.0): the daemon refuses the configuration",
+     "cmd/mps-control-daemon/mps/manager.go, Zeilen 97–98 (Tag v0.20.0): der Daemon lehnt die Konfiguration ab"),
+    ("Deployment Considerations, rows 'A' and 'B'", "Deployment Considerations, Zeilen „A“ und „B“"),
+    ("platform-support.rst at commit adfe922 (2026-03-20), the first version of the page naming it",
+     "platform-support.rst, Commit adfe922 (20. März 2026), die erste Fassung der Seite, die sie nennt"),
+    ("Support for KubeVirt and OpenShift Virtualization, note",  # the heading's "and" is NVIDIA's
+     "Support for KubeVirt and OpenShift Virtualization, Hinweis"),
+])
+def test_a_places_notes_read_german(section, german):
+    assert section_text(section, "de") == german
+    assert section_text(section, "en") == section.replace("'A'", "“A”").replace("'B'", "“B”").replace(
+        "2026-03-20", "20 March 2026")
+    assert english_place_words(german) == []
+    assert english_place_words(section_text(section, "en")) or "note" in section  # the helper does see English
+
+
+def test_every_citation_place_of_catalog_and_rules_reads_german():
+    import yaml
+
+    from conftest import REPO
+
+    sections = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("section"), str):
+                sections.add(node["section"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for path in [*(REPO / "catalog").rglob("*.yaml"), *(REPO / "rules").rglob("*.yaml")]:
+        walk(yaml.safe_load(path.read_text(encoding="utf-8")))
+    assert len(sections) > 400
+    left = {s: english_place_words(section_text(s, "de")) for s in sections}
+    assert {s: words for s, words in left.items() if words} == {}
+
+
+@pytest.mark.parametrize("args", [
+    ("ask", "methods", "GB300", "--operator", "26.3.0"), ("ask", "methods", "L4"), ("ask", "mig", "L40S"),
+    ("ask", "mig", "H200 NVL"), ("ask", "resource", "H100 NVL", "--mps", "4"), ("ask", "recommend", "--workload", "dev"),
+    ("ask", "dra", "--dra-driver", "25.8.0", "--k8s", "1.33.4", "--feature", "mps"),
+], ids=lambda a: "-".join(a[1:3]))
+def test_the_german_clis_source_lines_name_places_in_german(args):
+    from click.testing import CliRunner
+
+    from kb.cli.main import cli
+
+    result = CliRunner().invoke(cli, [*args, "--lang", "de"])
+    assert result.exit_code in (0, 1), result.output
+    sources = [line for line in result.output.splitlines() if line.lstrip().startswith("[")]
+    assert sources, result.output
+    # the documents' titles are the publishers' own (English) names; the place after a title is ours to word
+    from kb.catalog.compiled import load_data
+
+    titles = sorted((s["title"] for s in load_data()["sources"].values()), key=len, reverse=True)
+    for title in titles:
+        sources = [line.replace(title, "") for line in sources]
+    assert [(line, english_place_words(line)) for line in sources if english_place_words(line)] == []
