@@ -463,6 +463,13 @@ def test_a_nested_component_counts_in_the_overlays_that_use_it(tmp_path):
     (replicas,) = [f for f in report.findings if f["rule"] == "CHK-005"]
     assert replicas["builds"] == [f"gpu-operator-certified/instance/overlays/{o}" for o in (
         "aws-time-sliced-2", "aws-time-sliced-4", "time-sliced-2", "time-sliced-4")]
+    # the value the component's patch file writes (line 12: `replicas: 0` of its `no-time-sliced: |-` text), not the
+    # base ConfigMap's `data: {}` (line 6), which is named as the object patched
+    where = replicas["where"]
+    assert (where["file"].split("gpu-operator-certified/")[1], where["line"]) == (
+        "instance/components/time-sliced/patch-device-plugin-config.yaml", 12)
+    assert (where["patches"]["file"].split("gpu-operator-certified/")[1], where["patches"]["line"]) == (
+        "instance/base/device-plugin-config.yaml", 6)
 
 
 def _tree(root, files: dict) -> None:
@@ -499,7 +506,7 @@ def test_what_no_overlay_uses_is_checked_on_its_own_beside_several_overlays(tmp_
     errors = {(f["where"]["file"].split(str(tmp_path) + "/")[1], f["message"].split(":")[0]): f.get("builds")
               for f in report.findings if f["rule"] == "CHK-005"}
     root = tmp_path.name
-    assert errors == {("base/sharing.yaml", "sharing/zero"): [f"{root}/overlays/a"],
+    assert errors == {("components/inner/patch.yaml", "sharing/zero"): [f"{root}/overlays/a"],  # what inner's patch wrote
                       ("components/unused/patch.yaml", "sharing/one"): None,
                       ("loose/sharing-old.yaml", "sharing-old/minus"): None}, errors
 
@@ -515,5 +522,56 @@ def test_what_no_kustomization_names_joins_the_one_build_there_is(tmp_path):
     })
     report = run(tmp_path)
     (f,) = [f for f in report.findings if f["rule"] == "CHK-005"]
-    assert f["where"]["file"].endswith("app/sharing.yaml") and not f.get("builds")
+    # the component's patch wrote the value; the object it patches is named beside it
+    assert f["where"]["file"].endswith("extra/patch.yaml") and not f.get("builds")
+    assert f["where"]["patches"]["file"].endswith("app/sharing.yaml")
     assert [c.key for c in report.inventory.dp_configs] == ["two", "zero"]
+
+
+def test_a_finding_names_the_patch_that_wrote_the_value(tmp_path):
+    """Look-alike of redhat-cop/gitops-catalog gpu-operator-certified (base ConfigMap `data: {}`, a component's patch
+    file writing the configuration) with an overlay's inline patch of the ClusterPolicy: each finding names the file
+    and line the user edits (the patch), and the object patched (the base) beside it."""
+    _tree(tmp_path, {
+        "base/kustomization.yaml": KZ + "resources:\n- policy.yaml\n- sharing.yaml\n",
+        "base/policy.yaml": "apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: gpu-policy\nspec:\n"
+                            "  devicePlugin:\n    config:\n      name: sharing\n      default: two\n",
+        "base/sharing.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: sharing\ndata: {}\n",
+        "comp/kustomization.yaml": COMPONENT + "patches:\n- path: sharing-patch.yaml\n",
+        "comp/sharing-patch.yaml": SHARING.format(key="two", n=1),
+        "overlay/kustomization.yaml": KZ + "resources:\n- ../base\ncomponents:\n- ../comp\npatches:\n- target:\n"
+                                      "    kind: ClusterPolicy\n  patch: |-\n    apiVersion: nvidia.com/v1\n"
+                                      "    kind: ClusterPolicy\n    metadata:\n      name: gpu-policy\n    spec:\n"
+                                      "      devicePlugin:\n        config:\n          default: three\n",
+    })
+    report = run(tmp_path)
+    got = {f["rule"]: (f["where"]["file"].split(str(tmp_path) + "/")[1], f["where"]["line"],
+                       f["where"]["patches"]["file"].split(str(tmp_path) + "/")[1], f["where"]["patches"]["line"])
+           for f in report.findings if f["severity"] != "info"}
+    assert got == {"CHK-005": ("comp/sharing-patch.yaml", 12, "base/sharing.yaml", 5),  # replicas: 1
+                   "CHK-021": ("overlay/kustomization.yaml", 18, "base/policy.yaml", 9)}  # default: three
+    # a field the patch only repeats (the ConfigMap's name) stays the base's: one note there, no `patches`
+    (restart,) = [f for f in report.findings if f["rule"] == "CHK-063"]
+    assert restart["where"] == {"file": str(tmp_path / "base/sharing.yaml"), "document": 1, "path": "metadata.name",
+                                "line": 4}
+
+
+def test_lines_through_a_strategic_merge():
+    """Removed fields keep the lines after them right; list items merged by name and appended items are the
+    patch's; a patch of a patch: the last one that wrote the value."""
+    from kb.check.documents import parse_text
+    from kb.check.kustomize import _marker, strategic_merge
+    (base,), _ = parse_text("kind: Deployment\nspec:\n  paused: true\n  replicas: 1\n  containers:\n  - name: main\n"
+                            "    image: app\n", "base.yaml")
+    (first,), _ = parse_text("spec:\n  paused: null\n  containers:\n  - name: main\n    env: []\n  - name: side\n"
+                             "    image: side\n", "first.yaml")
+    (second,), _ = parse_text("spec:\n  containers:\n  - name: side\n    image: side2\n", "second.yaml")
+    for patch in (first, second):
+        strategic_merge(base.data, patch.data, _marker(base, patch))
+    place = {path: (base.where(path)["file"], base.where(path)["line"]) for path in (
+        ("spec", "replicas"), ("spec", "containers", 0, "image"), ("spec", "containers", 0, "env"),
+        ("spec", "containers", 1, "name"), ("spec", "containers", 1, "image"))}
+    assert place == {("spec", "replicas"): ("base.yaml", 4), ("spec", "containers", 0, "image"): ("base.yaml", 7),
+                     ("spec", "containers", 0, "env"): ("first.yaml", 5), ("spec", "containers", 1, "name"): (
+                         "first.yaml", 6), ("spec", "containers", 1, "image"): ("second.yaml", 4)}
+    assert base.where(("spec", "containers", 1, "image")).as_dict()["patches"] == {"file": "base.yaml", "line": 5}

@@ -101,16 +101,21 @@ class Where:
         if self._fixed is not None:
             return dict(self._fixed)
         d = self.doc
-        return {"file": d.file, "document": d.index, "path": d.shown(self.at), "line": d.line(self.at)}
+        out = {"file": d.file_of(self.at), "document": d.document_of(self.at), "path": d.shown(self.at), "line": d.line(self.at)}
+        if out["file"] != d.file:  # the value comes from a Kustomize patch: the object it patches is named too
+            out["patches"] = {"file": d.file, "line": d.base_line(self.at)}
+        elif d.patched:
+            out["patches"] = dict(d.patched)
+        return out
 
     def __getitem__(self, key: str):
         if self._fixed is not None:
             return self._fixed[key]
         d = self.doc
         if key == "file":
-            return d.file
+            return d.file_of(self.at)
         if key == "document":
-            return d.index
+            return d.document_of(self.at)
         if key == "line":
             return d.line(self.at)
         if key == "path":
@@ -152,13 +157,52 @@ class Doc:
     line_offset: int | None = 0
     outer_line: int | None = None
     partial: bool = False  # a Kustomize patch read without its target: what it leaves out is unknown
+    #: fields a Kustomize patch wrote: (id(container), key) → (container, patch Doc, the key's path in the patch)
+    origins: dict | None = None
+    #: an embedded text a Kustomize patch wrote: {file, line} of the object it patches
+    patched: dict | None = None
 
     def __post_init__(self):
         if self.top is None and not self.root:
             self.top = self.data
 
+    def source_of(self, path: tuple = ()) -> tuple[Doc, tuple]:
+        """The document that wrote the field at `path` and the field's path there: a Kustomize patch (the deepest
+        one along the path) where one set it, else this document and `path`."""
+        if not self.origins:
+            return self, tuple(path)
+        full = self.root + tuple(path)
+        found = None
+        node = self.top
+        for n, part in enumerate(full):
+            o = self.origins.get((id(node), part))
+            if o is not None and o[0] is node:
+                found = (o[1], o[2] + full[n + 1:])
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                break
+        if found is None:
+            return self, tuple(path)
+        return found
+
+    def file_of(self, path: tuple = ()) -> str:
+        """The file the user edits to change the field at `path` (a Kustomize patch's where one set it)."""
+        src, at = self.source_of(path)
+        return self.file if src is self else src.file_of(at)
+
+    def document_of(self, path: tuple = ()) -> int:
+        src, at = self.source_of(path)
+        return self.index if src is self else src.document_of(at)
+
     def line(self, path: tuple = ()) -> int | None:
-        """Line of a field path (or of its nearest parent that has one)."""
+        """Line of a field path (or of its nearest parent that has one), in `file_of(path)`."""
+        src, at = self.source_of(path)
+        return self.base_line(path) if src is self else src.line(at)
+
+    def base_line(self, path: tuple = ()) -> int | None:
+        """Line of a field path in this document's own file (for a patched field: of the nearest field the file
+        holds)."""
         if self.line_offset is None or self.lines is None:
             return self.outer_line
         found = self.lines.line(self.top, self.root + tuple(path))
@@ -166,6 +210,9 @@ class Doc:
 
     def style(self, path: tuple) -> str | None:
         """'|' or '>' where the value at `path` is a YAML block scalar."""
+        src, at = self.source_of(path)
+        if src is not self:
+            return src.style(at)
         return self.lines.style(self.top, self.root + tuple(path)) if self.lines is not None else None
 
     def shown(self, path: tuple = ()) -> str:
@@ -193,7 +240,7 @@ class Doc:
     def sub(self, path: tuple) -> Doc:
         """The same document seen from a sub-tree (e.g. one item of a `kind: List`)."""
         return Doc(self.file, self.index, self.get(*path), self.lines, self.top, self.root + tuple(path),
-                   self.prefix, self.line_offset, self.outer_line, self.partial)
+                   self.prefix, self.line_offset, self.outer_line, self.partial, self.origins, self.patched)
 
 
 def _problem(file: str, line, en: str, de: str, kind: str = "yaml", path: str = "") -> InputProblem:
@@ -287,10 +334,12 @@ def parse_embedded(outer: Doc, path: tuple, text: str) -> tuple[Doc | None, Text
 
     Lines of a block scalar (`|`, `>`) map back to the file; other strings point at their key's line.
     """
-    key_line = outer.line(path)
-    block = outer.style(path) in ("|", ">")
-    offset = key_line if (block and key_line is not None and outer.line_offset is not None) else None
-    docs, problems = parse_text(text, outer.file)
+    src, at = outer.source_of(path)  # a value a Kustomize patch wrote maps to the patch's lines
+    key_line = src.line(at)
+    block = src.style(at) in ("|", ">")
+    offset = key_line if (block and key_line is not None and src.line_offset is not None) else None
+    file = src.file_of(at)
+    docs, problems = parse_text(text, file)
     prefix = outer.shown(path)
     if problems:
         p = problems[0]
@@ -299,5 +348,6 @@ def parse_embedded(outer: Doc, path: tuple, text: str) -> tuple[Doc | None, Text
     if not docs:
         return None, Text("empty", "leer")
     d = docs[0]
-    return Doc(outer.file, outer.index, d.data, d.lines, d.top, d.root, prefix=prefix,
-               line_offset=offset if offset is not None else None, outer_line=key_line), None
+    patched = outer.patched or ({"file": outer.file, "line": outer.base_line(path)} if src is not outer else None)
+    return Doc(file, src.document_of(at), d.data, d.lines, d.top, d.root, prefix=prefix,
+               line_offset=offset if offset is not None else None, outer_line=key_line, patched=patched), None

@@ -194,7 +194,10 @@ def resolve(findings: list[Finding]) -> list[Finding]:
 
 def _plain(where) -> dict:
     d = where.as_dict() if hasattr(where, "as_dict") else dict(where)
-    return {"file": d.get("file", ""), "document": d.get("document", 0), "path": d.get("path", ""), "line": d.get("line")}
+    out = {"file": d.get("file", ""), "document": d.get("document", 0), "path": d.get("path", ""), "line": d.get("line")}
+    if d.get("patches"):  # a value a Kustomize patch wrote: the object it patches
+        out["patches"] = dict(d["patches"])
+    return out
 
 
 def order(findings: list[dict], files: list[str]) -> list[dict]:

@@ -79,9 +79,12 @@ def _matches(doc: Doc, target: dict) -> bool:
 
 
 # --- merging ---------------------------------------------------------------------------------------------
-def strategic_merge(base, patch):
+def strategic_merge(base, patch, mark=None, at: tuple = ()):
     """Kustomize's strategic merge, as far as the objects gpukb reads need it. Mappings of `base` are changed in
-    place (their lines stay known); returns the merged value (None: deleted)."""
+    place (their lines stay known); returns the merged value (None: deleted). `mark(container, key, path)` is told
+    of every field the patch writes (`path`: where it stands in the patch, starting at `at`), `mark(container, key,
+    None)` of every field it removes."""
+    mark = mark or (lambda container, key, path: None)
     if isinstance(patch, dict) and isinstance(base, dict):
         directive = patch.get("$patch")
         if directive == "delete":
@@ -92,33 +95,49 @@ def strategic_merge(base, patch):
             if k == "$patch":
                 continue
             if v is None:
+                if k in base:
+                    mark(base, k, None)
                 base.pop(k, None)
             elif k in base:
-                merged = strategic_merge(base[k], v)
+                merged = strategic_merge(base[k], v, mark, at + (k,))
                 if merged is None:
+                    mark(base, k, None)
                     base.pop(k, None)
-                elif merged is not base[k]:
+                elif merged is not base[k] and not _same_scalar(merged, base[k]):  # the same name: still the base's
                     base[k] = merged
+                    mark(base, k, at + (k,))
             else:
                 base[k] = v
+                mark(base, k, at + (k,))
         return base
     if isinstance(patch, list) and isinstance(base, list) and patch and all(
             isinstance(i, dict) and "name" in i for i in patch) and all(isinstance(i, dict) and "name" in i for i in base):
         index = {i["name"]: n for n, i in enumerate(base)}
         gone = []
-        for item in patch:
+        written = {}  # id(item) → its index in the patch
+        for n, item in enumerate(patch):
             if item["name"] in index:
-                merged = strategic_merge(base[index[item["name"]]], item)
+                merged = strategic_merge(base[index[item["name"]]], item, mark, at + (n,))
                 if merged is None:
                     gone.append(index[item["name"]])
                 elif merged is not base[index[item["name"]]]:
                     base[index[item["name"]]] = merged
+                    written[id(merged)] = n
             else:
                 base.append(item)
+                written[id(item)] = n
         for n in sorted(gone, reverse=True):
+            mark(base, n, None)
             base.pop(n)
+        for n, item in enumerate(base):
+            if id(item) in written:
+                mark(base, n, at + (written[id(item)],))
         return base
     return patch
+
+
+def _same_scalar(a, b) -> bool:
+    return not isinstance(a, (dict, list)) and type(a) is type(b) and a == b
 
 
 def _pointer(path: str) -> list:
@@ -462,9 +481,12 @@ class _Builder:
             targets = [d for d in objs if _matches(d, p.target)]
             if targets:
                 for t in targets:
-                    merged = strategic_merge(t.data, p.doc.data) if p.doc is not None else json6902(t.data, p.ops)
+                    mark = _marker(t, p.doc)
+                    merged = strategic_merge(t.data, p.doc.data, mark) if p.doc is not None else json6902(t.data, p.ops)
                     if merged is not None and merged is not t.data:
                         t.data = t.top = merged
+                        for key in merged if isinstance(merged, dict) and p.doc is not None else ():
+                            mark(merged, key, (key,))
                 self.note(p.source, Text("patch applied to {k} {n}", "Patch angewandt auf {k} {n}").format(
                     k=p.target.get("kind") or "", n=", ".join(str(_meta(t).get("name", "")) for t in targets)))
                 continue
@@ -478,6 +500,29 @@ class _Builder:
             self.note(p.source, Text("patch for {k} {n}: its target is not among the objects read; read as a partial "
                                      "{k}", "Patch für {k} {n}: Das Ziel ist nicht unter den gelesenen Objekten; "
                                      "gelesen als Teil von {k}").format(k=p.target.get("kind") or "?", n=name))
+
+
+def _marker(target: Doc, patch: Doc | None):
+    """Records in `target.origins` which fields `patch` wrote, so that findings name the patch's file and line (the
+    file the user edits); a removed field's line is dropped from the target's own line table so that the lines of
+    the fields after it stay right."""
+    if target.origins is None:
+        target.origins = {}
+    origins = target.origins
+    own = getattr(target.lines, "of", None)  # YAML line tables (JSON finds its lines in the text itself)
+
+    def mark(container, key, path):
+        if path is None:
+            origins.pop((id(container), key), None)
+            table = own.get(id(container)) if own is not None else None
+            if table is not None:
+                i = list(container).index(key) if isinstance(container, dict) else key
+                if i < len(table):
+                    del table[i]
+            return
+        if patch is not None:
+            origins[(id(container), key)] = (container, patch, path)
+    return mark
 
 
 def _referenced(k: Doc) -> set:

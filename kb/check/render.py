@@ -28,6 +28,8 @@ W = {
     "fix": Text("Fix:", "Behebung:"),
     "same_fix": Text("Fix: as for {rule} above (line {line}).", "Behebung: wie bei {rule} oben (Zeile {line})."),
     "builds": Text("In kustomize build of: {b}", "In kustomize build von: {b}"),
+    "patches": Text("Set by a Kustomize patch of the object in {f}", "Gesetzt durch einen Kustomize-Patch des Objekts "
+                    "in {f}"),
     "operator_unknown": Text("The input installs GPU Operator {v}, a release gpukb has no data for: what depends on "
                              "the release was checked as for an unknown release.",
                              "Die Eingabe installiert GPU Operator {v}, ein Release, zu dem gpukb keine Daten hat: "
@@ -93,6 +95,10 @@ def render(report: dict, lang: str = "en") -> str:
         lines.append(f"    {f['message']}" + (" " + "".join(marks) if marks else ""))
         for more in f.get("more", []):
             lines.append(f"    {W['more'](lang)} {more}")
+        base = f["where"].get("patches")
+        if base:
+            lines.append("    " + W["patches"].format(f=f"{base['file']}:{base['line']}" if base.get("line")
+                                                    else base["file"])(lang))
         if f.get("builds"):
             lines.append("    " + W["builds"].format(b=", ".join(f["builds"]))(lang))
         if f.get("fix") and (f["where"]["file"], f["fix"]) in fixes:
