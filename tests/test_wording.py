@@ -173,3 +173,23 @@ def test_the_german_clis_source_lines_name_places_in_german(args):
     for title in titles:
         sources = [line.replace(title, "") for line in sources]
     assert [(line, english_place_words(line)) for line in sources if english_place_words(line)] == []
+
+
+@pytest.mark.parametrize("lang, condition", [
+    ("en", "Only on nodes running Ubuntu 24.04 LTS: the only system NVIDIA's list names for this card"),
+    ("de", "Nur auf Nodes mit Ubuntu 24.04 LTS: Das ist das einzige System, das NVIDIAs Liste für diese Karte nennt"),
+])
+def test_a_facts_restriction_is_a_condition_of_the_answer(lang, condition):
+    """The support list names the GB300 for KubeVirt vGPU only 'on Ubuntu 24.04 LTS': the fact's `condition`
+    stands in the answer's conditions (not only in a quoted source), beside the rule's own condition."""
+    from click.testing import CliRunner
+
+    from kb.cli.main import cli
+
+    out = CliRunner().invoke(cli, ["ask", "methods", "GB300", "--operator", "26.3.0", "--lang", lang]).output
+    head = "Conditions:\n" if lang == "en" else "Bedingungen:\n"
+    conditions = out.split(head)[1].split("Details:")[0].splitlines()
+    [vgpu] = [c for c in conditions if condition in c]
+    assert vgpu.startswith("  - vGPU: ") and "vm-vgpu" in vgpu  # joined to METHODS-040's own condition
+    l40s = CliRunner().invoke(cli, ["ask", "methods", "L40S", "--lang", lang]).output
+    assert "Ubuntu 24.04" not in l40s  # a card the list names without a system gets no such condition

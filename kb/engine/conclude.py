@@ -78,6 +78,23 @@ def resolve_cite(data: dict, ref: str) -> list[dict] | FactError:
     return found
 
 
+_CONDITIONS: dict = {}
+
+
+def fact_conditions(data: dict, ref: str) -> list[dict]:
+    """The `condition` ({en, de}) of the fact `ref` names, as a list ([] where it has none or names no fact).
+    Memoised per catalog data."""
+    key = (data.get("hash") or id(data), ref)
+    found = _CONDITIONS.get(key)
+    if found is None:
+        try:
+            node = resolve_ref(data, ref)
+        except FactError:
+            node = None
+        found = _CONDITIONS[key] = [node["condition"]] if isinstance(node, dict) and node.get("condition") else []
+    return found
+
+
 _DISPUTES: dict = {}
 
 
@@ -161,6 +178,7 @@ def forget() -> None:
     _RULE_INFO.clear()
     _RESOLVED.clear()
     _DISPUTES.clear()
+    _CONDITIONS.clear()
 
 
 def _copy(value):
@@ -193,6 +211,12 @@ def _conclude(rule: dict, facts: tuple, data: dict) -> dict:
     out["text"] = Text.of(then["text"]).map(lambda text, _lang: fill(rule, facts, text))
     out["condition"] = (Text.of(then["condition"]).map(lambda text, _lang: fill(rule, facts, text))
                         if "condition" in then else None)
+    # a restriction a cited fact carries (its `condition`) is a condition of the answer too
+    restrictions = [r for ref in rule["cites"] for r in fact_conditions(data, fill(rule, facts, ref.rstrip("?")))]
+    if restrictions:
+        parts = ([out["condition"]] if out["condition"] else []) + \
+            [Text.of(r) for i, r in enumerate(restrictions) if r not in restrictions[:i]]
+        out["condition"] = Text(*(" ".join(p(lang) for p in parts) for lang in ("en", "de")))
     out["details"] = _fill_value(rule, facts, then.get("details", {}))
     out["cites"] = cites
     out["disputes"] = disputes

@@ -86,6 +86,14 @@ class Fact(Model, Generic[T]):
         min_length=1, description="At least one citation; several where sources agree."
     )
     note: Optional[Text] = Field(None, description="Context a reader needs to use the value right.")
+    condition: Optional[Text] = Field(
+        None,
+        description=(
+            "A restriction the source puts on the value, written as a condition ('Only on Ubuntu 24.04 LTS …'): "
+            "every answer whose rule cites the fact states it among its conditions (the note explains, the "
+            "condition restricts)."
+        ),
+    )
     inferred: Optional[Text] = Field(
         None,
         description=(
