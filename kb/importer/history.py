@@ -128,8 +128,9 @@ def first_listed(git_dir: Path, data: dict) -> dict[str, dict | None]:
 def first_in_vgpu_list(git_dir: Path, data: dict) -> dict[str, dict | None]:
     """For every card whose KubeVirt vGPU support cites the platform-support page's device list: the first release
     whose list names it (the list itself first appears with v24.3.0), as a fact; None where every known release's
-    list names it. A card's names are its list name, name, short name and aliases; an entry's excluded names count
+    list names it. A card's names are its list name, name, short name, aliases and systems; an entry's excluded names count
     as not named."""
+    from kb.drift.comparisons.platform import list_names
     from kb.drift.extractors import ExtractError
     from kb.drift.extractors.platform_support import kubevirt_vgpu
 
@@ -140,9 +141,7 @@ def first_in_vgpu_list(git_dir: Path, data: dict) -> dict[str, dict | None]:
     for cid, card in data["cards"].items():
         fact = (card.get("operator_support") or {}).get("kubevirt_vgpu") or {}
         if fact.get("value") is True and any(c["source"] == "gpu-operator-platform-support" for c in fact["cite"]):
-            support = card["operator_support"]
-            wanted[cid] = {normalise(n) for n in (support.get("listed_as"), card["name"], card["short_name"],
-                                                  *card.get("aliases", [])) if n}
+            wanted[cid] = {normalise(n) for n in list_names(card)}
     found: dict[str, dict | None] = {}
     for sha, day in repo.commits():
         if len(found) == len(wanted):

@@ -4,8 +4,9 @@ Products are compared by normalised name: gone, new, another architecture, anoth
 card that is `listed` must still be found under its `listed_as` name, one that is not listed must not
 appear; a card's driver minimum and driver exceptions, where they cite this source, must equal what the
 product's notes say. A card's `kubevirt_vgpu` fact citing this source must match the KubeVirt vGPU
-device list: a card on it must still be named there (by name, short name, alias or `listed_as`, not excluded),
-a card not on it must not be named now.
+device list: a card on it must still be named there (by name, short name, alias, `listed_as` or one of the
+`systems` built from it, such as "NVIDIA HGX GB200 NVL72"; not excluded), a card not on it must not be named now.
+A card that is not listed must not appear under any of these names either.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def _cards(sid: str, cards: dict, now: dict, gone: dict) -> list[Change]:
             else:
                 out += _driver_facts(sid, entity, card, support, now[key][0])
         elif listed:
-            names = {normalise(n) for n in [card["name"], card["short_name"], *card.get("aliases", [])]}
+            names = {normalise(n) for n in list_names(card)}
             hit = next((now[k][0] for k in sorted(names) if k in now), None)
             if hit:
                 out.append(Change(sid, "card-listed", Text(
@@ -113,6 +114,14 @@ def _cards(sid: str, cards: dict, now: dict, gone: dict) -> list[Change]:
                     touches=[f"{entity} operator_support.listed"],
                     patch=[{"entity": entity, "path": ["operator_support", "listed", "value"], "value": True}]))
     return out
+
+
+def list_names(card: dict) -> list[str]:
+    """Every name NVIDIA's lists may use for a card: its list name (`listed_as`), name, short name, aliases and the
+    systems built from it ("NVIDIA HGX GB200 NVL72" is the GB200 on the list, not a product of its own)."""
+    support = card.get("operator_support") or {}
+    return [n for n in [support.get("listed_as"), card["name"], card["short_name"], *card.get("aliases", []),
+                        *(s["name"] if isinstance(s, dict) else s for s in card.get("systems", []))] if n]
 
 
 def _driver_facts(sid: str, entity: str, card: dict, support: dict, product: dict) -> list[Change]:
@@ -154,8 +163,7 @@ def _kubevirt_vgpu(sid: str, cards: dict, entries: list[dict]) -> list[Change]:
     for cid, card in sorted(cards.items()):
         support = card.get("operator_support", {})
         fact = support.get("kubevirt_vgpu")
-        keys = [normalise(n) for n in [card["name"], card["short_name"], *card.get("aliases", []),
-                                       *([support["listed_as"]] if support.get("listed_as") else [])]]
+        keys = [normalise(n) for n in list_names(card)]
         hit = next((named[k] for k in keys if k in named), None)
         entity, short = f"cards/{cid}", card["short_name"]
         if not cites(fact, sid):
