@@ -575,3 +575,26 @@ def test_lines_through_a_strategic_merge():
                      ("spec", "containers", 0, "env"): ("first.yaml", 5), ("spec", "containers", 1, "name"): (
                          "first.yaml", 6), ("spec", "containers", 1, "image"): ("second.yaml", 4)}
     assert base.where(("spec", "containers", 1, "image")).as_dict()["patches"] == {"file": "base.yaml", "line": 5}
+
+
+def test_a_json6902_operation_is_found_at_its_value(tmp_path):
+    """patchesJson6902 (file) and `patches` (inline) operations: the finding names the operation's `value` line."""
+    _tree(tmp_path, {
+        "kustomization.yaml": KZ + "resources:\n- policy.yaml\n- sharing.yaml\npatchesJson6902:\n- target:\n"
+                              "    kind: ClusterPolicy\n    name: gpu-policy\n  path: policy-ops.yaml\npatches:\n"
+                              "- target:\n    kind: ConfigMap\n  patch: |-\n    - op: add\n      path: /data/one\n"
+                              "      value: |-\n        version: v1\n        sharing:\n          timeSlicing:\n"
+                              "            resources:\n            - name: nvidia.com/gpu\n              replicas: 1\n",
+        "policy.yaml": "apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: gpu-policy\nspec:\n"
+                       "  devicePlugin:\n    config:\n      name: sharing\n      default: two\n",
+        "policy-ops.yaml": "- op: remove\n  path: /spec/devicePlugin/config/name\n- op: add\n"
+                           "  path: /spec/devicePlugin/config/name\n  value: sharing\n- op: replace\n"
+                           "  path: /spec/devicePlugin/config/default\n  value: three\n",
+        "sharing.yaml": SHARING.format(key="two", n=2),
+    })
+    report = run(tmp_path)
+    got = {f["rule"]: (f["where"]["file"].split(str(tmp_path) + "/")[1], f["where"]["line"],
+                       f["where"]["patches"]["file"].split(str(tmp_path) + "/")[1])
+           for f in report.findings if f["severity"] != "info"}
+    assert got == {"CHK-005": ("kustomization.yaml", 23, "sharing.yaml"),  # replicas: 1 of the inline operation
+                   "CHK-021": ("policy-ops.yaml", 8, "policy.yaml")}  # value: three

@@ -41,6 +41,7 @@ class Patch:
     ops: list | None  # JSON 6902 operations
     target: dict  # kind, name, namespace, group, version
     source: str  # where it is written (file, or the kustomization's file for inline ones)
+    ops_doc: Doc | None = None  # the document holding the JSON 6902 operations (for their lines)
 
 
 def is_kustomization(doc: Doc) -> bool:
@@ -144,9 +145,11 @@ def _pointer(path: str) -> list:
     return [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]] if path else []
 
 
-def json6902(data, ops: list):
-    """JSON patch operations (add, replace, remove) on `data`, in place where it is a container."""
-    for op in ops:
+def json6902(data, ops: list, mark=None):
+    """JSON patch operations (add, replace, remove) on `data`, in place where it is a container. `mark` as for
+    strategic_merge (`path`: the operation's `value` in the list of operations)."""
+    mark = mark or (lambda container, key, path: None)
+    for n, op in enumerate(ops):
         if not isinstance(op, dict) or not isinstance(op.get("path"), str):
             continue
         parts = _pointer(op["path"])
@@ -174,18 +177,24 @@ def json6902(data, ops: list):
         if isinstance(node, dict):
             if kind in ("add", "replace"):
                 node[last] = copy.deepcopy(op.get("value"))
-            elif kind == "remove":
+                mark(node, last, (n, "value"))
+            elif kind == "remove" and last in node:
+                mark(node, last, None)
                 node.pop(last, None)
         elif isinstance(node, list):
             if kind == "add":
                 if last == "-":
                     node.append(copy.deepcopy(op.get("value")))
+                    mark(node, len(node) - 1, (n, "value"))
                 elif last.isdigit() and int(last) <= len(node):
                     node.insert(int(last), copy.deepcopy(op.get("value")))
+                    mark(node, int(last), (n, "value"))
             elif last.isdigit() and int(last) < len(node):
                 if kind == "replace":
                     node[int(last)] = copy.deepcopy(op.get("value"))
+                    mark(node, int(last), (n, "value"))
                 elif kind == "remove":
+                    mark(node, int(last), None)
                     node.pop(int(last))
     return data
 
@@ -305,7 +314,7 @@ class _Builder:
                 docs = []
             for d in docs:
                 if isinstance(d.data, list):  # a JSON 6902 patch: a list of operations
-                    out.append(Patch(None, d.data, target, d.file))
+                    out.append(Patch(None, d.data, target, d.file, d))
                 elif isinstance(d.data, dict):
                     out.append(Patch(d, None, target or _own_target(d), d.file))
         for i, entry in enumerate(_seq(data, "patchesStrategicMerge")):
@@ -324,7 +333,7 @@ class _Builder:
                 docs = self._inline(entry["patch"], k, ("patchesJson6902", i, "patch"))
             else:
                 docs = []
-            out += [Patch(None, d.data, entry["target"], d.file) for d in docs if isinstance(d.data, list)]
+            out += [Patch(None, d.data, entry["target"], d.file, d) for d in docs if isinstance(d.data, list)]
         return out
 
     def generate(self, k: Doc, base: Path) -> list[Doc]:
@@ -481,8 +490,9 @@ class _Builder:
             targets = [d for d in objs if _matches(d, p.target)]
             if targets:
                 for t in targets:
-                    mark = _marker(t, p.doc)
-                    merged = strategic_merge(t.data, p.doc.data, mark) if p.doc is not None else json6902(t.data, p.ops)
+                    mark = _marker(t, p.doc if p.doc is not None else p.ops_doc)
+                    merged = (strategic_merge(t.data, p.doc.data, mark) if p.doc is not None
+                              else json6902(t.data, p.ops, mark))
                     if merged is not None and merged is not t.data:
                         t.data = t.top = merged
                         for key in merged if isinstance(merged, dict) and p.doc is not None else ():
