@@ -4,6 +4,7 @@ never guessed into one card, a name naming two cards is refused — in every com
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -175,3 +176,43 @@ def test_a_typed_name_with_control_characters_is_shown_not_obeyed():
     for args in (["ask", "mig", "A100 80GB\x1b"], ["ask", "mig", "A100\x1b"], ["ask", "mig", "L4 L40S\x1b"]):
         output = run(*args).output
         assert "\x1b" not in output and "\\x1b" in output, args
+
+
+#: a nvidia.com/gpu.product label as manifests, node dumps and NVIDIA's docs write it ("nvidia.com/gpu.product:
+#: NVIDIA-A100-SXM4-40GB", "nvidia.com/gpu.product=Tesla-T4-SHARED", '"nvidia.com/gpu.product": "NVIDIA-H100-…"')
+_GFD_LABEL = re.compile(r"""nvidia\.com/gpu\.product["']?\s*[:=]\s*["']?([A-Za-z0-9][A-Za-z0-9._+-]*)""")
+#: the name nvidia-smi prints ("GPU 0: NVIDIA A100-SXM4-40GB (UUID: GPU-…)")
+_SMI_NAME = re.compile(r"GPU \d+: ([^()\n]+?) \(UUID: GPU-")
+
+
+def _real_gpu_names() -> dict[str, str]:
+    """Every GFD product label and nvidia-smi name in the real manifests (../shared/corpus) and NVIDIA's dated
+    documents (../shared/sources): name → the file it is in."""
+    from conftest import SHARED
+
+    found: dict[str, str] = {}
+    for root in (SHARED / "corpus", SHARED / "sources"):
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in {".yaml", ".yml", ".json",
+                                                                                      ".md", ".rst", ".txt"}):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for m in (*_GFD_LABEL.finditer(text), *_SMI_NAME.finditer(text)):
+                found.setdefault(m.group(1).strip(), str(path.relative_to(SHARED)))
+    return found
+
+
+def test_every_gpu_name_the_real_manifests_and_nvidias_documents_write_resolves_to_one_card():
+    """GFD labels of real node dumps and pod selectors (Tesla-T4-SHARED, NVIDIA-A100-SXM4-40GB) and the names
+    nvidia-smi prints in NVIDIA's documents resolve to exactly one card; none is a documented non-card today."""
+    from conftest import SHARED
+
+    if not (SHARED / "corpus" / "manifests").is_dir():
+        pytest.skip(f"the real manifests are not there ({SHARED / 'corpus' / 'manifests'})")
+    names = _real_gpu_names()
+    assert len(names) >= 5, names  # the corpus and docs hold at least T4, A100 SXM4/PCIe, H100 labels
+    unresolved = {}
+    for name, where in names.items():
+        try:
+            INDEX.resolve(name)
+        except NameError_ as exc:
+            unresolved[name] = (where, exc.candidates)
+    assert unresolved == {}
