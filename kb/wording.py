@@ -83,7 +83,7 @@ _PLACE_PHRASES = (
     (r"no device filter; block comment names (\S+)", r"ohne Gerätefilter; der Kommentar des Blocks nennt \1"),
     (r"device filter for", "Gerätefilter für"), (r"device filter", "Gerätefilter"),
     (r"the daemon refuses the configuration", "der Daemon lehnt die Konfiguration ab"),
-    (r"an empty mig\.strategy sets no MIG_STRATEGY", "ein leeres mig.strategy setzt kein MIG_STRATEGY"),
+    (r"an empty mig\.strategy sets no (MIG\\?_STRATEGY)", r"ein leeres mig.strategy setzt kein \1"),  # \_: site
     (r"GPU Feature Discovery only warns", "GPU Feature Discovery warnt nur"),
     (r"isAtLeastVolta compares the compute capability with 7\.5",
      "isAtLeastVolta vergleicht die Compute Capability mit 7.5"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from kb.answer import _detail_lines
+from kb.wording import section_text
 
 SLOT = re.compile("\ue000([a-z0-9_-]+)\ue001")
 RANK = {"yes": 0, "conditional": 1, "unconfirmed": 2, "no": 3}
@@ -29,6 +30,7 @@ def cli_view(answer: dict) -> dict:
         "conditions": [c["text"] for c in answer["conditions"]],
         "reasons": [{"rule": r["rule"], "text": r["text"],
                      "cites": [{k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)}
+                               | ({"section": section_text(c["section"], lang)} if c.get("section") else {})
                                | ({"translation": c["translation"]} if lang != "de" and c.get("translation") else {})
                                for c in r["citations"]]}
                     for r in answer["reasons"]],
