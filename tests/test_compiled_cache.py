@@ -89,6 +89,7 @@ def test_a_racily_clean_edit_is_checked_by_content(catalog, monkeypatch):
         return None if st is None else [st[0], st[1] // 10**9 * 10**9, 0, st[3]]
 
     monkeypatch.setattr(compiled, "_stat", coarse)
+    load_data()  # warm (imports, code key, compiled data): the window below must stay well under RACY_NS
     path = catalog / CARD
     os.utime(path)  # modified just now: within RACY_NS of the index written below
     stats = coarse(str(path))
@@ -192,21 +193,21 @@ def test_a_card_in_yaml_and_yml_is_refused_as_defined_twice(catalog):
     assert [p["message"].en for p in err.value.details["problems"]] == ["id 'l4' is already defined in cards/l4.yaml"]
 
 
-@pytest.mark.parametrize("damage", ["not json {", "[]", '{"format": 2}', "wrong-key", "part-list", "part-missing",
+@pytest.mark.parametrize("damage", ["not json {", "[]", '{"format": 3}', "wrong-key", "part-list", "part-missing",
                                     "entry-shape"])
 def test_a_cache_file_of_the_wrong_shape_is_a_miss(catalog, damage):
     cache = compiled.cache_dir()
     head = cache / f"catalog-{load_data()['hash']}.json"
     assert head.is_file()
-    cards = head.with_name(head.name.replace(".json", ".cards.json"))
+    card = head.with_name(head.name.replace(".json", ".card-h200-nvl.json"))
     if damage == "wrong-key":
         stored = json.loads(head.read_text(encoding="utf-8"))
         head.write_text(json.dumps({**stored, "key": "0" * 20}), encoding="utf-8")
     elif damage == "part-list":
-        cards.write_text(json.dumps({"format": 2, "key": head.stem.split("-", 1)[1], "part": "cards", "data": []}),
-                         encoding="utf-8")
+        card.write_text(json.dumps({"format": compiled.CACHE_FORMAT, "key": head.stem.split("-", 1)[1],
+                                    "part": "card-h200-nvl", "data": []}), encoding="utf-8")
     elif damage == "part-missing":
-        cards.unlink()
+        card.unlink()
     elif damage == "entry-shape":
         for entry in cache.glob("index-*.json"):
             stored = json.loads(entry.read_text(encoding="utf-8"))
@@ -217,10 +218,30 @@ def test_a_cache_file_of_the_wrong_shape_is_a_miss(catalog, damage):
     assert ask_max_instances() == 7
 
 
+def test_a_question_reads_the_part_of_its_card_only(catalog, monkeypatch):
+    """Each card is a part of its own: `ask mig H200 NVL` reads the H200 NVL's, no other card's."""
+    load_data()
+    read = []
+    real = compiled._read_stored
+    monkeypatch.setattr(compiled, "_read_stored", lambda kind, key, part=None: read.append(part) or real(kind, key, part))
+    assert ask_max_instances() == 7
+    assert [p for p in read if p and p.startswith(compiled.CARD_PART)] == ["card-h200-nvl"]
+    assert "h200-nvl" in load_data()["cards"] and len(load_data(parts=("cards",))["cards"]) > 1
+
+
+def test_a_card_part_gone_after_the_head_was_read_is_built_again(catalog):
+    compiled.forget()
+    cards = load_data(parts=("cards",))["cards"]
+    for part in compiled.cache_dir().glob(f"catalog-*.{compiled.CARD_PART}h200-nvl.json"):
+        part.unlink()
+    assert cards["h200-nvl"]["mig"]["max_instances"]["value"] == 7
+    assert cards == load_data()["cards"]
+
+
 def test_damaged_rule_cache_is_a_miss(catalog):
     rules, _ = load_rule_base()
     for path in compiled.cache_dir().glob("rules-*.q-mig.json"):
-        path.write_text(json.dumps({"format": 2, "key": path.name.split(".")[0][6:], "part": "q-mig",
+        path.write_text(json.dumps({"format": compiled.CACHE_FORMAT, "key": path.name.split(".")[0][6:], "part": "q-mig",
                                     "data": [{"no": "rule"}]}), encoding="utf-8")
     compiled.forget()
     assert load_rule_base()[0]["mig"] == rules["mig"]

@@ -26,11 +26,12 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from kb import ROOT
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 #: a file modified this close to (or after) the index's writing is re-checked by content
 RACY_NS = 2_000_000_000
 #: compiled files kept per kind (several catalogs in use: the repository's, test fixtures)
@@ -270,22 +271,36 @@ def _read_stored(kind: str, key: str, part: str | None = None):
     return None
 
 
-class _Build:
-    """One compiled build in memory: its head (the data without parts, the part names) and parts loaded."""
+_MISSING = object()
 
-    def __init__(self, kind: str, key: str, head: dict, parts: list[str], loaded: dict | None = None):
-        self.kind, self.key, self.head, self.parts = kind, key, head, parts
+
+class _Build:
+    """One compiled build in memory: its head (the data without parts, the part names) and parts loaded;
+    `origin` (name, root, builder) is what builds it again."""
+
+    def __init__(self, kind: str, key: str, head: dict, parts: list[str], loaded: dict | None = None,
+                 origin: tuple = ()):
+        self.kind, self.key, self.head, self.parts, self.origin = kind, key, head, parts, origin
         self.loaded: dict = dict(loaded or {})
+
+    def part(self, name: str, valid_part, missing=None):
+        """One part (read once); `missing` where its file is gone or damaged."""
+        if name not in self.loaded:
+            stored = _read_stored(self.kind, self.key, name)
+            if stored is None or not valid_part(name, stored["data"]):
+                return missing
+            self.loaded[name] = stored["data"]
+        return self.loaded[name]
 
     def get(self, wanted, valid_part) -> dict | None:
         """The head with the `wanted` parts (all where None); None where a part's file is gone or damaged."""
         names = self.parts if wanted is None else [p for p in self.parts if p in wanted]
         for name in names:
-            if name not in self.loaded:
-                stored = _read_stored(self.kind, self.key, name)
-                if stored is None or not valid_part(name, stored["data"]):
-                    return None
-                self.loaded[name] = stored["data"]
+            if self.part(name, valid_part, _MISSING) is _MISSING:
+                return None
+        builder = self.origin[2] if self.origin else None
+        if builder is not None and hasattr(builder, "assemble"):
+            return builder.assemble(self, names, wanted, valid_part)
         return {**self.head, **{n: self.loaded[n] for n in names}}
 
 
@@ -297,7 +312,7 @@ def _load(kind: str, root: Path, builder, wanted=None) -> dict:
     memo_key = (name, _stats_key(lookup.stats))
     build = _MEMO.get(memo_key)
     if build is None and lookup.content:
-        build = _head(kind, _key(kind, code_key(), lookup.content), builder)
+        build = _head(kind, _key(kind, code_key(), lookup.content), builder, (name, root, builder))
     found = build.get(wanted, builder.valid_part) if build is not None else None
     if found is None:
         build = _build_locked(kind, name, root, builder)
@@ -312,11 +327,11 @@ def _stats_key(stats: dict) -> tuple:
     return tuple(sorted((rel, tuple(st) if isinstance(st, list) else st) for rel, st in stats.items()))
 
 
-def _head(kind: str, key: str, builder) -> _Build | None:
+def _head(kind: str, key: str, builder, origin: tuple) -> _Build | None:
     stored = _read_stored(kind, key)
     if stored is None or not isinstance(stored.get("parts"), list) or not builder.valid_head(stored["data"]):
         return None
-    return _Build(kind, key, stored["data"], stored["parts"])
+    return _Build(kind, key, stored["data"], stored["parts"], origin=origin)
 
 
 def _build_locked(kind: str, name: str, root: Path, builder) -> _Build:
@@ -331,20 +346,24 @@ def _build_locked(kind: str, name: str, root: Path, builder) -> _Build:
     with file_lock(folder / ".lock"):
         code = code_key()
         lookup = _Lookup(name, root, builder.files)  # built meanwhile by another process?
-        build = _head(kind, _key(kind, code, lookup.content), builder) if lookup.content else None
+        origin = (name, root, builder)
+        build = _head(kind, _key(kind, code, lookup.content), builder, origin) if lookup.content else None
         if build is not None and build.get(None, builder.valid_part) is not None:
             return build
         remove_stale_temps(folder, older_than=0)  # we hold the lock: a temp file here is a killed build's
         contents, content = lookup.rebuild()
         key = _key(kind, code, content)
-        build = _head(kind, key, builder)  # the same content compiled before (another folder, or restored)
+        build = _head(kind, key, builder, origin)  # the same content compiled before (another folder, or restored)
         if build is not None and build.get(None, builder.valid_part) is not None:
             return build
         data = builder.build(root, contents, key)
         parts = builder.part_names(data)
-        head = {k: v for k, v in data.items() if k not in parts}
-        _store(kind, key, head, {p: data[p] for p in parts})
-        return _Build(kind, key, head, parts, {p: data[p] for p in parts})
+        if hasattr(builder, "split"):
+            head, stored = builder.split(data, parts)
+        else:
+            head, stored = {k: v for k, v in data.items() if k not in parts}, {p: data[p] for p in parts}
+        _store(kind, key, head, stored)
+        return _Build(kind, key, head, parts, stored, origin)
 
 
 def _store(kind: str, key: str, head: dict, parts: dict) -> None:
@@ -407,10 +426,68 @@ def catalog_data(cat) -> dict:
     }
 
 
+class Cards(Mapping):
+    """The compiled catalog's cards, each read from its own part (`card-<id>`) when first looked up: a
+    question about one card reads that card, not all of them. Iterating, `len` and `in` need no card."""
+
+    __slots__ = ("_build", "_ids", "_cards", "_valid")
+
+    def __init__(self, build: "_Build", ids: list[str], valid):
+        self._build, self._ids, self._cards, self._valid = build, dict.fromkeys(ids), {}, valid
+
+    def __getitem__(self, cid):
+        try:
+            return self._cards[cid]
+        except KeyError:
+            if cid not in self._ids:
+                raise
+        card = self._build.part(CARD_PART + cid, self._valid)
+        if card is None:  # the part's file vanished or is damaged since the head was read: build again
+            card = _build_locked(self._build.kind, *self._build.origin).get(None, self._valid)["cards"][cid]
+        self._cards[cid] = card
+        return card
+
+    def __contains__(self, cid) -> bool:
+        return cid in self._ids
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __repr__(self) -> str:
+        return f"Cards({list(self._ids)!r})"
+
+
+#: the prefix of a card's part in the compiled catalog
+CARD_PART = "card-"
+
+
 class _CatalogBuilder:
     @staticmethod
     def part_names(data: dict) -> list[str]:
-        return [p for p in CATALOG_PARTS if p in data]
+        return [p for p in CATALOG_PARTS if p in data and p != "cards"] + [CARD_PART + c for c in data["cards"]]
+
+    @staticmethod
+    def split(data: dict, parts: list[str]) -> tuple[dict, dict]:
+        """(head, parts to store): each card its own part, the head lists the card ids."""
+        head = {k: v for k, v in data.items() if k not in CATALOG_PARTS}
+        head["card_ids"] = list(data["cards"])
+        stored = {p: data[p] for p in parts if not p.startswith(CARD_PART)}
+        stored.update({CARD_PART + c: card for c, card in data["cards"].items()})
+        return head, stored
+
+    @staticmethod
+    def assemble(build: "_Build", names: list[str], wanted, valid_part) -> dict:
+        """The head with the wanted parts; `cards` a Cards mapping (all read where all parts are wanted)."""
+        out = {k: v for k, v in build.head.items() if k != "card_ids"}
+        out.update({n: build.loaded[n] for n in names if not n.startswith(CARD_PART)})
+        if wanted is None:
+            out["cards"] = {c: build.loaded[CARD_PART + c] for c in build.head["card_ids"]}
+        elif "cards" in wanted:
+            out["cards"] = Cards(build, build.head["card_ids"], valid_part)
+        return out
 
     @staticmethod
     def files(root, dirs: list | None = None):
@@ -429,7 +506,8 @@ class _CatalogBuilder:
 
     @staticmethod
     def valid_head(head) -> bool:
-        return isinstance(head, dict) and all(k in head for k in ("data_version", "verified", "hash", "files"))
+        return (isinstance(head, dict) and all(k in head for k in ("data_version", "verified", "hash", "files"))
+                and isinstance(head.get("card_ids"), list) and all(isinstance(c, str) for c in head["card_ids"]))
 
     @staticmethod
     def valid_part(name: str, data) -> bool:
