@@ -288,7 +288,12 @@ def test_mig_matrix_without_an_answer_fails(data, export):
 
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_rules_page(data, lang):
-    _golden(f"engine/rules.{lang}.md", rules_page(Ctx(data, lang, REPO), RULES))
+    page = rules_page(Ctx(data, lang, REPO), RULES)
+    _golden(f"engine/rules.{lang}.md", page)
+    # placeholders in words, never raw braces outside code (`{name}` → *(Name)*, `{e.driver}` → *(driver version)*)
+    assert not re.search(r"\\?\{[A-Za-z_][\w.]*\\?\}", re.sub(r"`[^`]*`", "", page))
+    assert ("Auf der *(Name)* &lt;i&gt;" if lang == "de" else "On *(name)* &lt;i&gt;") in page
+    assert ("Nicht *(Treiberversion)*." if lang == "de" else "Not *(driver version)*.") in page
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

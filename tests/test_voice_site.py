@@ -222,3 +222,20 @@ def test_no_german_quote_on_an_english_page_without_its_translation(built):
                     untranslated.append((data_file.name, quote[:50]))
     assert cited > 0
     assert untranslated == []
+
+
+def test_no_raw_placeholder_braces_on_any_page(built):
+    """Rule texts show their {placeholders} in words (kb.site.rulesref._SLOTS): no page — the reference pages
+    included — shows `{identifier}` outside code. `${name}` is NVIDIA's own notation a source note describes
+    (the DRA page's `${dra_version}`), not one of ours."""
+    brace = re.compile(r"(?<!\$)\{[A-Za-z_][A-Za-z0-9_.]*\}")
+    found = {}
+    for path in sorted(built.site.rglob("*.html")):
+        parser = CustomerText()
+        parser.feed(path.read_text(encoding="utf-8"))
+        hits = sorted(set(brace.findall(" ".join(parser.text))))
+        if hits:
+            found[path.relative_to(built.site).as_posix()] = hits
+    assert found == {}
+    reference = (built.site / "reference" / "rules" / "index.html").read_text(encoding="utf-8")
+    assert "<em>(geprüfte Datei)</em>" in reference  # the test reads the page it means to

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
+from kb.engine.syntax import PLACEHOLDER_RE
 from kb.site.matrices import verdict_word
-from kb.site.md import code, esc, table, link
+from kb.site.md import code, esc, link, pick, table
 from kb.site.page import Ctx
 
 QUESTION = {
@@ -47,6 +48,55 @@ def _test(node, lang: str) -> str:
     return code(json.dumps(node, ensure_ascii=False, separators=(",", ":")))
 
 
+# What a placeholder of a rule text stands for, in the reader's words (de, en). A placeholder named here with
+# _de/_en is the same value in the page's language; any other reads as a value of the question (ask rules) or of
+# the checked configuration (check rules). Never shown as raw {braces} (tests/test_voice_site.py).
+_SLOTS = {
+    "card": ("Karte", "card"), "card_name": ("Karte", "card"), "product": ("Karte", "card"),
+    "config": ("geprüfte Datei", "checked file"), "file": ("Datei", "file"),
+    "name": ("Name", "name"), "resource": ("Ressource", "resource"), "operator": ("GPU-Operator-Version",
+    "GPU Operator version"), "driver": ("Treiberversion", "driver version"), "driver_version": ("Treiberversion",
+    "driver version"), "dra_driver": ("DRA-Treiberversion", "DRA driver version"), "k8s": ("Kubernetes-Version",
+    "Kubernetes version"), "replicas": ("Anzahl der Replikate", "number of replicas"), "profile": ("MIG-Profil",
+    "MIG profile"), "profiles": ("MIG-Profile", "MIG profiles"), "workload": ("Arbeitslast", "workload"),
+    "method": ("Methode", "method"), "method_name": ("Methode", "method"), "mode": ("Modus", "mode"),
+    "feature": ("Funktion", "feature"), "feature_name": ("Funktion", "feature"), "layout": ("MIG-Layout",
+    "MIG layout"), "mig_strategy": ("MIG-Strategie", "MIG strategy"), "min_driver": ("kleinste Treiberversion",
+    "lowest driver version"), "min_operator": ("kleinste GPU-Operator-Version", "lowest GPU Operator version"),
+    "min_kubernetes": ("kleinste Kubernetes-Version", "lowest Kubernetes version"), "container": ("Container",
+    "container"), "namespace": ("Namespace", "namespace"), "node": ("Knoten", "node"), "req": ("Voraussetzung",
+    "requirement"), "issue": ("bekanntes Problem", "known issue"), "mps_limit": ("Grenze laut NVIDIA",
+    "NVIDIA's limit"), "mps_max_clients": ("höchste Zahl an Clients", "highest number of clients"),
+    "version": ("Version", "version"), "since": ("Version", "version"),
+}
+
+
+def _slot(name: str, question: str, lang: str) -> str:
+    """A placeholder as an italic phrase: *(Karte)* / *(card)*, else *(Wert aus der Konfiguration)* etc."""
+    base = name.rsplit(".", 1)[-1].removesuffix("_de").removesuffix("_en")
+    if base in _SLOTS:
+        words = _SLOTS[base][lang != "de"]
+    elif question == "check":
+        words = "Wert aus der Konfiguration" if lang == "de" else "value from the configuration"
+    else:
+        words = "Wert aus der Frage" if lang == "de" else "value from the question"
+    return f"*({words})*"
+
+
+def _text(ctx: Ctx, text: dict | None, question: str) -> str:
+    """A rule's text in the page's language, escaped, its {placeholders} in words (see _SLOTS)."""
+    parts = PLACEHOLDER_RE.split(" ".join(pick(text, ctx.lang).split()))
+    out = "".join(_literal(p) if i % 2 == 0 else _slot(p, question, ctx.lang) for i, p in enumerate(parts))
+    return out.replace("(*(", "(*").replace(")*)", "*)")  # a placeholder the text already puts in brackets
+
+
+def _literal(part: str) -> str:
+    """esc() keeping the spaces at the ends (esc strips them)."""
+    if not part.strip():
+        return part
+    return (" " if part[0] == " " else "") + esc(part) + (" " if part[-1] == " " else "")
+
+
 def _when(ctx: Ctx, when) -> str:
     """The rule's condition as a table: one row per fact the rule matches and per test on it."""
     rows = []
@@ -76,9 +126,9 @@ def rules_page(ctx: Ctx, rules: dict[str, list[dict]]) -> str:
                 result = f"{ctx.t('Urteil', 'Verdict')}: **{verdict_word(then['verdict'], ctx.lang)}**"
             else:
                 result = f"{ctx.t('Schwere', 'Severity')}: **{esc(then['severity'])}**"
-            out += [f"- {result}", f"- {ctx.t('Text', 'Text')}: {ctx.pick(then['text'])}"]
+            out += [f"- {result}", f"- {ctx.t('Text', 'Text')}: {_text(ctx, then['text'], question)}"]
             if then.get("condition"):
-                out.append(f"- {ctx.t('Bedingung', 'Condition')}: {ctx.pick(then['condition'])}")
+                out.append(f"- {ctx.t('Bedingung', 'Condition')}: {_text(ctx, then['condition'], question)}")
             out.append(f"- {ctx.t('Belege', 'Cites')}: " + ", ".join(code(c) for c in rule["cites"]))
             out.append(f"- {ctx.t('Datei', 'File')}: " + ctx.repo_link(esc(rule["file"]), rule["file"]))
             out += ["", _when(ctx, rule["when"]), ""]
