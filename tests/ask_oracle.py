@@ -196,6 +196,13 @@ class Oracle:
             self.shared["dra_min_operator"]) else "standalone")
         h = self.shared["installs"].index(install)
         c = _classify(versions.key(k8s), self.shared["k8s_classes"])
+        release = str(s.get("dra-driver") or "").strip().removeprefix("v")
+        if release:  # as ask.js: a standalone release's own table, whatever the operator release
+            if s.get("install") == "operator":
+                raise ValueError("A release of the DRA driver names the driver installed on its own")
+            if release not in self.shared["dra_drivers"]:
+                raise ValueError(f"unknown standalone DRA driver release '{release}'")
+            return self.answer(self.shared, self.shared["dra_release"][release][f][c], {"operator": op, "k8s": k8s})
         return self.answer(self.shared, self.shared["dra"][op][f][h][c], {"operator": op, "k8s": k8s})
 
     def _recommend(self, s):

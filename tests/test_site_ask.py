@@ -178,6 +178,48 @@ def test_every_recommend_and_dra_answer_of_the_page_is_the_clis(world, lang):
                 n += 1
 
 
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_standalone_dra_release_answer_of_the_page_is_the_clis(world, lang):
+    """`ask dra --dra-driver V`: every standalone release × feature × Kubernetes class, each under one operator
+    release (rotating: the page keeps one table per release for every operator release; all with GPUKB_FULL=1)."""
+    shared = world["page"][lang]["shared"]
+    oracle = world["oracle"][lang]
+    assert shared["dra_drivers"] == world["asker"].index["dra_driver_releases"] and "25.8.0" in shared["dra_drivers"]
+    ops = random.Random(f"release-{lang}").sample(shared["ops"], len(shared["ops"]))
+    n = 0
+    for release in shared["dra_drivers"]:
+        for f in shared["features"]:
+            for cls in shared["k8s_classes"]:
+                k8s = oracle.version_in(cls, parts=3)
+                if k8s is None:
+                    continue
+                for op in (shared["ops"] if FULL else [ops[n % len(ops)]]):
+                    install = ("standalone", None)[n % 2]  # with or without install=standalone: the same answer
+                    same(world, "dra", {"operator": op, "k8s": k8s, "feature": f["id"], "install": install,
+                                        "dra-driver": ("v" if n % 3 == 0 else "") + release},
+                         dict(operator=op, k8s=k8s, feature=f["id"], install=install, dra_driver=release), lang)
+                n += 1
+    assert n >= len(shared["dra_drivers"]) * len(shared["features"]) * 2
+
+
+def test_a_standalone_release_is_refused_on_the_page_as_in_the_cli(world):
+    from kb.errors import UnusableInput as InputError
+
+    index, oracle = world["asker"].index, world["oracle"]["en"]
+    for raw, state, message in [
+        (dict(k8s="1.34.2", dra_driver="0.5.0"), {"k8s": "1.34.2", "dra-driver": "0.5.0"},
+         "unknown standalone DRA driver release '0.5.0'"),
+        (dict(k8s="1.34.2", dra_driver="25.8.0", install="operator"),
+         {"k8s": "1.34.2", "dra-driver": "25.8.0", "install": "operator"}, "installed on its own"),
+    ]:
+        with pytest.raises(InputError) as cli_exc:
+            resolve("dra", index, **raw)
+        assert message in cli_exc.value.text["en"]
+        with pytest.raises(ValueError) as page_exc:
+            oracle.ask("dra", state)
+        assert message in str(page_exc.value)
+
+
 # --- typed versions -----------------------------------------------------------------------------------
 
 def _around(version: str) -> list[str]:

@@ -150,6 +150,9 @@ ASKED = [
     ("en", "q=dra&k8s=1.33.9&feature=dynamic-mig", "dra", {"k8s": "1.33.9", "feature": "dynamic-mig"}),
     ("de", "q=dra&k8s=v1.35.0&operator=25.10.1", "dra", {"k8s": "v1.35.0", "operator": "25.10.1"}),
     ("en", "q=dra&k8s=1.33.4&install=standalone&feature=mps", "dra", {"k8s": "1.33.4", "install": "standalone", "feature": "mps"}),
+    # a standalone DRA driver release (`gpukb ask dra --dra-driver 25.8.0`): its own Kubernetes minimum and README
+    ("en", "q=dra&install=standalone&dra-driver=25.8.0&k8s=1.33.4&feature=compute-domains", "dra",
+     {"install": "standalone", "dra-driver": "25.8.0", "k8s": "1.33.4", "feature": "compute-domains"}),
     ("en", "q=strategy&gpu=H200%20NVL:all-1g.18gb&gpu=H200%20NVL&driver=570.148.08&operator=25.3.4", "strategy",
      {"gpu": ["H200 NVL:all-1g.18gb", "H200 NVL"], "driver": "570.148.08", "operator": "25.3.4"}),
     ("en", "q=recommend&workload=small-inference&card=L4", "recommend", {"workload": "small-inference", "card": "L4"}),
@@ -198,6 +201,7 @@ def test_ask_page_follows_the_form_and_updates_its_address(page, server, built):
     ("q=mig&card=RTX%20PRO%206000", "fits several cards"),
     ("q=mig&card=l4&driver=banana", "is not a driver version"),
     ("q=dra&k8s=1.34", "without a patch release cannot be answered"),
+    ("q=dra&k8s=1.34.2&dra-driver=0.5.0", "unknown standalone DRA driver release '0.5.0'"),
     ("q=resource&card=L4&profile=1g.18gb", "L4 has no MIG profiles"),
     ("q=strategy&gpu=H200%20NVL:all-9g.99gb", "unknown MIG profile '9g.99gb' for H200 NVL"),
     ("q=mig&card=l4&operator=24.1", "is not a release we know"),

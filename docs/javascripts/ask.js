@@ -55,6 +55,8 @@
       fitsCount: "{spec} passt nicht auf eine {name}: {n} × {p}, die Karte fasst höchstens {max}",
       fitsSlices: "{spec} passt nicht auf eine {name}: Die Profile brauchen {used} Compute-Slices, die Karte hat {total}",
       badInstall: "unbekannte Installationsart des DRA-Treibers {v}; bekannt: operator, standalone",
+      badDraDriver: "unbekanntes Release des eigenständigen DRA-Treibers {v}; bekannt: {known}",
+      draDriverManaged: "Ein Release des DRA-Treibers gibt es nur für den eigenständig installierten Treiber; der vom GPU Operator verwaltete ist der seines Releases (wählen Sie „eigenständig“ oder kein Release)",
       badWorkload: "wählen Sie einen Workload", missing: "Für diese Auswahl gibt es keine Antwort."
     },
     en: {
@@ -89,6 +91,8 @@
       fitsCount: "{spec} does not fit on one {name}: {n} × {p}, but the card holds at most {max}",
       fitsSlices: "{spec} does not fit on one {name}: its profiles need {used} compute slices, the card has {total}",
       badInstall: "unknown way to install the DRA driver {v}; known: operator, standalone",
+      badDraDriver: "unknown standalone DRA driver release {v}; known: {known}",
+      draDriverManaged: "A release of the DRA driver names the driver installed on its own; the driver the GPU Operator manages is the one of its release (choose “on its own” or no release)",
       badWorkload: "choose a workload", missing: "There is no answer for this choice."
     }
   };
@@ -404,11 +408,19 @@
       if (f < 0) throw new Problem(say("missing"));
       var install = s.install;
       if (install && data.installs.indexOf(install) < 0) throw new Problem(say("badInstall", { v: shown(install) }));
+      var release = s["dra-driver"] ? String(s["dra-driver"]).trim().replace(/^v/, "") : "";
+      if (release) {  // a standalone release: its own requirements, gates and plugins (kb.questions.dra)
+        if (install === "operator") throw new Problem(say("draDriverManaged"));
+        if (data.dra_drivers.indexOf(release) < 0) {
+          throw new Problem(say("badDraDriver", { v: shown(release), known: data.dra_drivers.join(", ") }));
+        }
+      }
       if (!install) {
         install = data.dra_min_operator && cmp(key4(parseVersion(op).parts), key4(parseVersion(data.dra_min_operator).parts)) >= 0
           ? "operator" : "standalone";
       }
       var c = classify(key4(k8s.parts), data.k8s_classes);
+      if (release) return answerOf(data, data.dra_release[release][f][c], { operator: op, k8s: k8s.text });
       return answerOf(data, data.dra[op][f][data.installs.indexOf(install)][c], { operator: op, k8s: k8s.text });
     },
     recommend: function (s, ctx) {
@@ -631,13 +643,13 @@
   // ---------------------------------------------------------------- the form and the URL
 
   var FIELDS = ["card", "operator", "driver", "k8s", "profile", "strategy", "time-slicing", "mps", "workload",
-    "feature", "install", "isolation", "mig-enabled", "rename-by-default"];
+    "feature", "install", "dra-driver", "isolation", "mig-enabled", "rename-by-default"];
   var SHOWN = {
     mig: ["card", "operator", "driver"],
     methods: ["card", "operator", "driver", "mig-enabled"],
     resource: ["card", "operator", "profile", "strategy", "sharing", "replicas", "rename-by-default"],
     strategy: ["gpus", "operator", "driver"],
-    dra: ["operator", "k8s", "feature", "install"],
+    dra: ["operator", "k8s", "feature", "install", "dra-driver"],
     recommend: ["workload", "card", "isolation"]
   };
 
@@ -714,6 +726,7 @@
     shared.ops.forEach(function (v) { op.appendChild(el("option", { value: v }, v)); });
     shared.workloads.forEach(function (w) { form.elements.workload.appendChild(el("option", { value: w.id }, w.name)); });
     shared.features.forEach(function (f) { form.elements.feature.appendChild(el("option", { value: f.id }, f.name)); });
+    shared.dra_drivers.forEach(function (v) { form.elements["dra-driver"].appendChild(el("option", { value: v }, v)); });
     var noCard = el("option", { value: "" }, say("noCard"));
     var gpuList = root.querySelector("#gpukb-ask-gpus");
     var gpuTemplate = root.querySelector("#gpukb-ask-gpu-template");
@@ -745,7 +758,7 @@
       var s = { q: q.value };
       var typedCard = card.getAttribute("data-typed");
       s.card = typedCard || card.value;
-      ["operator", "driver", "k8s", "profile", "strategy", "workload", "feature", "install"].forEach(function (f) {
+      ["operator", "driver", "k8s", "profile", "strategy", "workload", "feature", "install", "dra-driver"].forEach(function (f) {
         s[f] = form.elements[f].value;
       });
       s.operator = op.getAttribute("data-typed") || s.operator;
@@ -778,6 +791,9 @@
       op.value = s.operator ? (function () { try { return operator(shared, s.operator); } catch (e) { return op.value; } })() : shared.ops[0];
       if (s.operator && op.value !== s.operator) op.setAttribute("data-typed", s.operator); else op.removeAttribute("data-typed");
       ["driver", "k8s", "workload", "feature", "install"].forEach(function (f) { if (s[f] !== undefined) form.elements[f].value = s[f]; });
+      var dd = form.elements["dra-driver"], rel = s["dra-driver"] === undefined ? "" : String(s["dra-driver"]).trim();
+      if (rel && !Array.prototype.some.call(dd.options, function (o) { return o.value === rel; })) dd.appendChild(el("option", { value: rel }, rel));
+      dd.value = rel;  // a typed release the page does not know stays, so the answer says why
       fillProfiles(s.profile);
       form.elements.strategy.value = s.strategy || "";
       form.elements.sharing.value = s["time-slicing"] ? "time-slicing" : s.mps ? "mps" : "";

@@ -82,6 +82,10 @@ def form_html(lang: str) -> str:
                + _options([("", Text("as the release allows", "wie das Release es vorsieht")),
                            ("operator", Text("by the GPU Operator", "vom GPU Operator")),
                            ("standalone", Text("on its own (Helm chart)", "eigenständig (Helm-Chart)"))], lang) + "</select>", lang),
+        _field("dra-driver", Text("Release of the DRA driver installed on its own", "Release des eigenständigen DRA-Treibers"),
+               '<select name="dra-driver" id="gpukb-ask-dra-driver">'
+               + _options([("", Text("as its current documentation describes it",
+                                     "wie seine aktuelle Dokumentation ihn beschreibt"))], lang) + "</select>", lang),
         _check("isolation", Text("The consumers must be isolated from each other", "Die Nutzer müssen voneinander isoliert sein"), lang),
     ]
     gpu_row = (f'<template id="gpukb-ask-gpu-template"><div class="gpukb-ask-gpu"><span class="gpukb-ask-gpu-n"></span>'

@@ -53,7 +53,10 @@ def driver_lines(card: dict, data: dict | None = None) -> list[str]:
 
 
 def k8s_lines(data: dict) -> list[str]:
-    return sorted(version_strings(data["methods"].get("dra", {})), key=versions.key)
+    """The DRA method's versions and each standalone DRA driver release's own requirements."""
+    releases = [r.get("requirements") for r in data["releases"].get("dra-driver", {}).get("releases", [])
+                if r.get("standalone")]
+    return sorted(version_strings([data["methods"].get("dra", {}), releases]), key=versions.key)
 
 
 _OPS: dict[str, str] = {}
@@ -222,6 +225,16 @@ def _compute(data: dict, rules: dict) -> dict:
     shared["strategy"] = strategy_node(asker, ops)
     shared["dra"] = {op: [[dra[((i * nf + j) * ni + h) * nk:((i * nf + j) * ni + h + 1) * nk] for h in range(ni)]
                           for j in range(nf)] for i, op in enumerate(ops)}
+    # `--dra-driver V`: a standalone release answers alike under every operator release (no rule about a
+    # standalone install reads the operator), so it is asked under the newest; the page fills in the one asked
+    drivers = index.get("dra_driver_releases", [])
+    rel_req = [({"operator": _op(ops[0]), "k8s": padded(c["rep"], 3, "k8s"), "feature": f, "install": "standalone",
+                 "dra_driver": v}, {_op(ops[0]): "operator", padded(c["rep"], 3, "k8s"): "k8s"})
+               for v in drivers for f in features for c in k8s]
+    rel = asker.templates("dra", rel_req) if features else []
+    shared["dra_drivers"] = drivers
+    shared["dra_release"] = {v: [rel[(i * nf + j) * nk:(i * nf + j + 1) * nk] for j in range(nf)]
+                             for i, v in enumerate(drivers)}
     return {"cards": cards, "shared": shared}
 
 
@@ -492,6 +505,8 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
         "recommend": {k: pool.answer(a) for k, a in s["recommend"].items()},
         "dra": {op: [[[pool.answer(a) for a in row] for row in how] for how in rows] for op, rows in s["dra"].items()},
         "installs": s["installs"], "dra_min_operator": index.get("dra_min_operator"),
+        "dra_drivers": s["dra_drivers"],
+        "dra_release": {v: [[pool.answer(a) for a in row] for row in rows] for v, rows in s["dra_release"].items()},
     }
     out.update(pool.tables)
     return out
