@@ -192,8 +192,8 @@ class Oracle:
         except InputError as exc:
             raise ValueError(exc.text["en"]) from None
         f = [x["id"] for x in self.shared["features"]].index(s.get("feature") or "whole-gpu")
-        install = s.get("install") or ("operator" if self.shared["dra_min_operator"] and versions.key(op) >= versions.key(
-            self.shared["dra_min_operator"]) else "standalone")
+        managed = bool(self.shared["dra_min_operator"]) and versions.key(op) >= versions.key(self.shared["dra_min_operator"])
+        install = s.get("install") or ("operator" if managed else "standalone")
         h = self.shared["installs"].index(install)
         c = _classify(versions.key(k8s), self.shared["k8s_classes"])
         release = str(s.get("dra-driver") or "").strip().removeprefix("v")
@@ -202,7 +202,7 @@ class Oracle:
                 raise ValueError("A release of the DRA driver names the driver installed on its own")
             if release not in self.shared["dra_drivers"]:
                 raise ValueError(f"unknown standalone DRA driver release '{release}'")
-            return self.answer(self.shared, self.shared["dra_release"][release][f][c], {"operator": op, "k8s": k8s})
+            return self.answer(self.shared, self.shared["dra_release"][release][0 if managed else 1][f][c], {"operator": op, "k8s": k8s})
         return self.answer(self.shared, self.shared["dra"][op][f][h][c], {"operator": op, "k8s": k8s})
 
     def _recommend(self, s):

@@ -415,12 +415,11 @@
           throw new Problem(say("badDraDriver", { v: shown(release), known: data.dra_drivers.join(", ") }));
         }
       }
-      if (!install) {
-        install = data.dra_min_operator && cmp(key4(parseVersion(op).parts), key4(parseVersion(data.dra_min_operator).parts)) >= 0
-          ? "operator" : "standalone";
-      }
+      var managed = !!data.dra_min_operator && cmp(key4(parseVersion(op).parts), key4(parseVersion(data.dra_min_operator).parts)) >= 0;
+      if (!install) install = managed ? "operator" : "standalone";
       var c = classify(key4(k8s.parts), data.k8s_classes);
-      if (release) return answerOf(data, data.dra_release[release][f][c], { operator: op, k8s: k8s.text });
+      // [0]: the asked operator release manages the DRA driver, [1]: it does not (askdata.py)
+      if (release) return answerOf(data, data.dra_release[release][managed ? 0 : 1][f][c], { operator: op, k8s: k8s.text });
       return answerOf(data, data.dra[op][f][data.installs.indexOf(install)][c], { operator: op, k8s: k8s.text });
     },
     recommend: function (s, ctx) {

@@ -225,16 +225,19 @@ def _compute(data: dict, rules: dict) -> dict:
     shared["strategy"] = strategy_node(asker, ops)
     shared["dra"] = {op: [[dra[((i * nf + j) * ni + h) * nk:((i * nf + j) * ni + h + 1) * nk] for h in range(ni)]
                           for j in range(nf)] for i, op in enumerate(ops)}
-    # `--dra-driver V`: a standalone release answers alike under every operator release (no rule about a
-    # standalone install reads the operator), so it is asked under the newest; the page fills in the one asked
+    # `--dra-driver V`: of the operator release a standalone release's answer reads only whether that release
+    # manages the DRA driver (a detail line): asked under the newest release that does and the newest that does not
     drivers = index.get("dra_driver_releases", [])
-    rel_req = [({"operator": _op(ops[0]), "k8s": padded(c["rep"], 3, "k8s"), "feature": f, "install": "standalone",
-                 "dra_driver": v}, {_op(ops[0]): "operator", padded(c["rep"], 3, "k8s"): "k8s"})
-               for v in drivers for f in features for c in k8s]
+    mo = index.get("dra_min_operator")
+    sides = [next((op for op in ops if (bool(mo) and versions.compare(op, mo) == "meets") == managed), ops[0])
+             for managed in (True, False)]
+    rel_req = [({"operator": _op(op), "k8s": padded(c["rep"], 3, "k8s"), "feature": f, "install": "standalone",
+                 "dra_driver": v}, {_op(op): "operator", padded(c["rep"], 3, "k8s"): "k8s"})
+               for v in drivers for op in sides for f in features for c in k8s]
     rel = asker.templates("dra", rel_req) if features else []
     shared["dra_drivers"] = drivers
-    shared["dra_release"] = {v: [rel[(i * nf + j) * nk:(i * nf + j + 1) * nk] for j in range(nf)]
-                             for i, v in enumerate(drivers)}
+    shared["dra_release"] = {v: [[rel[((i * 2 + m) * nf + j) * nk:((i * 2 + m) * nf + j + 1) * nk] for j in range(nf)]
+                                 for m in range(2)] for i, v in enumerate(drivers)}
     return {"cards": cards, "shared": shared}
 
 
@@ -506,7 +509,8 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
         "dra": {op: [[[pool.answer(a) for a in row] for row in how] for how in rows] for op, rows in s["dra"].items()},
         "installs": s["installs"], "dra_min_operator": index.get("dra_min_operator"),
         "dra_drivers": s["dra_drivers"],
-        "dra_release": {v: [[pool.answer(a) for a in row] for row in rows] for v, rows in s["dra_release"].items()},
+        "dra_release": {v: [[[pool.answer(a) for a in row] for row in side] for side in sides]
+                        for v, sides in s["dra_release"].items()},
     }
     out.update(pool.tables)
     return out
