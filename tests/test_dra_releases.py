@@ -101,9 +101,11 @@ def _rules(answer):
 
 @pytest.mark.parametrize("args, verdict, rules, absent", [
     # DynamicMIG first appears in v25.12.0: the gate's absence is the code's no
-    (("--dra-driver", "25.8.0", "--k8s", "1.33.4", "--feature", "dynamic-mig"), "no", ["DRA-009", "DRA-011"], ["DRA-006"]),
-    (("--dra-driver", "25.12.0", "--k8s", "1.33.4", "--feature", "dynamic-mig"), "conditional", ["DRA-006", "DRA-011"],
-     ["DRA-009"]),
+    (("--dra-driver", "25.8.0", "--k8s", "1.33.4", "--feature", "dynamic-mig"), "no", ["DRA-009", "DRA-011"],
+     ["DRA-006", "DRA-016"]),
+    # the release's own DynamicMIG gate (alpha) is cited, not the operator's maturity table (DRA-006)
+    (("--dra-driver", "25.12.0", "--k8s", "1.33.4", "--feature", "dynamic-mig"), "conditional", ["DRA-016", "DRA-011"],
+     ["DRA-009", "DRA-006"]),
     # v25.3.x defines no feature gates at all: whether it has MPS is not documented
     (("--dra-driver", "25.3.2", "--k8s", "1.33.4", "--feature", "mps"), "unconfirmed", ["DRA-010"], ["DRA-009"]),
     # the release's own Kubernetes minimum: 1.32 for v25.8.0, 1.34.2 for 0.4.1
