@@ -119,7 +119,7 @@ def test_mig_parted_changelog_with_a_newer_release_is_drift(tmp_path):
     result = CliRunner().invoke(cli, ["sources", "diff", "mig-parted-changelog", path, "--json"])
     item = json.loads(result.stdout)["sources"][0]
     assert (result.exit_code, texts(item)) == (1, [
-        "mig-parted-changelog lists NVIDIA MIG Manager for Kubernetes 0.16.0, newer than the catalog's newest (0.15.0)"])
+        "mig-parted-changelog lists NVIDIA MIG Manager for Kubernetes 0.16.0, newer than the newest in our data (0.15.0)"])
 
 
 def test_mig_parted_changelog_without_a_catalog_release_is_drift(tmp_path):

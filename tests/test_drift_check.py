@@ -85,7 +85,7 @@ def test_release_notes_2026_06_25_newest_is_26_3_3(drift_catalog):
     assert code == 1
     assert kinds_and_texts(item) == [(
         "release-missing",
-        "gpu-operator-release-notes does not list NVIDIA GPU Operator 26.7.0, which the catalog has "
+        "gpu-operator-release-notes does not list NVIDIA GPU Operator 26.7.0, which our data have "
         "(newest there: 26.3.3)")]
     assert item["extracted"]["newest"] == "26.3.3"
 
@@ -96,7 +96,7 @@ def test_release_notes_2026_03_20_miss_two_catalog_releases_in_one_change(drift_
     assert code == 1
     assert kinds_and_texts(item) == [(
         "release-missing",
-        "gpu-operator-release-notes does not list NVIDIA GPU Operator 26.7.0, 26.3.3, which the catalog has "
+        "gpu-operator-release-notes does not list NVIDIA GPU Operator 26.7.0, 26.3.3, which our data have "
         "(newest there: 26.3.0)")]
     assert item["changes"][0]["touches"] == ["releases/gpu-operator releases[0]", "releases/gpu-operator releases[1]"]
 
@@ -136,9 +136,9 @@ def test_dra_docs_index_says_kubernetes_1_32(drift_catalog):
     code, item = diff_json("dra-driver-prerequisites", need_sources() / "dra-driver-nvidia-gpu/_index@2026-06-26.md")
     assert code == 1
     assert kinds_and_texts(item) == [
-        ("requirement-changed", "dra-driver-prerequisites now requires Kubernetes 1.32 or later for dra (catalog: 1.34.2)"),
+        ("requirement-changed", "dra-driver-prerequisites now requires Kubernetes 1.32 or later for dra (our data: 1.34.2)"),
         ("requirement-changed", "dra-driver-prerequisites no longer states a minimum for the NVIDIA driver "
-                                "(catalog, dra: 565.0)")]
+                                "(our data, dra: 565.0)")]
     assert item["changes"][0]["patch"] == [{"entity": "methods/dra", "path": ["requirements", "min_kubernetes", "value"],
                                             "value": "1.32"}]
 
@@ -177,7 +177,7 @@ def test_new_row_for_an_unlisted_card(drift_catalog, tmp_path):
     assert code == 1
     assert kinds_and_texts(item) == [
         ("product-added", "platform support now lists NVIDIA RTX PRO 5000 Blackwell (RTX / T-series Products)"),
-        ("card-listed", "platform support now lists NVIDIA RTX PRO 5000 Blackwell; the catalog says card RTX PRO 5000 "
+        ("card-listed", "platform support now lists NVIDIA RTX PRO 5000 Blackwell; our data say card RTX PRO 5000 "
                         "is not listed")]
     assert item["changes"][1]["patch"] == [{"entity": "cards/rtx-pro-5000-blackwell",
                                             "path": ["operator_support", "listed", "value"], "value": True}]
@@ -195,9 +195,9 @@ def test_new_driver_minimum_and_exception(drift_catalog, tmp_path):
                           "required.”; new: “MIG is not supported on the 580.65.06 driver release.”; gone: “Driver "
                           "versions 575.57.08 or later is required.”; gone: “MIG is not supported on the 575.57.08 "
                           "driver release.”"),
-        ("min-driver", f"platform support requires driver 580.65.06 or later for {name} (catalog: 575.57.08)"),
+        ("min-driver", f"platform support requires driver 580.65.06 or later for {name} (our data: 575.57.08)"),
         ("driver-exceptions", f"platform support names these driver exceptions for {name}: mig on 580.65.06 "
-                              "(catalog: mig on 575.57.08)")]
+                              "(our data: mig on 575.57.08)")]
     assert item["changes"][1]["patch"] == [{"entity": "cards/rtx-pro-6000-blackwell-server",
                                             "path": ["operator_support", "min_driver", "value"], "value": "580.65.06"}]
 
@@ -207,7 +207,7 @@ def test_architecture_change(drift_catalog, tmp_path):
                   "| NVIDIA A2               | NVIDIA Ada                |")
     code, item = diff_json("gpu-operator-platform-support", path)
     assert kinds_and_texts(item) == [
-        ("product-architecture", "platform support gives NVIDIA A2 the architecture NVIDIA Ada (catalog: NVIDIA Ampere)")]
+        ("product-architecture", "platform support gives NVIDIA A2 the architecture NVIDIA Ada (our data: NVIDIA Ampere)")]
 
 
 RN = "cloud-native-docs/release-notes@2026-08-21.rst"
@@ -220,14 +220,14 @@ def test_release_notes_with_a_newer_release(drift_catalog, tmp_path):
     assert code == 1
     assert kinds_and_texts(item) == [(
         "release-newer",
-        "gpu-operator-release-notes lists NVIDIA GPU Operator 27.1.0, newer than the catalog's newest (26.7.0)")]
+        "gpu-operator-release-notes lists NVIDIA GPU Operator 27.1.0, newer than the newest in our data (26.7.0)")]
 
 
 def test_release_notes_with_another_component_version(drift_catalog, tmp_path):
     path = edited(tmp_path, RN, "NVIDIA Device Plugin for Kubernetes v0.20.0", "NVIDIA Device Plugin for Kubernetes v0.20.1")
     code, item = diff_json("gpu-operator-release-notes", path)
     assert kinds_and_texts(item) == [
-        ("component-changed", "gpu-operator-release-notes lists device-plugin 0.20.1 for 26.7.0 (catalog: 0.20.0)")]
+        ("component-changed", "gpu-operator-release-notes lists device-plugin 0.20.1 for 26.7.0 (our data: 0.20.0)")]
     assert item["changes"][0]["patch"] == [{"entity": "releases/gpu-operator",
                                             "path": ["releases", 0, "components", 2, "version"], "value": "0.20.1"}]
 
@@ -244,7 +244,7 @@ def test_component_matrix_for_a_newer_release(drift_catalog, tmp_path):
     code, item = diff_json("gpu-operator-component-matrix", path)
     assert kinds_and_texts(item) == [(
         "release-newer",
-        "the component matrix describes GPU Operator 27.1.0, newer than the catalog's newest (26.7.0)")]
+        "the component matrix describes GPU Operator 27.1.0, newer than the newest in our data (26.7.0)")]
 
 
 def test_component_matrix_with_another_default_driver(drift_catalog, tmp_path):
@@ -253,7 +253,7 @@ def test_component_matrix_with_another_default_driver(drift_catalog, tmp_path):
                                              "tesla-release-notes-610-57-04/index.html>`_ (**D**)\n"))
     code, item = diff_json("gpu-operator-component-matrix", path)
     assert kinds_and_texts(item) == [
-        ("component-changed", "the component matrix gives driver 610.57.04 for 26.7.0 (catalog: 595.91.07)")]
+        ("component-changed", "the component matrix gives driver 610.57.04 for 26.7.0 (our data: 595.91.07)")]
 
 
 def test_readme_naming_a_newer_release(drift_catalog, tmp_path):
@@ -262,7 +262,7 @@ def test_readme_naming_a_newer_release(drift_catalog, tmp_path):
     code, item = diff_json("device-plugin-readme", path)
     assert kinds_and_texts(item) == [(
         "release-newer", "the device plugin README names v0.21.0 as the latest release, newer than any device plugin "
-                         "version in the catalog (0.20.0)")]
+                         "version in our data (0.20.0)")]
 
 
 def test_changelog_with_a_newer_release(drift_catalog, tmp_path):
@@ -270,7 +270,7 @@ def test_changelog_with_a_newer_release(drift_catalog, tmp_path):
     code, item = diff_json("device-plugin-changelog", path)
     assert kinds_and_texts(item) == [(
         "release-newer",
-        "device-plugin-changelog lists NVIDIA device plugin for Kubernetes 0.21.0, newer than the catalog's newest (0.20.0)")]
+        "device-plugin-changelog lists NVIDIA device plugin for Kubernetes 0.21.0, newer than the newest in our data (0.20.0)")]
 
 
 def test_mig_layout_with_another_count(drift_catalog, tmp_path):
@@ -288,7 +288,7 @@ def test_dra_prerequisites_with_a_newer_kubernetes(drift_catalog, tmp_path):
                   "| Kubernetes | v1.35.0 or later")
     code, item = diff_json("dra-driver-prerequisites", path)
     assert kinds_and_texts(item) == [(
-        "requirement-changed", "dra-driver-prerequisites now requires Kubernetes 1.35.0 or later for dra (catalog: 1.34.2)")]
+        "requirement-changed", "dra-driver-prerequisites now requires Kubernetes 1.35.0 or later for dra (our data: 1.34.2)")]
 
 
 # --- unreadable or unparseable input: exit 3, never drift, never "no drift" ---------------------------

@@ -114,7 +114,7 @@ def test_matrix_mutation_a_new_patch_release_column_is_a_new_release(tmp_path):
     assert code == 1
     assert item["extracted"]["releases"] == ["26.7.0", "26.7.1"]
     assert [c["text"]["en"] for c in item["changes"]] == [
-        "the component matrix describes GPU Operator 26.7.1, newer than the catalog's newest (26.7.0)"]
+        "the component matrix describes GPU Operator 26.7.1, newer than the newest in our data (26.7.0)"]
 
 
 def _with_patch_releases(text: str) -> str:
@@ -151,7 +151,7 @@ def test_matrix_mutation_several_patch_releases_share_the_header(tmp_path):
     # the catalog's 26.7.0 agrees with its column: only the newer releases are news
     assert not [c for c in item["changes"] if c["kind"] == "component-changed"]
     assert [c["text"]["en"] for c in item["changes"]] == [
-        "the component matrix describes GPU Operator 26.7.1, 26.7.2, newer than the catalog's newest (26.7.0)"]
+        "the component matrix describes GPU Operator 26.7.1, 26.7.2, newer than the newest in our data (26.7.0)"]
 
 
 def test_matrix_mutation_another_default_driver_in_one_column(tmp_path):
@@ -161,7 +161,7 @@ def test_matrix_mutation_another_default_driver_in_one_column(tmp_path):
     assert code == 1
     changed = [c for c in item["changes"] if c["kind"] == "component-changed"]
     assert [c["text"]["en"] for c in changed] == [
-        "the component matrix gives driver 580.173.02 for 26.7.0 (catalog: 595.91.07)"]
+        "the component matrix gives driver 580.173.02 for 26.7.0 (our data: 595.91.07)"]
     assert changed[0]["patch"] == [{"entity": "releases/gpu-operator", "path": ["releases", 0, "components", 0, "version"],
                                     "value": "580.173.02"}]
 
@@ -220,7 +220,7 @@ def test_platform_mutation_a_driver_minimum_raised_in_the_nested_note_is_still_s
     code, item = diff_text("gpu-operator-platform-support", edit(shared(NEWEST_PLATFORM), RTX_NOTE, nested), tmp_path)
     assert code == 1
     assert "platform support requires driver 580.65.06 or later for NVIDIA RTX PRO 6000 Blackwell Server Edition " \
-           "(catalog: 575.57.08)" in [c["text"]["en"] for c in item["changes"]]
+           "(our data: 575.57.08)" in [c["text"]["en"] for c in item["changes"]]
 
 
 RTX_ROW = """    | NVIDIA RTX PRO 6000     | NVIDIA Blackwell       |       |
@@ -305,7 +305,7 @@ def test_readme_naming_a_pre_release_is_noted_not_unparseable(tmp_path):
     assert item["extracted"]["latest_release"] == "0.21.0-rc.1" and item["extracted"]["prerelease"] is True
     assert [(c["kind"], c["rank"], c["text"]["en"]) for c in item["changes"]] == [
         ("prerelease", "note", "the device plugin README names the pre-release v0.21.0-rc.1 as the latest release "
-                               "(not a release yet; the catalog's newest: 0.20.0)")]
+                               "(not a release yet; the newest in our data: 0.20.0)")]
 
 
 def test_readme_naming_a_new_release_is_drift(tmp_path):
@@ -375,8 +375,8 @@ def test_feature_gate_mutation_alpha_to_beta_is_a_changed_maturity(tmp_path):
     assert code == 1
     (change,) = item["changes"]
     assert (change["kind"], change["rank"]) == ("gate-maturity", "fact")
-    assert change["text"]["en"] == "feature gate MPSSupport is Beta now (catalog, capability mps: Alpha)"
-    assert change["text"]["de"] == "Feature-Gate MPSSupport ist jetzt Beta (Katalog, Fähigkeit mps: Alpha)"
+    assert change["text"]["en"] == "feature gate MPSSupport is Beta now (our data, capability mps: Alpha)"
+    assert change["text"]["de"] == "Feature-Gate MPSSupport ist jetzt Beta (unsere Daten, Fähigkeit mps: Alpha)"
     assert change["touches"] == ["methods/dra capabilities[3].maturity"]
     assert change["patch"] == [{"entity": "methods/dra", "path": ["capabilities", 3, "maturity", "value"],
                                 "value": "beta"}]
@@ -600,7 +600,7 @@ def test_chart_mutation_a_higher_kubernetes_minimum(tmp_path):
     assert code == 1
     changed = [c for c in item["changes"] if c["kind"] == "requirement-changed"]
     assert [c["text"]["en"] for c in changed] == [
-        "dra-driver-chart now requires Kubernetes 1.34.0 or later for dra (catalog: 1.32)"]
+        "dra-driver-chart now requires Kubernetes 1.34.0 or later for dra (our data: 1.32)"]
     assert changed[0]["touches"] == ["methods/dra standalone_requirements.min_kubernetes.disputed_by[0]"]
 
 

@@ -7,12 +7,16 @@ change. So it has two parts:
 - **the reader's part** follows the customer voice (docs-dev/glossary.md): no "catalog", "seed", "snapshot", ids
   or field paths; German throughout with `--lang de` — the title, the summary line, the section headings and their
   notes, the "no drift" line, the document's title in each source heading, the answers that change (the question
-  in words, the card by name, the verdicts in words, the answer's summary) and the cut note;
+  in words, the card by name, the verdicts in words, the answer's summary), the cut note, and the wording of each
+  finding sentence: it speaks of "our data" / „unsere Daten“ (never the catalog) and names no fact path;
 - **the maintainer's part** is their working vocabulary and stands in code formatting or after a label of its
-  own: source ids, the file or address read, the finding sentences (they compare NVIDIA's document with our data
-  and name it), the fact paths they touch, the rule ids that read them, the tools' own error messages (English as
-  the tools write them; in a German report inside a German sentence) and the footer naming the command.
-tests/test_voice_cli.py checks the reader's part of a real report in both languages.
+  own: source ids (the source heading), the file or address read, each finding's reference part — the indented,
+  code-formatted lines under it: "touches" (fact paths) and "read by the rules" (rule ids) —, the tools' own error
+  messages (English as the tools write them; in a German report inside a German sentence) and the footer naming
+  the command.
+tests/test_voice_cli.py checks the reader's part of a real report in both languages, that report's finding
+sentences, and every sentence text the comparisons can write. Not yet done (docs-dev/glossary.md, "Not yet
+covered"): some finding sentences still name a source id or a method/component/capability id inline.
 
 Findings are ranked: "Facts changed" (fail the run), "Quotes reworded" (the new wording offered as the
 catalog patch; do not fail the run), "Could not be checked" (a whole source, or a part of one). Text that

@@ -35,13 +35,13 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     name = rfile.get("name", component)
     if extracted["prerelease"]:
         out.append(Change(sid, "prerelease", Text(
-            f"the {extracted['name']} chart is at the pre-release {version} (not a release; the catalog's newest "
-            f"{name}: {newest})",
-            f"Das Chart {extracted['name']} steht auf der Vorabversion {version} (kein Release; neuestes {name} im "
-            f"Katalog: {newest})"), touches=[f"releases/{component} releases"], rank="note"))
+            f"the {extracted['name']} chart is at the pre-release {version} (not a release; the newest "
+            f"{name} in our data: {newest})",
+            f"Das Chart {extracted['name']} steht auf der Vorabversion {version} (kein Release; neuestes {name} in "
+            f"unseren Daten: {newest})"), touches=[f"releases/{component} releases"], rank="note"))
     else:
         out.append(Change(sid, "release-newer", Text(
-            f"the {extracted['name']} chart is at {version}, newer than the catalog's newest {name} ({newest})",
-            f"Das Chart {extracted['name']} steht auf {version}, neuer als das neueste {name} im Katalog ({newest})"),
+            f"the {extracted['name']} chart is at {version}, newer than the newest {name} in our data ({newest})",
+            f"Das Chart {extracted['name']} steht auf {version}, neuer als das neueste {name} in unseren Daten ({newest})"),
             touches=[f"releases/{component} releases"]))
     return out

@@ -30,9 +30,9 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
         cap = _capability_id(data, entity, path)
         if gate is None:
             out.append(Change(sid, "gate-removed", Text(
-                f"the feature gate the catalog's {cap} capability rests on is gone from {sid} "
+                f"the feature gate our data's {cap} capability rests on is gone from {sid} "
                 f"(its description “{cit.get('quote')}” is not in the table)",
-                f"Das Feature-Gate, auf dem die Fähigkeit {cap} im Katalog beruht, fehlt in {sid} "
+                f"Das Feature-Gate, auf dem die Fähigkeit {cap} in unseren Daten beruht, fehlt in {sid} "
                 f"(seine Beschreibung „{cit.get('quote')}“ steht nicht mehr in der Tabelle)"),
                 touches=[ref], details={"quote": cit.get("quote")}))
             continue
@@ -40,16 +40,16 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
         if gate["stage"] != ours:
             out.append(Change(sid, "gate-maturity", Text(
                 f"feature gate {gate['gate']} is {WORDS.get(gate['stage'], gate['stage'])} now "
-                f"(catalog, capability {cap}: {WORDS.get(ours, ours)})",
+                f"(our data, capability {cap}: {WORDS.get(ours, ours)})",
                 f"Feature-Gate {gate['gate']} ist jetzt {WORDS.get(gate['stage'], gate['stage'])} "
-                f"(Katalog, Fähigkeit {cap}: {WORDS.get(ours, ours)})"),
+                f"(unsere Daten, Fähigkeit {cap}: {WORDS.get(ours, ours)})"),
                 touches=[ref], patch=[{"entity": entity, "path": [*path, "value"], "value": gate["stage"]}],
                 details={"gate": gate["gate"], "quote": cit.get("quote")}))
         elif ours == "alpha" and gate["default"]:
             out.append(Change(sid, "gate-default", Text(
-                f"feature gate {gate['gate']} is on by default now, though still Alpha (catalog, capability {cap}: "
+                f"feature gate {gate['gate']} is on by default now, though still Alpha (our data, capability {cap}: "
                 "off by default)",
-                f"Feature-Gate {gate['gate']} ist jetzt standardmäßig an, obwohl noch Alpha (Katalog, Fähigkeit "
+                f"Feature-Gate {gate['gate']} ist jetzt standardmäßig an, obwohl noch Alpha (unsere Daten, Fähigkeit "
                 f"{cap}: standardmäßig aus)"),
                 touches=[ref], details={"gate": gate["gate"], "quote": cit.get("quote")}))
     return out

@@ -28,8 +28,8 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     if newer:
         shown = ", ".join(newer)
         out.append(Change(sid, "release-newer", Text(
-            f"the component matrix describes GPU Operator {shown}, newer than the catalog's newest ({newest})",
-            f"Die Komponenten-Matrix beschreibt GPU Operator {shown}, neuer als das neueste im Katalog ({newest})"),
+            f"the component matrix describes GPU Operator {shown}, newer than the newest in our data ({newest})",
+            f"Die Komponenten-Matrix beschreibt GPU Operator {shown}, neuer als das neueste in unseren Daten ({newest})"),
             touches=["releases/gpu-operator releases"]))
     for release, components in columns.items():
         key = release or newest
@@ -46,9 +46,9 @@ def _release(sid: str, release: str, i: int, rel: dict, components: list[dict]) 
         if theirs and theirs["version"] != comp["version"]:
             out.append(Change(sid, "component-changed", Text(
                 f"the component matrix gives {comp['component']} {theirs['version']} for {release} "
-                f"(catalog: {comp['version']})",
+                f"(our data: {comp['version']})",
                 f"Die Komponenten-Matrix nennt {comp['component']} {theirs['version']} für {release} "
-                f"(Katalog: {comp['version']})"),
+                f"(unsere Daten: {comp['version']})"),
                 touches=[f"releases/gpu-operator releases[{i}].components[{k}]"],
                 patch=[{"entity": "releases/gpu-operator", "path": ["releases", i, "components", k, "version"],
                         "value": theirs["version"]}]))

@@ -53,8 +53,8 @@ def _products(sid: str, products: list[dict], now: dict, gone: dict, vgpu: list[
             new = sorted({r[field] for r in theirs})
             if old != new:
                 out.append(Change(sid, f"product-{field}", Text(
-                    f"platform support gives {p['name']} {en} {' / '.join(new)} (catalog: {' / '.join(old)})",
-                    f"Die Plattform-Unterstützung gibt {p['name']} {de} {' / '.join(new)} (Katalog: {' / '.join(old)})"),
+                    f"platform support gives {p['name']} {en} {' / '.join(new)} (our data: {' / '.join(old)})",
+                    f"Die Plattform-Unterstützung gibt {p['name']} {de} {' / '.join(new)} (unsere Daten: {' / '.join(old)})"),
                     touches=[ref]))
         old_notes = sorted({n for _, r in rows for n in r.get("notes", [])})
         new_notes = sorted({n for r in theirs for n in r["notes"]})
@@ -108,8 +108,8 @@ def _cards(sid: str, cards: dict, now: dict, gone: dict) -> list[Change]:
             hit = next((now[k][0] for k in sorted(names) if k in now), None)
             if hit:
                 out.append(Change(sid, "card-listed", Text(
-                    f"platform support now lists {hit['name']}; the catalog says card {card['short_name']} is not listed",
-                    f"Die Plattform-Unterstützung nennt jetzt {hit['name']}; laut Katalog ist Karte "
+                    f"platform support now lists {hit['name']}; our data say card {card['short_name']} is not listed",
+                    f"Die Plattform-Unterstützung nennt jetzt {hit['name']}; laut unseren Daten ist Karte "
                     f"{card['short_name']} nicht gelistet"),
                     touches=[f"{entity} operator_support.listed"],
                     patch=[{"entity": entity, "path": ["operator_support", "listed", "value"], "value": True}]))
@@ -133,8 +133,8 @@ def _driver_facts(sid: str, entity: str, card: dict, support: dict, product: dic
         en = f"requires driver {theirs} or later" if theirs else "no longer states a driver minimum"
         de = f"verlangt Treiber {theirs} oder neuer" if theirs else "nennt keinen Mindesttreiber mehr"
         out.append(Change(sid, "min-driver", Text(
-            f"platform support {en} for {product['name']} (catalog: {fact['value']})",
-            f"Die Plattform-Unterstützung {de} für {product['name']} (Katalog: {fact['value']})"),
+            f"platform support {en} for {product['name']} (our data: {fact['value']})",
+            f"Die Plattform-Unterstützung {de} für {product['name']} (unsere Daten: {fact['value']})"),
             touches=[f"{entity} operator_support.min_driver"],
             patch=[{"entity": entity, "path": ["operator_support", "min_driver", "value"], "value": theirs}] if theirs else []))
     ours = {(e["driver"], e["feature"]) for e in support.get("driver_exceptions", []) if cites(e.get("fact"), sid)}
@@ -143,9 +143,9 @@ def _driver_facts(sid: str, entity: str, card: dict, support: dict, product: dic
         fmt = lambda s: ", ".join(f"{f} on {d}" for d, f in sorted(s)) or "none"  # noqa: E731
         fmt_de = lambda s: ", ".join(f"{f} auf {d}" for d, f in sorted(s)) or "keine"  # noqa: E731
         out.append(Change(sid, "driver-exceptions", Text(
-            f"platform support names these driver exceptions for {product['name']}: {fmt(doc)} (catalog: {fmt(ours)})",
+            f"platform support names these driver exceptions for {product['name']}: {fmt(doc)} (our data: {fmt(ours)})",
             f"Die Plattform-Unterstützung nennt diese Treiber-Ausnahmen für {product['name']}: {fmt_de(doc)} "
-            f"(Katalog: {fmt_de(ours)})"),
+            f"(unsere Daten: {fmt_de(ours)})"),
             touches=[f"{entity} operator_support.driver_exceptions"]))
     return out
 
@@ -174,10 +174,10 @@ def _kubevirt_vgpu(sid: str, cards: dict, entries: list[dict]) -> list[Change]:
                        f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte "
                        f"{short} nicht mehr")
         elif not fact["value"] and hit is not None:
-            text = Text(f"platform support's KubeVirt vGPU device list now names {hit}; the catalog says card {short} "
+            text = Text(f"platform support's KubeVirt vGPU device list now names {hit}; our data say card {short} "
                        "is not on it",
                        f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt jetzt "
-                       f"{hit}; laut Katalog steht Karte {short} nicht darauf")
+                       f"{hit}; laut unseren Daten steht Karte {short} nicht darauf")
         else:
             continue
         out.append(Change(sid, "vgpu-unlisted" if fact["value"] else "vgpu-listed", text,
@@ -203,9 +203,9 @@ def _disputed_vgpu(sid: str, entity: str, short: str, fact: dict | None, hit: st
                         f"Wert entfernen")
         else:
             text = Text(f"platform support's KubeVirt vGPU device list no longer names card {short}, which the "
-                        f"catalog keeps as its disputed value",
+                        f"our data keep as the disputed value",
                         f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte "
-                        f"{short} nicht mehr, die der Katalog als abweichenden Wert führt")
+                        f"{short} nicht mehr, die unsere Daten als abweichenden Wert führen")
         out.append(Change(sid, "vgpu-listed" if hit is not None else "vgpu-unlisted", text, touches=[where]))
     return out
 

@@ -1,7 +1,7 @@
 """The device plugin README against the catalog.
 
 The "latest release": a README that lags behind is not drift; one that names a release newer than any device
-plugin version in the catalog (releases/device-plugin.yaml, or the versions GPU Operator releases ship) is.
+plugin version in our data (releases/device-plugin.yaml, or the versions GPU Operator releases ship) is.
 A pre-release ("v0.21.0-rc.1") is noted, never drift.
 
 The sharing modes: each mode the catalog rests on (a citation of this README whose section is the mode's
@@ -42,16 +42,16 @@ def _latest(sid: str, extracted: dict, data: dict) -> list[Change]:
             return []
         return [Change(sid, "prerelease", Text(
             f"the device plugin README names the pre-release v{latest} as the latest release (not a release yet; "
-            f"the catalog's newest: {newest})",
+            f"the newest in our data: {newest})",
             f"Das README des Device Plugins nennt die Vorabversion v{latest} als neuestes Release (noch kein "
-            f"Release; neuestes im Katalog: {newest})"), touches=touches, rank="note")]
+            f"Release; neuestes in unseren Daten: {newest})"), touches=touches, rank="note")]
     if version_key(latest) <= version_key(newest):
         return []
     return [Change(sid, "release-newer", Text(
         f"the device plugin README names v{latest} as the latest release, newer than any device plugin "
-        f"version in the catalog ({newest})",
+        f"version in our data ({newest})",
         f"Das README des Device Plugins nennt v{latest} als neuestes Release, neuer als jede Version des "
-        f"Device Plugins im Katalog ({newest})"), touches=touches)]
+        f"Device Plugins in unseren Daten ({newest})"), touches=touches)]
 
 
 def _sharing(sid: str, extracted: dict, data: dict) -> list[Change]:
@@ -64,14 +64,14 @@ def _sharing(sid: str, extracted: dict, data: dict) -> list[Change]:
             refs = sections[mode]
             out.append(Change(sid, "sharing-mode-removed", Text(
                 f"the device plugin README no longer documents the sharing mode “{mode}” "
-                f"({len(refs)} catalog facts rest on that section)",
+                f"({len(refs)} facts of our data rest on that section)",
                 f"Das README des Device Plugins beschreibt den Sharing-Modus „{mode}“ nicht mehr "
-                f"({len(refs)} Fakten im Katalog stützen sich auf diesen Abschnitt)"),
+                f"({len(refs)} Fakten unserer Daten stützen sich auf diesen Abschnitt)"),
                 touches=refs, details={"quotes": sorted({q for q in sections.quotes(mode)})}))
     for mode in modes if known else []:  # a catalog that rests on no mode does not track them
         if mode not in known:
             out.append(Change(sid, "sharing-mode-added", Text(
-                f"the device plugin README documents a sharing mode the catalog does not know: “{mode}”",
-                f"Das README des Device Plugins beschreibt einen Sharing-Modus, den der Katalog nicht kennt: "
+                f"the device plugin README documents a sharing mode our data do not know: “{mode}”",
+                f"Das README des Device Plugins beschreibt einen Sharing-Modus, den unsere Daten nicht kennen: "
                 f"„{mode}“"), touches=["methods"]))
     return out
