@@ -64,6 +64,14 @@ def _count_class(n, classes):
     raise AssertionError(n)
 
 
+class Fits(ValueError):
+    """A name that fits several cards (`cards`): the page answers once where all answers agree."""
+
+    def __init__(self, name: str, cards: list[str]):
+        super().__init__(f"{name} fits several cards")
+        self.name, self.cards = name, cards
+
+
 class Oracle:
     def __init__(self, payload: dict):
         self.shared = payload["shared"]
@@ -105,6 +113,8 @@ class Oracle:
         try:
             return NameIndex(cards).resolve(name)
         except NameError_ as exc:
+            if exc.ambiguous and not exc.several:
+                raise Fits(name, sorted(exc.candidates)) from None
             raise ValueError(str(exc)) from None
 
     def operator(self, text):
@@ -145,7 +155,49 @@ class Oracle:
 
     # -- the questions
     def ask(self, question: str, s: dict) -> dict:
-        return getattr(self, "_" + question)(s)
+        try:
+            return getattr(self, "_" + question)(s)
+        except Fits as fits:
+            return self._one_for_all(question, s, fits)
+
+    def _one_for_all(self, question: str, s: dict, fits: "Fits") -> dict:
+        """ask.js oneForAll: one answer naming the cards where all get the same answer, else ValueError listing
+        their verdicts (the CLI's exit 2 without its "(the answers differ in: …)")."""
+        short = lambda cid: self.by_id[cid]["short"]  # noqa: E731
+        found, first = [], None
+        for cid in fits.cards:
+            try:
+                found.append((cid, getattr(self, "_" + question)({**s, "card": cid})))
+            except ValueError as exc:
+                first = first or exc
+        if not found:
+            raise first
+        en = self.shared["verdicts"]["yes"] != "Ja"
+        if len(found) == 1:
+            raise ValueError(f"{fits.name} fits several cards and the other inputs only {short(found[0][0])} "
+                             f"({found[0][0]}): name it")
+
+        def gist(cid, a):
+            names = sorted(filter(None, (cid, short(cid), self.by_id[cid]["name"])), key=len, reverse=True)
+
+            def plain(t):
+                for n in names:
+                    t = t.replace(n, "{card}")
+                return t
+            return (a["verdict"], [(r["rule"], plain(r["text"])) for r in a["reasons"]],
+                    [plain(c) for c in a["conditions"]], a["details"])
+        if any(gist(c, a) != gist(*found[0]) for c, a in found):
+            words = self.shared["verdicts"]
+            listed = "; ".join(f"{short(c)} ({c}): {words[a['verdict']][0].lower()}{words[a['verdict']][1:]}"
+                               for c, a in found)
+            raise ValueError(f"{fits.name} fits several cards whose answers differ — {listed}; name one of them")
+        answer = dict(found[0][1])
+        cards = [c for c, _ in found]
+        head = (f"{fits.name} fits {len(cards)} cards ({', '.join(map(short, cards))}); the answer is the same for "
+                f"all of them. ") if en else (f"{fits.name} passt auf {len(cards)} Karten "
+                                               f"({', '.join(map(short, cards))}); die Antwort ist für alle gleich. ")
+        answer["summary"] = head + answer["summary"].replace(short(cards[0]), " / ".join(map(short, cards)))
+        return answer
 
     def _mig(self, s):
         cid = self.resolve(s["card"])

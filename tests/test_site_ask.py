@@ -345,3 +345,47 @@ def test_the_cli_itself_agrees_for_a_typed_driver(world):
     oracle = world["oracle"]["de"]
     shown = page_view(oracle.ask("mig", {"card": "RTX PRO 6000 Server Edition", "driver": "575.57.9"}))
     assert shown == cli_view(json.loads(result.output))
+
+
+# --- a name that fits several cards: answered once where all answers agree, as the CLI --------------------
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("question, state", [
+    ("mig", {"card": "A100 80GB"}), ("methods", {"card": "A100 80GB"}),
+    ("recommend", {"card": "A100 80GB", "workload": "dev"}),
+])
+def test_a_name_fitting_several_cards_with_one_answer_gets_the_clis_one_answer(world, question, state, lang):
+    from kb.questions import one_for_all
+    from kb.questions.base import AmbiguousCard
+
+    raw = dict(state)
+    asker = world["asker"]
+    with pytest.raises(AmbiguousCard) as exc:
+        resolve(question, asker.index, **raw)
+    expected = localise(one_for_all(question, asker, raw, exc.value), lang)
+    assert expected["cards"] == ["a100-pcie-80gb", "a100-sxm4-80gb"]
+    assert page_view(world["oracle"][lang].ask(question, state)) == cli_view(expected)
+
+
+@pytest.mark.parametrize("question, state, differ", [
+    ("mig", {"card": "A100"}, None),
+    ("methods", {"card": "RTX PRO 6000"}, "RTX PRO 6000 Server Edition (rtx-pro-6000-blackwell-server): yes"),
+    ("mig", {"card": "H100 SXM5"}, "H100 SXM5 94GB (h100-sxm5-94gb): yes"),
+])
+def test_a_name_fitting_several_cards_with_different_answers_is_refused_in_the_clis_words(world, question, state, differ):
+    from kb.errors import UnusableInput as InputError
+    from kb.questions import one_for_all
+    from kb.questions.base import AmbiguousCard
+
+    asker = world["asker"]
+    with pytest.raises(AmbiguousCard) as exc:
+        resolve(question, asker.index, **state)
+    with pytest.raises(InputError) as cli_exc:
+        one_for_all(question, asker, state, exc.value)
+    with pytest.raises(ValueError) as page_exc:
+        world["oracle"]["en"].ask(question, state)
+    said = cli_exc.value.text["en"]
+    # the page says what the CLI says up to the CLI's "(the answers differ in: …)", which it leaves out
+    assert str(page_exc.value) == said.split(" (the answers differ in: ")[0] + (
+        "; name one of them" if " (the answers differ in: " in said else "")
+    assert differ is None or differ in str(page_exc.value)

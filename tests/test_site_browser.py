@@ -156,6 +156,8 @@ ASKED = [
     ("en", "q=strategy&gpu=H200%20NVL:all-1g.18gb&gpu=H200%20NVL&driver=570.148.08&operator=25.3.4", "strategy",
      {"gpu": ["H200 NVL:all-1g.18gb", "H200 NVL"], "driver": "570.148.08", "operator": "25.3.4"}),
     ("en", "q=recommend&workload=small-inference&card=L4", "recommend", {"workload": "small-inference", "card": "L4"}),
+    # a name fitting several cards with one answer: answered once naming them, as `gpukb ask mig "A100 80GB"`
+    ("de", "q=mig&card=A100%2080GB", "mig", {"card": "A100 80GB"}),
     ("de", "q=recommend&workload=multi-tenant&isolation=required", "recommend",
      {"workload": "multi-tenant", "isolation": "required"}),
 ]
@@ -198,7 +200,8 @@ def test_ask_page_follows_the_form_and_updates_its_address(page, server, built):
 @pytest.mark.parametrize("query, message", [
     # a part of one card's name that fits no card: the CLI says the same (gpukb ask mig "Blackwell Max-Q")
     ("q=mig&card=Blackwell%20Max-Q", "unknown card 'Blackwell Max-Q' — did you mean: RTX PRO 6000 Max-Q (rtx-pro-6000-blackwell-max-q)"),
-    ("q=mig&card=RTX%20PRO%206000", "fits several cards"),
+    # a name fitting several cards whose answers differ: the CLI's exit-2 words listing the verdicts
+    ("q=methods&card=RTX%20PRO%206000", "RTX PRO 6000 fits several cards whose answers differ — "),
     ("q=mig&card=l4&driver=banana", "is not a driver version"),
     ("q=dra&k8s=1.34", "without a patch release cannot be answered"),
     ("q=dra&k8s=1.34.2&dra-driver=0.5.0", "unknown standalone DRA driver release '0.5.0'"),

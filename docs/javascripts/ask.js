@@ -32,6 +32,9 @@
       emptyCard: "der Kartenname ist leer",
       unknownCard: "unbekannte Karte {name}", didYouMean: " — meinten Sie: {list}",
       ambiguousCard: "{name} passt auf mehrere Karten: {list}",
+      fitsOne: "{name} passt auf mehrere Karten, die übrigen Angaben nur auf {card}: nennen Sie sie",
+      answersDiffer: "{name} passt auf mehrere Karten mit unterschiedlichen Antworten — {list}; nennen Sie eine davon",
+      sameForAll: "{name} passt auf {n} Karten ({list}); die Antwort ist für alle gleich. ",
       severalCards: "{name} nennt mehrere Karten: {list}; fragen Sie je Aufruf nach einer Karte",
       badOperator: "GPU Operator {v} ist kein Release, das wir kennen; bekannt: {known}",
       severalOps: "GPU Operator {v} passt auf mehrere Releases: {list}; nennen Sie das Patch-Release",
@@ -68,6 +71,9 @@
       emptyCard: "the card name is empty",
       unknownCard: "unknown card {name}", didYouMean: " — did you mean: {list}",
       ambiguousCard: "{name} fits several cards: {list}",
+      fitsOne: "{name} fits several cards and the other inputs only {card}: name it",
+      answersDiffer: "{name} fits several cards whose answers differ — {list}; name one of them",
+      sameForAll: "{name} fits {n} cards ({list}); the answer is the same for all of them. ",
       severalCards: "{name} names several cards: {list}; ask about one card at a time",
       badOperator: "GPU Operator {v} is not a release we know; known releases: {known}",
       severalOps: "GPU Operator {v} fits several releases: {list}; name the patch release",
@@ -309,7 +315,12 @@
     var r = lookup(ix, name);
     if (r.ids.length === 1 && !r.partial) return r.ids[0];
     if (r.several) throw new Problem(say("severalCards", { name: shown(name), list: list(r.ids) }));
-    if (r.ambiguous) throw new Problem(say("ambiguousCard", { name: shown(name), list: list(r.ids) }));
+    if (r.ambiguous) {  // ask() answers once where every card it fits gets the same answer (as the CLI)
+      var p = new Problem(say("ambiguousCard", { name: shown(name), list: list(r.ids) }));
+      p.fits = r.ids.slice().sort();
+      p.typed = name;
+      throw p;
+    }
     throw new Problem(say("unknownCard", { name: shown(name) }) + (r.ids.length ? say("didYouMean", { list: list(r.ids) }) : ""));
   }
 
@@ -709,10 +720,53 @@
     var needsCard = ["mig", "methods", "resource"].indexOf(s.q) >= 0 || (s.q === "recommend" && s.card);
     if (needsCard) {
       var id;
-      id = ctx.resolve(s.card === undefined ? "" : s.card);
+      try {
+        id = ctx.resolve(s.card === undefined ? "" : s.card);
+      } catch (e) {
+        if (!(e instanceof Problem) || !e.fits) throw e;
+        return oneForAll(s, ctx, e);
+      }
       return ctx.loadCards([id]).then(function () { return ASK[s.q](Object.assign({}, s, { card: id }), ctx); });
     }
     return Promise.resolve(ASK[s.q](s, ctx));
+  }
+
+  // a name that fits several cards, as kb.questions.one_for_all: one answer naming them all where every card
+  // gets the same answer (verdict, reasons, conditions, details — the card's own names taken out); else the
+  // CLI's refusal listing the cards with their verdicts. The other inputs may fit only some of the cards.
+  function oneForAll(s, ctx, problem) {
+    var short = function (id) { return ctx.byId[id].short; };
+    var typed = String(problem.typed);  // as the CLI writes it (shown as text, never as markup)
+    return ctx.loadCards(problem.fits).then(function () {
+      var fits = [], first = null;
+      problem.fits.forEach(function (id) {
+        try { fits.push([id, ASK[s.q](Object.assign({}, s, { card: id }), ctx)]); }
+        catch (e) { if (!(e instanceof Problem)) throw e; first = first || e; }
+      });
+      if (!fits.length) throw first;
+      if (fits.length === 1) throw new Problem(say("fitsOne", { name: typed, card: short(fits[0][0]) + " (" + fits[0][0] + ")" }));
+      var gist = function (id, a) {
+        var c = ctx.byId[id];
+        var names = [id, c.short, c.name].filter(Boolean).sort(function (x, y) { return y.length - x.length; });
+        var plain = function (t) { names.forEach(function (n) { t = String(t).split(n).join("{card}"); }); return t; };
+        return JSON.stringify([a.verdict, a.reasons.map(function (r) { return [r.rule, plain(r.text)]; }),
+          a.conditions.map(plain), a.details]);
+      };
+      var gists = fits.map(function (f) { return gist(f[0], f[1]); });
+      if (gists.some(function (g) { return g !== gists[0]; })) {
+        var list = fits.map(function (f) {
+          var v = ctx.shared.verdicts[f[1].verdict] || f[1].verdict;
+          return short(f[0]) + " (" + f[0] + "): " + v.charAt(0).toLowerCase() + v.slice(1);
+        }).join("; ");
+        throw new Problem(say("answersDiffer", { name: typed, list: list }));
+      }
+      var answer = Object.assign({}, fits[0][1]);
+      answer.cards = fits.map(function (f) { return f[0]; });
+      var every = answer.cards.map(short).join(" / ");
+      answer.summary = say("sameForAll", { name: typed, n: fits.length, list: answer.cards.map(short).join(", ") }) +
+        String(answer.summary).split(short(answer.cards[0])).join(every);
+      return answer;
+    });
   }
 
   function setup(root, shared, base, rulesPage) {
