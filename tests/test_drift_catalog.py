@@ -61,8 +61,8 @@ def test_release_notes_of_2026_06_25_end_at_26_3_3():
     code, item = diff("gpu-operator-release-notes", "cloud-native-docs/release-notes@2026-06-25.rst")
     assert code == 1
     assert item["extracted"]["newest"] == "26.3.3"
-    assert texts(item)[0] == ("gpu-operator-release-notes does not list NVIDIA GPU Operator 26.7.0, which the "
-                              "catalog has (newest there: 26.3.3)")
+    assert texts(item)[0] == ("the document does not list NVIDIA GPU Operator 26.7.0, which our "
+                              "data have (newest there: 26.3.3)")
 
 
 def test_mig_doc_before_v26_3_0_lacks_the_generated_mig_configuration():
@@ -119,7 +119,7 @@ def test_mig_parted_changelog_with_a_newer_release_is_drift(tmp_path):
     result = CliRunner().invoke(cli, ["sources", "diff", "mig-parted-changelog", path, "--json"])
     item = json.loads(result.stdout)["sources"][0]
     assert (result.exit_code, texts(item)) == (1, [
-        "mig-parted-changelog lists NVIDIA MIG Manager for Kubernetes 0.16.0, newer than the newest in our data (0.15.0)"])
+        "the document lists NVIDIA MIG Manager for Kubernetes 0.16.0, newer than the newest in our data (0.15.0)"])
 
 
 def test_mig_parted_changelog_without_a_catalog_release_is_drift(tmp_path):
@@ -129,8 +129,8 @@ def test_mig_parted_changelog_without_a_catalog_release_is_drift(tmp_path):
     assert result.exit_code == 1
     assert [(c["kind"], c["touches"]) for c in item["changes"]] == [
         ("release-missing", ["releases/mig-manager releases[0]"])]
-    assert texts(item) == ["mig-parted-changelog does not list NVIDIA MIG Manager for Kubernetes 0.15.0, which the "
-                           "catalog has (newest there: 0.14.5)"]
+    assert texts(item) == ["the document does not list NVIDIA MIG Manager for Kubernetes 0.15.0, which our "
+                           "data have (newest there: 0.14.5)"]
 
 
 # --- the KubeVirt vGPU device list against the cards' operator_support.kubevirt_vgpu ---------------------

@@ -85,7 +85,7 @@ def test_release_notes_2026_06_25_newest_is_26_3_3(drift_catalog):
     assert code == 1
     assert kinds_and_texts(item) == [(
         "release-missing",
-        "gpu-operator-release-notes does not list NVIDIA GPU Operator 26.7.0, which our data have "
+        "the document does not list NVIDIA GPU Operator 26.7.0, which our data have "
         "(newest there: 26.3.3)")]
     assert item["extracted"]["newest"] == "26.3.3"
 
@@ -96,7 +96,7 @@ def test_release_notes_2026_03_20_miss_two_catalog_releases_in_one_change(drift_
     assert code == 1
     assert kinds_and_texts(item) == [(
         "release-missing",
-        "gpu-operator-release-notes does not list NVIDIA GPU Operator 26.7.0, 26.3.3, which our data have "
+        "the document does not list NVIDIA GPU Operator 26.7.0, 26.3.3, which our data have "
         "(newest there: 26.3.0)")]
     assert item["changes"][0]["touches"] == ["releases/gpu-operator releases[0]", "releases/gpu-operator releases[1]"]
 
@@ -136,8 +136,8 @@ def test_dra_docs_index_says_kubernetes_1_32(drift_catalog):
     code, item = diff_json("dra-driver-prerequisites", need_sources() / "dra-driver-nvidia-gpu/_index@2026-06-26.md")
     assert code == 1
     assert kinds_and_texts(item) == [
-        ("requirement-changed", "dra-driver-prerequisites now requires Kubernetes 1.32 or later for dra (our data: 1.34.2)"),
-        ("requirement-changed", "dra-driver-prerequisites no longer states a minimum for the NVIDIA driver "
+        ("requirement-changed", "the document now requires Kubernetes 1.32 or later for dra (our data: 1.34.2)"),
+        ("requirement-changed", "the document no longer states a minimum for the NVIDIA driver "
                                 "(our data, dra: 565.0)")]
     assert item["changes"][0]["patch"] == [{"entity": "methods/dra", "path": ["requirements", "min_kubernetes", "value"],
                                             "value": "1.32"}]
@@ -220,14 +220,14 @@ def test_release_notes_with_a_newer_release(drift_catalog, tmp_path):
     assert code == 1
     assert kinds_and_texts(item) == [(
         "release-newer",
-        "gpu-operator-release-notes lists NVIDIA GPU Operator 27.1.0, newer than the newest in our data (26.7.0)")]
+        "the document lists NVIDIA GPU Operator 27.1.0, newer than the newest in our data (26.7.0)")]
 
 
 def test_release_notes_with_another_component_version(drift_catalog, tmp_path):
     path = edited(tmp_path, RN, "NVIDIA Device Plugin for Kubernetes v0.20.0", "NVIDIA Device Plugin for Kubernetes v0.20.1")
     code, item = diff_json("gpu-operator-release-notes", path)
     assert kinds_and_texts(item) == [
-        ("component-changed", "gpu-operator-release-notes lists device-plugin 0.20.1 for 26.7.0 (our data: 0.20.0)")]
+        ("component-changed", "the document lists device-plugin 0.20.1 for 26.7.0 (our data: 0.20.0)")]
     assert item["changes"][0]["patch"] == [{"entity": "releases/gpu-operator",
                                             "path": ["releases", 0, "components", 2, "version"], "value": "0.20.1"}]
 
@@ -236,7 +236,7 @@ def test_release_notes_drop_a_component(drift_catalog, tmp_path):
     path = edited(tmp_path, RN, "  - NVIDIA MIG Manager for Kubernetes v0.15.0\n", "")
     code, item = diff_json("gpu-operator-release-notes", path)
     assert kinds_and_texts(item) == [
-        ("component-removed", "gpu-operator-release-notes no longer lists mig-manager 0.15.0 for 26.7.0")]
+        ("component-removed", "the document no longer lists mig-manager 0.15.0 for 26.7.0")]
 
 
 def test_component_matrix_for_a_newer_release(drift_catalog, tmp_path):
@@ -270,7 +270,7 @@ def test_changelog_with_a_newer_release(drift_catalog, tmp_path):
     code, item = diff_json("device-plugin-changelog", path)
     assert kinds_and_texts(item) == [(
         "release-newer",
-        "device-plugin-changelog lists NVIDIA device plugin for Kubernetes 0.21.0, newer than the newest in our data (0.20.0)")]
+        "the document lists NVIDIA device plugin for Kubernetes 0.21.0, newer than the newest in our data (0.20.0)")]
 
 
 def test_mig_layout_with_another_count(drift_catalog, tmp_path):
@@ -288,7 +288,7 @@ def test_dra_prerequisites_with_a_newer_kubernetes(drift_catalog, tmp_path):
                   "| Kubernetes | v1.35.0 or later")
     code, item = diff_json("dra-driver-prerequisites", path)
     assert kinds_and_texts(item) == [(
-        "requirement-changed", "dra-driver-prerequisites now requires Kubernetes 1.35.0 or later for dra (our data: 1.34.2)")]
+        "requirement-changed", "the document now requires Kubernetes 1.35.0 or later for dra (our data: 1.34.2)")]
 
 
 # --- unreadable or unparseable input: exit 3, never drift, never "no drift" ---------------------------

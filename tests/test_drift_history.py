@@ -600,7 +600,7 @@ def test_chart_mutation_a_higher_kubernetes_minimum(tmp_path):
     assert code == 1
     changed = [c for c in item["changes"] if c["kind"] == "requirement-changed"]
     assert [c["text"]["en"] for c in changed] == [
-        "dra-driver-chart now requires Kubernetes 1.34.0 or later for dra (our data: 1.32)"]
+        "the document now requires Kubernetes 1.34.0 or later for dra (our data: 1.32)"]
     assert changed[0]["touches"] == ["methods/dra standalone_requirements.min_kubernetes.disputed_by[0]"]
 
 

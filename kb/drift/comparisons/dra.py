@@ -35,11 +35,11 @@ def _fact(sid: str, mid: str, block: str, key: str, what: Text, fact: dict, thei
             continue
         ref = f"methods/{mid} {block}.{key}" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
         if theirs:
-            text = Text("{sid} now requires {what} {theirs} or later for {mid} (our data: {ours})",
-                        "{sid} verlangt für {mid} jetzt {what} {theirs} oder neuer (unsere Daten: {ours})")
+            text = Text("the document now requires {what} {theirs} or later for {mid} (our data: {ours})",
+                        "Das Dokument verlangt für {mid} jetzt {what} {theirs} oder neuer (unsere Daten: {ours})")
         else:
-            text = Text("{sid} no longer states a minimum for {what} (our data, {mid}: {ours})",
-                        "{sid} nennt kein Minimum mehr für {what} (unsere Daten, {mid}: {ours})")
+            text = Text("the document no longer states a minimum for {what} (our data, {mid}: {ours})",
+                        "Das Dokument nennt kein Minimum mehr für {what} (unsere Daten, {mid}: {ours})")
         patch = [{"entity": f"methods/{mid}", "path": [block, key, "value"], "value": theirs}]
         out.append(Change(sid, "requirement-changed",
                           text.format(sid=sid, what=what, theirs=theirs or "", mid=mid, ours=item["value"]),

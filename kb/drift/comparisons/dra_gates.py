@@ -30,9 +30,9 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
         cap = _capability_id(data, entity, path)
         if gate is None:
             out.append(Change(sid, "gate-removed", Text(
-                f"the feature gate our data's {cap} capability rests on is gone from {sid} "
+                f"the feature gate our data's {cap} capability rests on is gone from the document "
                 f"(its description “{cit.get('quote')}” is not in the table)",
-                f"Das Feature-Gate, auf dem die Fähigkeit {cap} in unseren Daten beruht, fehlt in {sid} "
+                f"Das Feature-Gate, auf dem die Fähigkeit {cap} in unseren Daten beruht, fehlt im Dokument "
                 f"(seine Beschreibung „{cit.get('quote')}“ steht nicht mehr in der Tabelle)"),
                 touches=[ref], details={"quote": cit.get("quote")}))
             continue

@@ -32,8 +32,8 @@ def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict) -> list[C
     for version in sorted(listed, key=version_key, reverse=True):
         if version_key(version) > version_key(newest):
             out.append(Change(sid, "release-newer", Text(
-                f"{sid} lists {name} {version}, newer than the newest in our data ({newest})",
-                f"{sid} nennt {name} {version}, neuer als das neueste in unseren Daten ({newest})"),
+                f"the document lists {name} {version}, newer than the newest in our data ({newest})",
+                f"Das Dokument nennt {name} {version}, neuer als das neueste in unseren Daten ({newest})"),
                 touches=[f"{entity} releases"], details={"draft": _draft(sid, listed[version], rfile)}))
     # a release the catalog knows from another document only (cited, but not by this one) is not this one's
     missing = [(v, i) for v, (i, rel) in sorted(ours.items(), key=lambda kv: version_key(kv[0]), reverse=True)
@@ -41,8 +41,8 @@ def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict) -> list[C
     if missing:
         shown = ", ".join(v for v, _ in missing)
         out.append(Change(sid, "release-missing", Text(
-            f"{sid} does not list {name} {shown}, which our data have (newest there: {extracted['newest']})",
-            f"{sid} nennt {name} {shown} nicht, unsere Daten aber schon (neuestes dort: {extracted['newest']})"),
+            f"the document does not list {name} {shown}, which our data have (newest there: {extracted['newest']})",
+            f"Das Dokument nennt {name} {shown} nicht, unsere Daten aber schon (neuestes dort: {extracted['newest']})"),
             touches=[f"{entity} releases[{i}]" for _, i in missing]))
     for version, (i, rel) in ours.items():
         if version in listed and "components" in listed[version]:
@@ -71,22 +71,22 @@ def _components(sid: str, entity: str, i: int, rel: dict, theirs: list[dict]) ->
             k, mine = ours[comp]
             if mine["version"] != doc[comp]["version"]:
                 out.append(Change(sid, "component-changed", Text(
-                    f"{sid} lists {comp} {doc[comp]['version']} for {version} (our data: {mine['version']})",
-                    f"{sid} nennt {comp} {doc[comp]['version']} für {version} (unsere Daten: {mine['version']})"),
+                    f"the document lists {comp} {doc[comp]['version']} for {version} (our data: {mine['version']})",
+                    f"Das Dokument nennt {comp} {doc[comp]['version']} für {version} (unsere Daten: {mine['version']})"),
                     touches=[f"{entity} releases[{i}].components[{k}]"],
                     patch=[{"entity": entity,
                             "path": ["releases", i, "components", k, "written" if "written" in rel["components"][k] else "version"],
                             "value": doc[comp]["version"]}]))
         elif comp in doc:
             out.append(Change(sid, "component-added", Text(
-                f"{sid} lists {comp} {doc[comp]['version']} for {version}; our data's {version} does not",
-                f"{sid} nennt {comp} {doc[comp]['version']} für {version}; {version} in unseren Daten nicht"),
+                f"the document lists {comp} {doc[comp]['version']} for {version}; our data's {version} does not",
+                f"Das Dokument nennt {comp} {doc[comp]['version']} für {version}; {version} in unseren Daten nicht"),
                 touches=[f"{entity} releases[{i}].components"]))
         else:
             k, mine = ours[comp]
             out.append(Change(sid, "component-removed", Text(
-                f"{sid} no longer lists {comp} {mine['version']} for {version}",
-                f"{sid} nennt {comp} {mine['version']} für {version} nicht mehr"),
+                f"the document no longer lists {comp} {mine['version']} for {version}",
+                f"Das Dokument nennt {comp} {mine['version']} für {version} nicht mehr"),
                 touches=[f"{entity} releases[{i}].components[{k}]"]))
     return out
 
