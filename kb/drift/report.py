@@ -16,7 +16,8 @@ change. So it has two parts:
   the command.
 tests/test_voice_cli.py checks the reader's part of a real report in both languages, that report's finding
 sentences, and every sentence text the comparisons can write. Not yet done (docs-dev/glossary.md, "Not yet
-covered"): some finding sentences still name a source id or a method/component/capability id inline.
+covered"): method/component/capability ids and a quote finding's fact path still stand inline in some
+finding sentences.
 
 Findings are ranked: "Facts changed" (fail the run), "Quotes reworded" (the new wording offered as the
 catalog patch; do not fail the run), "Could not be checked" (a whole source, or a part of one). Text that
