@@ -98,31 +98,17 @@ def first_listed(git_dir: Path, data: dict) -> dict[str, dict | None]:
     from kb.drift.extractors import ExtractError, get
 
     extractor = get("platform-support")
-    repo = DocsRepository(git_dir)
-    releases = data["releases"]["gpu-operator"]["releases"]
-    oldest = min((r["version"] for r in releases), key=versions.key)
     wanted = {cid: card_names(card) for cid, card in data["cards"].items()
               if (card.get("operator_support") or {}).get("listed", {}).get("value")}
-    found: dict[str, dict | None] = {}
-    for sha, day in repo.commits():
-        if len(found) == len(wanted):
-            break
+
+    def named_in(page: str) -> dict | None:
         try:
-            products = extractor.extract(repo.show(sha, PAGE))["products"]
+            products = extractor.extract(page)["products"]
         except ExtractError:
-            continue  # a version the extractor cannot read names nothing it can see
-        named = {normalise(p["name"]): p for p in products}
-        new = [cid for cid, names in wanted.items() if cid not in found and names & set(named)]
-        if not new:
-            continue
-        config = docs_version(repo.show(sha, CONFIG))
-        release = _release(config[0] if config else None, day, releases)
-        for cid in new:
-            if release is None or versions.key(release) < versions.key(oldest):
-                found[cid] = None
-            else:
-                found[cid] = _fact(sha, day, named[sorted(wanted[cid] & set(named))[0]], config, release)
-    return found
+            return None  # a version the extractor cannot read names nothing it can see
+        return {normalise(p["name"]): p for p in products}
+
+    return _first_naming(git_dir, data, wanted, named_in, "the first version of the page naming it")
 
 
 def first_in_vgpu_list(git_dir: Path, data: dict) -> dict[str, dict | None]:
@@ -134,29 +120,44 @@ def first_in_vgpu_list(git_dir: Path, data: dict) -> dict[str, dict | None]:
     from kb.drift.extractors import ExtractError
     from kb.drift.extractors.platform_support import kubevirt_vgpu
 
-    repo = DocsRepository(git_dir)
-    releases = data["releases"]["gpu-operator"]["releases"]
-    oldest = min((r["version"] for r in releases), key=versions.key)
     wanted = {}
     for cid, card in data["cards"].items():
         fact = (card.get("operator_support") or {}).get("kubevirt_vgpu") or {}
         if fact.get("value") is True and any(c["source"] == "gpu-operator-platform-support" for c in fact["cite"]):
             wanted[cid] = {normalise(n) for n in list_names(card)}
-    found: dict[str, dict | None] = {}
-    for sha, day in repo.commits():
-        if len(found) == len(wanted):
-            break
+
+    def named_in(page: str) -> dict | None:
         try:
-            entries = kubevirt_vgpu(repo.show(sha, PAGE).splitlines())
+            entries = kubevirt_vgpu(page.splitlines())
         except ExtractError:
-            continue  # no device list in this version
+            return None  # no device list in this version
         named = {}
         for entry in entries:
             excluded = {normalise(x) for x in entry["excluded"]}
             for key in entry["normalised"]:
                 if key not in excluded:
-                    named.setdefault(key, entry)
-        new = [cid for cid, keys in wanted.items() if cid not in found and keys & set(named)]
+                    named.setdefault(key, {"line": entry["line"], "quote": entry["entry"]})
+        return named
+
+    return _first_naming(git_dir, data, wanted, named_in,
+                         "the first version of the page whose KubeVirt vGPU device list names it")
+
+
+def _first_naming(git_dir: Path, data: dict, wanted: dict[str, set[str]], named_in, what: str) -> dict[str, dict | None]:
+    """Walk the page's history from the oldest version: for each card of `wanted` ({id: normalised names}) the fact
+    of the first version whose `named_in(page)` ({normalised name: {line, quote}}, None for an unreadable version)
+    holds one of its names; None where that version is older than every release we know."""
+    repo = DocsRepository(git_dir)
+    releases = data["releases"]["gpu-operator"]["releases"]
+    oldest = min((r["version"] for r in releases), key=versions.key)
+    found: dict[str, dict | None] = {}
+    for sha, day in repo.commits():
+        if len(found) == len(wanted):
+            break
+        named = named_in(repo.show(sha, PAGE))
+        if not named:
+            continue
+        new = [cid for cid, names in wanted.items() if cid not in found and names & set(named)]
         if not new:
             continue
         config = docs_version(repo.show(sha, CONFIG))
@@ -164,10 +165,8 @@ def first_in_vgpu_list(git_dir: Path, data: dict) -> dict[str, dict | None]:
         for cid in new:
             if release is None or versions.key(release) < versions.key(oldest):
                 found[cid] = None
-                continue
-            entry = named[sorted(wanted[cid] & set(named))[0]]
-            found[cid] = _fact(sha, day, {"line": entry["line"], "quote": entry["entry"]}, config, release,
-                               what="the first version of the page whose KubeVirt vGPU device list names it")
+            else:
+                found[cid] = _fact(sha, day, named[sorted(wanted[cid] & set(named))[0]], config, release, what)
     return found
 
 
