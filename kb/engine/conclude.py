@@ -78,6 +78,14 @@ def resolve_cite(data: dict, ref: str) -> list[dict] | FactError:
     return found
 
 
+def _node(data: dict, ref: str):
+    """The catalog node `ref` names; None where it names none."""
+    try:
+        return resolve_ref(data, ref)
+    except FactError:
+        return None
+
+
 _CONDITIONS: dict = {}
 
 
@@ -87,10 +95,7 @@ def fact_conditions(data: dict, ref: str) -> list[dict]:
     key = (data.get("hash") or id(data), ref)
     found = _CONDITIONS.get(key)
     if found is None:
-        try:
-            node = resolve_ref(data, ref)
-        except FactError:
-            node = None
+        node = _node(data, ref)
         found = _CONDITIONS[key] = [node["condition"]] if isinstance(node, dict) and node.get("condition") else []
     return found
 
@@ -105,10 +110,7 @@ def resolve_disputes(data: dict, ref: str) -> list[dict]:
     key = (data.get("hash") or id(data), ref)
     found = _DISPUTES.get(key)
     if found is None:
-        try:
-            node = resolve_ref(data, ref)
-        except FactError:
-            node = None
+        node = _node(data, ref)
         found = []
         for item in node if isinstance(node, list) else [node]:
             if isinstance(item, dict) and item.get("disputed_by"):
