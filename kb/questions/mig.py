@@ -80,16 +80,33 @@ def card_facts(card: dict, operator: str, driver: str | None = None) -> list[dic
     return out
 
 
-def layouts_fact(data: dict, card: dict, operator: str) -> dict:
-    """Whether the release's MIG Manager has layouts of its own for the card's PCI device id (kb.questions.behaviour)."""
-    ids = (card.get("pci_device_ids") or {}).get("value") or [] if card["mig"].get("profiles") else []
+def layout_ids(card: dict, index: dict | None) -> list[str]:
+    """The PCI device ids whose MIG layouts serve the card: its own, and those of every card of the index with the
+    very same MIG profiles and counts (mig-parted's layouts name profiles, so a layout written for the RTX PRO 6000
+    Server Edition's id applies to the Max-Q's GPU, which has the same profiles, wherever it has no device filter).
+    Empty where the card has no profiles or no device id of its own is recorded."""
+    profiles = card["mig"].get("profiles")
+    own = (card.get("pci_device_ids") or {}).get("value") or []
+    if not profiles or not own:
+        return []
+    counts = {p["name"]: p["max_count"] for p in profiles}
+    same = [i for cid, c in ((index or {}).get("cards") or {}).items()
+            if cid != card["id"] and c.get("profile_counts") == counts for i in c.get("pci_device_ids", [])]
+    return [*own, *(i for i in same if i not in own)]
+
+
+def layouts_fact(data: dict, card: dict, operator: str, index: dict | None = None) -> dict:
+    """Whether the release's MIG Manager has layouts for the card's PCI device id or for a GPU with the same MIG
+    profiles (kb.questions.behaviour)."""
     return {"kind": "mig_layouts", "card": card["id"], "name": card["short_name"], "operator": operator,
-            "operator_listed": listed_at(card, operator), **behaviour.mig_layouts(data, operator, ids)}
+            "operator_listed": listed_at(card, operator),
+            **behaviour.mig_layouts(data, operator, layout_ids(card, index))}
 
 
 def facts(asker, inputs: dict) -> list[dict]:
     card = asker.data["cards"][inputs["card"]]
-    return [*card_facts(card, inputs["operator"], inputs["driver"]), layouts_fact(asker.data, card, inputs["operator"]),
+    return [*card_facts(card, inputs["operator"], inputs["driver"]),
+            layouts_fact(asker.data, card, inputs["operator"], asker.index),
             *known_issues.facts(asker.data, operator=inputs["operator"], driver=inputs["driver"], card=inputs["card"])]
 
 

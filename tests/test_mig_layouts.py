@@ -1,0 +1,92 @@
+"""Whether a GPU Operator release's MIG Manager has layouts for a card (mig_layouts facts, rules MIG-015/016): by the
+card's PCI device id and by the ids of cards with the very same MIG profiles (mig-parted's layouts name profiles;
+only a device filter ties one to an id). The real question behind it: NVIDIA/gpu-operator#2249 (RTX PRO 6000 Max-Q
+with GPU Operator 24.3.0)."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+
+import pytest
+
+from kb.catalog.compiled import load_data
+from kb.questions import Asker, mig, resolve
+
+from conftest import MIRROR, REPO
+
+OPERATOR = MIRROR / "NVIDIA+gpu-operator" / "repo"
+
+
+@pytest.fixture(scope="module")
+def data():
+    return load_data(REPO / "catalog")
+
+
+@pytest.fixture(scope="module")
+def asker(data):
+    return Asker(data)
+
+
+def _rules(asker, card: str, operator: str) -> tuple[str, set[str]]:
+    answer = asker.answer("mig", resolve("mig", asker.index, card=card, operator=operator, driver="580.126.16"))
+    return answer["verdict"], {r["rule"] for r in answer["reasons"]}
+
+
+def test_the_max_q_before_any_rtx_pro_6000_layout_is_no_by_the_mig_managers_code(asker):
+    verdict, rules = _rules(asker, "RTX PRO 6000 Max-Q", "24.3.0")
+    assert (verdict, "MIG-015" in rules) == ("no", True)
+    verdict, rules = _rules(asker, "RTX PRO 6000 Workstation Edition", "25.3.0")
+    assert (verdict, "MIG-015" in rules) == ("no", True)
+
+
+def test_from_the_first_release_with_rtx_pro_6000_layouts_the_max_q_is_served_by_them(asker):
+    """25.3.3 added the RTX PRO 6000 Blackwell layouts (device filter 0x2BB5 only on all-balanced): the Max-Q (0x2BB4)
+    has the same profiles, so MIG-015 stays quiet and the answer is the not-listed 'conditional'."""
+    verdict, rules = _rules(asker, "RTX PRO 6000 Max-Q", "25.3.3")
+    assert "MIG-015" not in rules and "MIG-016" not in rules
+    assert verdict == "conditional"
+
+
+def test_layout_ids_add_the_cards_with_the_same_profiles_only(data, asker):
+    ids = mig.layout_ids(data["cards"]["rtx-pro-6000-blackwell-max-q"], asker.index)
+    assert ids[0] == "0x2BB4" and sorted(ids) == ["0x2BB1", "0x2BB4", "0x2BB5"]
+    assert mig.layout_ids(data["cards"]["h200"], asker.index) == ["0x2335"]
+    assert mig.layout_ids(data["cards"]["l4"], asker.index) == []  # no MIG profiles
+
+
+def test_without_a_card_of_the_same_profiles_the_max_q_has_no_layouts_in_25_3_3(data):
+    """The sibling is what makes 25.3.3 cover the Max-Q: without the Server Edition's id MIG-015 fires there."""
+    reduced = copy.deepcopy(data)
+    reduced["cards"]["rtx-pro-6000-blackwell-server"].pop("pci_device_ids")
+    reduced.pop("index", None)  # the compiled names index carries the ids too: let the asker derive it again
+    verdict, rules = _rules(Asker(reduced), "RTX PRO 6000 Max-Q", "25.3.3")
+    assert (verdict, "MIG-015" in rules) == ("no", True)
+
+
+def _cites(node, source: str):
+    if isinstance(node, dict):
+        for c in node.get("cite", []) if isinstance(node.get("cite"), list) else []:
+            if c.get("source") == source:
+                yield c
+        for v in node.values():
+            yield from _cites(v, source)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _cites(v, source)
+
+
+def test_every_quote_of_nvidias_pci_id_list_stands_at_its_tag_and_line(data):
+    if not OPERATOR.is_dir():
+        pytest.skip(f"no mirror of NVIDIA/gpu-operator at {OPERATOR}: fetch it (search tool) to read go-nvlib's "
+                    "default_pci.ids at a tag")
+    cites = list(_cites(data["cards"], "nvidia-pci-ids"))
+    assert len(cites) >= 2
+    files: dict[str, list[str]] = {}
+    for cite in cites:
+        blob, _, line = cite["page"].partition("#L")
+        tag, _, path = blob.removeprefix("blob/").partition("/")
+        if blob not in files:
+            files[blob] = subprocess.run(["git", "-C", str(OPERATOR), "show", f"{tag}:{path}"], check=True,
+                                         capture_output=True, text=True).stdout.splitlines()
+        assert files[blob][int(line) - 1].strip() == cite["quote"], cite
