@@ -90,6 +90,15 @@ EXPECTED = {
         "the fact follows an older version (1): the newest version of a document wins — swap value and claim [citations]",
         "lt/cards/beta-10.yaml:37: operator_support.min_driver.disputed_by[0].cite[0]: demo-guide-2 spans several pages: "
         "name the `page` this quote is on (relative to https://example.invalid/guide/2/) [citations]"]),
+    # issue 11: every name the driver reports is cited, and its quote shows it
+    "product-name-uncited": (1, [
+        "lt/cards/beta-10.yaml:8: product_names[0]: product name 'NVIDIA Beta 10 SXM' without a citation: write it as "
+        "{name: …, cite: [{source: …, quote: …}]} quoting the nvidia-smi output, label or list row that shows it [schema]"]),
+    "product-name-not-shown": (1, [
+        "lt/cards/beta-10.yaml:8: product_names[0].name: product name 'NVIDIA Beta 10 PCIe' stands in none of its "
+        "quotes: quote the nvidia-smi output, label or list row that shows it [citations]",
+        "lt/cards/beta-10.yaml:10: product_names[1].name: product name 'NVIDIA Beta 10' stands in none of its quotes: "
+        "quote the nvidia-smi output, label or list row that shows it [citations]"]),
     # issue 10: a known issue with a version range that no rule reads is data no answer ever shows
     "known-issue-unread": (1, [
         "lt/releases/gpu-operator.yaml:26: known_issues[1].id: known issue 'demo-operator-vgpu' (trigger mig-backed-vgpu, "

@@ -6,16 +6,13 @@ with GPU Operator 24.3.0)."""
 from __future__ import annotations
 
 import copy
-import subprocess
 
 import pytest
 
 from kb.catalog.compiled import load_data
 from kb.questions import Asker, mig, resolve
 
-from conftest import MIRROR, REPO
-
-OPERATOR = MIRROR / "NVIDIA+gpu-operator" / "repo"
+from conftest import REPO
 
 
 @pytest.fixture(scope="module")
@@ -62,31 +59,3 @@ def test_without_a_card_of_the_same_profiles_the_max_q_has_no_layouts_in_25_3_3(
     reduced.pop("index", None)  # the compiled names index carries the ids too: let the asker derive it again
     verdict, rules = _rules(Asker(reduced), "RTX PRO 6000 Max-Q", "25.3.3")
     assert (verdict, "MIG-015" in rules) == ("no", True)
-
-
-def _cites(node, source: str):
-    if isinstance(node, dict):
-        for c in node.get("cite", []) if isinstance(node.get("cite"), list) else []:
-            if c.get("source") == source:
-                yield c
-        for v in node.values():
-            yield from _cites(v, source)
-    elif isinstance(node, list):
-        for v in node:
-            yield from _cites(v, source)
-
-
-def test_every_quote_of_nvidias_pci_id_list_stands_at_its_tag_and_line(data):
-    if not OPERATOR.is_dir():
-        pytest.skip(f"no mirror of NVIDIA/gpu-operator at {OPERATOR}: fetch it (search tool) to read go-nvlib's "
-                    "default_pci.ids at a tag")
-    cites = list(_cites(data["cards"], "nvidia-pci-ids"))
-    assert len(cites) >= 2
-    files: dict[str, list[str]] = {}
-    for cite in cites:
-        blob, _, line = cite["page"].partition("#L")
-        tag, _, path = blob.removeprefix("blob/").partition("/")
-        if blob not in files:
-            files[blob] = subprocess.run(["git", "-C", str(OPERATOR), "show", f"{tag}:{path}"], check=True,
-                                         capture_output=True, text=True).stdout.splitlines()
-        assert files[blob][int(line) - 1].strip() == cite["quote"], cite

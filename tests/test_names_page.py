@@ -58,7 +58,7 @@ def test_the_page_resolves_names_as_the_cli():
         pytest.skip("node is not installed: the page's resolver cannot run outside a browser here")
     data = load_data(parts=("cards",))
     cards = [{"id": cid, "name": c["name"], "short": c["short_name"], "plain": bool(c.get("plain_product")),
-              "names": [cid, c["name"], c["short_name"], *c.get("aliases", []), *c.get("product_names", []),
+              "names": [cid, c["name"], c["short_name"], *c.get("aliases", []), *(p["name"] for p in c.get("product_names", [])),
                         *(s["name"] for s in c.get("systems", []))]} for cid, c in data["cards"].items()]
     index = NameIndex({c["id"]: {"id": c["id"], "name": c["name"], "short_name": c["short"], "aliases": c["names"][3:],
                                  "plain_product": c["plain"]} for c in cards})

@@ -59,6 +59,11 @@ def _validation_problems(doc: Document, exc: ValidationError) -> list[Problem]:
                 msg += Text(f"; did you mean {close[0]!r}?", f"; meinten Sie {close[0]!r}?")
         elif err["type"] == "missing":
             msg = Text(err["msg"], "Pflichtfeld fehlt")
+        elif loc[:1] == ("product_names",) and len(loc) == 2 and isinstance(value, str):
+            msg = Text(f"product name {value!r} without a citation: write it as {{name: …, cite: [{{source: …, quote: …}}]}} "
+                       "quoting the nvidia-smi output, label or list row that shows it",
+                       f"Produktname {value!r} ohne Beleg: schreiben Sie ihn als {{name: …, cite: [{{source: …, quote: …}}]}} "
+                       "und zitieren Sie die nvidia-smi-Ausgabe, das Label oder die Listenzeile, die ihn zeigt")
         problems.append(Problem(doc.file, doc.line_of(loc), dotted(loc), msg))
     return problems
 

@@ -194,7 +194,7 @@ class NameIndex:
     @staticmethod
     def _names(card: dict) -> list[str]:
         return [card["id"], card["name"], card["short_name"], *card.get("aliases", []),
-                *card.get("product_names", []),
+                *(p["name"] if isinstance(p, dict) else p for p in card.get("product_names", [])),
                 *(s["name"] if isinstance(s, dict) else s for s in card.get("systems", []))]
 
     @staticmethod

@@ -51,7 +51,7 @@ def known_names(data: dict) -> dict[str, str]:
     """Normalised name → card id, for every name a card is known by (the support list's name included)."""
     out = {}
     for cid, card in data["cards"].items():
-        names = [cid, card["name"], card["short_name"], *card.get("aliases", []), *card.get("product_names", []),
+        names = [cid, card["name"], card["short_name"], *card.get("aliases", []), *(p["name"] for p in card.get("product_names", [])),
                  *(s["name"] for s in card.get("systems", []))]
         if card.get("operator_support", {}).get("listed_as"):
             names.append(card["operator_support"]["listed_as"])

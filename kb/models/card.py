@@ -136,6 +136,28 @@ class System(Model):
     note: Optional[Text] = Field(None, description="What else a reader must know (e.g. which card variants it holds).")
 
 
+class ProductName(Model):
+    """A name the driver reports for the card, with the NVIDIA document or code (or the real observation) that
+    shows it."""
+
+    name: str = Field(
+        description=(
+            "The name as the driver reports it (`nvidia-smi --query-gpu=name`, NVML), e.g. 'NVIDIA A100-SXM4-40GB' or "
+            "'Tesla T4'. GPU Feature Discovery writes it with hyphens for spaces into nvidia.com/gpu.product "
+            "('NVIDIA-A100-SXM4-40GB', with '-MIG-<profile>' or '-SHARED' appended); both forms resolve."
+        )
+    )
+    cite: list[Citation] = Field(
+        min_length=1,
+        description=(
+            "Where the name is shown: nvidia-smi output or a GPU Feature Discovery label in NVIDIA's documentation or "
+            "code, a row of NVIDIA's PCI id list or of the support list. Lint requires the name in one of the quotes "
+            "(case, spaces and hyphens aside)."
+        ),
+    )
+    note: Optional[Text] = Field(None, description="What else a reader must know about the name.")
+
+
 class Card(Model):
     """A GPU card with everything the catalog knows about it."""
 
@@ -156,12 +178,12 @@ class Card(Model):
             "(Jetson, IGX and Arm cloud instances)."
         )
     )
-    product_names: list[str] = Field(
+    product_names: list[ProductName] = Field(
         default_factory=list,
         description=(
-            "The name the driver reports (`nvidia-smi --query-gpu=name`, NVML), e.g. 'NVIDIA A100-SXM4-40GB' or "
-            "'Tesla T4'. GPU Feature Discovery writes it with hyphens for spaces into nvidia.com/gpu.product "
-            "('NVIDIA-A100-SXM4-40GB', with '-MIG-<profile>' or '-SHARED' appended); both forms resolve."
+            "The names the driver reports (`nvidia-smi --query-gpu=name`, NVML), each cited, e.g. "
+            "'NVIDIA A100-SXM4-40GB' or 'Tesla T4'; GPU Feature Discovery's nvidia.com/gpu.product label writes them "
+            "with hyphens ('NVIDIA-A100-SXM4-40GB', '-MIG-<profile>' or '-SHARED' appended); both forms resolve."
         ),
     )
     pci_device_ids: Optional[Fact[list[str]]] = Field(

@@ -61,7 +61,7 @@ def make_index(data: dict) -> dict:
         cards[cid] = {
             "id": cid, "name": card["name"], "short_name": card["short_name"],
             "aliases": card.get("aliases", []), "plain_product": card.get("plain_product", False),
-            "product_names": card.get("product_names", []),
+            "product_names": [p["name"] for p in card.get("product_names", [])],
             "systems": [s["name"] for s in card.get("systems", [])],
             "pci_device_ids": (card.get("pci_device_ids") or {}).get("value", []),
             "group": card["group"],

@@ -50,7 +50,7 @@ def card_json(data: dict, card_id: str) -> dict:
         "short_name": card["short_name"],
         "aliases": card.get("aliases", []),
         "group": card["group"],
-        "product_names": card.get("product_names", []),
+        "product_names": [p["name"] for p in card.get("product_names", [])],
         "systems": [s["name"] for s in card.get("systems", [])],
         "file": f"catalog/{data['files'][f'cards/{card_id}']}",
         "facts": card_facts(data, card_id),

@@ -7,6 +7,7 @@ from kb.text import Text, is_text
 
 FIELD_LABELS: dict[str, Text] = {
     "pci_device_ids": Text("PCI device IDs", "PCI-Geräte-IDs"),
+    "product_names": Text("Name the driver reports", "Vom Treiber gemeldeter Name"),
     "systems": Text("System with it on the GPU Operator's list", "System damit auf der Liste des GPU Operators"),
     "architecture": Text("Architecture", "Architektur"),
     "memory_gb": Text("Memory (GB)", "Speicher (GB)"),

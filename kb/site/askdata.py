@@ -486,7 +486,7 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
     pool = _Pool(data, lang)
     index = make_index(data)
     cards = [{"id": cid, "name": card["name"], "short": card["short_name"], "names": [cid, card["name"],
-              card["short_name"], *card.get("aliases", []), *card.get("product_names", []),
+              card["short_name"], *card.get("aliases", []), *(p["name"] for p in card.get("product_names", [])),
               *(sy["name"] for sy in card.get("systems", []))], "plain": bool(card.get("plain_product")),
               "mig_status": index["cards"][cid]["mig_status"], "profiles": index["cards"][cid]["profiles"],
               "counts": index["cards"][cid]["profile_counts"],

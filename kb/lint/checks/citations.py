@@ -3,6 +3,7 @@
 1. A number, version or MIG profile name in a fact's value (and in each disputing claim's value) stands in one of
    its quotes or their sections (a table row named in the section counts) — unless the fact is marked `inferred`,
    which says how the value follows and is shown with it. A MIG profile's name stands in one of its quotes.
+   A card's product name (what the driver reports) stands in one of its quotes, case, spaces and hyphens aside.
 2. A citation of a source whose url is the root of a document of several pages (`multi_page`) names its `page`,
    so the link opens the page the quote is on.
 3. Where versions of one document disagree (sources sharing `document`, ordered by `version`), the newest
@@ -80,6 +81,27 @@ def _value_problems(ctx, rel, doc, path, node) -> list:
     return out
 
 
+def name_shown(name: str, cites: list[dict]) -> bool:
+    """Whether a product name stands in one of the quotes: its words in order, joined by spaces or hyphens (GPU
+    Feature Discovery's label form), case aside; a leading 'NVIDIA' may be missing in the quote (labels of older
+    drivers and NVIDIA's PCI id list write 'A100-SXM4-40GB')."""
+    words = [w for w in re.split(r"[\s-]+", name.strip()) if w]
+    if len(words) > 1 and words[0].lower() == "nvidia":
+        words = words[1:]
+    pattern = re.compile(r"(?<![\w.])" + r"[\s-]+".join(re.escape(w) for w in words) + r"(?![\w])", re.IGNORECASE)
+    return any(pattern.search(c.get("quote", "")) for c in cites)
+
+
+def _name_problems(ctx, doc) -> list:
+    out = []
+    for i, product in enumerate(doc.data.get("product_names") or [] if isinstance(doc.data, dict) else []):
+        if isinstance(product, dict) and product.get("cite") and not name_shown(product.get("name", ""), product["cite"]):
+            out.append(ctx.problem(doc, ("product_names", i, "name"),
+                                   f"product name {product.get('name')!r} stands in none of its quotes: quote the "
+                                   "nvidia-smi output, label or list row that shows it", CHECK))
+    return out
+
+
 def _page_problems(ctx, rel, doc, sources: dict) -> list:
     out = []
     for _, _, cpath, cite in ((r, d, p, c) for r, d, p, c in ctx.citations() if r == rel):
@@ -126,4 +148,6 @@ def check(ctx):
             if "value" in node:
                 problems += _version_problems(ctx, doc, path, node, sources)
         problems += _page_problems(ctx, rel, doc, sources)
+        if rel.startswith("cards/"):
+            problems += _name_problems(ctx, doc)
     return sorted(problems, key=lambda p: (p.file, p.line or 0))
