@@ -79,18 +79,34 @@ def test_the_profiles_of_a_card_are_what_mig_parted_creates_for_its_device_ids(d
 
 
 def test_every_card_answers_every_question(data):
-    """One batch per question for every card at the newest operator release: no error, a verdict each."""
+    """One batch per question for every card at the newest operator release: no error, a verdict each, and the
+    answer renders as the CLI prints it (text in both languages, with --explain, and JSON) — what would otherwise be
+    an internal error, exit 4, of `gpukb ask`."""
+    from kb.answer import localise, render_text
     from kb.questions import Asker, module, questions
 
     asker = Asker(data)
     newest = asker.index["operator_releases"][0]
+    asked = set()
     for question in questions():
         inputs = [i for i in module(question).defaults(asker.index) if i.get("operator") in (None, newest)]
         answered = {i["card"] for i in inputs if i.get("card")}
         if answered:
             assert answered == set(data["cards"]), question
+            asked.add(question)
         for a in asker.answer_many(question, inputs):
             assert a["verdict"] in ("yes", "conditional", "unconfirmed", "no"), (question, a["inputs"])
+            for lang in ("en", "de"):
+                assert render_text(a, lang, lang == "de").strip(), (question, a["inputs"], lang)
+                assert localise(a, lang)["verdict"] == a["verdict"]
+    assert {"mig", "methods", "resource", "recommend"} <= asked, asked
+    # strategy asks about a node's GPUs (its defaults are the MIG cards' layouts): every card as a node's whole GPU
+    from kb.questions import resolve
+
+    nodes = [resolve("strategy", asker.index, gpus=[cid], operator=newest) for cid in data["cards"]]
+    for a in asker.answer_many("strategy", nodes):
+        assert a["verdict"] in ("yes", "conditional", "unconfirmed", "no"), a["inputs"]
+        assert render_text(a, "en", False).strip() and render_text(a, "de", True).strip()
 
 
 @pytest.mark.skipif(not (SHARED / "corpus" / "manifests").is_dir(), reason="../shared/corpus not present")
