@@ -559,6 +559,18 @@ class _RulesBuilder:
         return isinstance(data, list) and all(isinstance(r, dict) and "id" in r and "when" in r for r in data)
 
 
+class RuleList(list):
+    """A question's compiled rules as the rule base cache holds them, with `key`: the build's content key and the
+    question — equal keys, equal rules, so the engine recognises a rule set without serialising it
+    (kb.engine.ruleset_key). A copy (`list(rules)`) has no key; do not change one in place."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, rules=(), key: str | None = None):
+        super().__init__(rules)
+        self.key = key
+
+
 def load_rule_base(root: Path | None = None, questions=None) -> tuple[dict[str, list[dict]], dict[str, list]]:
     """(rules by question, problems by question) of the rule base at `root` (default: rules_dir()) — of
     the `questions` named, or all. Raises kb.errors.RuleBaseInvalid where the folder does not exist."""
@@ -569,7 +581,7 @@ def load_rule_base(root: Path | None = None, questions=None) -> tuple[dict[str, 
         compile_rules(root)  # raises RuleBaseInvalid naming the folder
     wanted = None if questions is None else {f"q-{q}" for q in questions}
     stored = _load("rules", root, _RulesBuilder, wanted)
-    rules = {k[2:]: v for k, v in stored.items() if k.startswith("q-")}
+    rules = {k[2:]: RuleList(v, f"{stored['key']}/{k[2:]}") for k, v in stored.items() if k.startswith("q-")}
     problems = {}
     if stored["problems"]:  # the YAML reader (and PyYAML) only where there is something to report
         from kb.catalog.yamlsafe import Problem

@@ -132,15 +132,24 @@ def projection(facts: list[dict], reads: tuple) -> tuple:
     return tuple(out)
 
 
+def ruleset_key(question: str, compiled: list[dict]) -> str:
+    """Equal for equal rule sets of a question: the rule base cache's key where the rules carry one
+    (kb.catalog.compiled.RuleList: the build's content key and the question — no serialising), else the rules
+    as JSON."""
+    key = getattr(compiled, "key", None)
+    if key is not None:
+        return f"{question}|{key}"
+    import json
+
+    return json.dumps([question, compiled], sort_keys=True)
+
+
 def _rule_set(question: str, compiled: list[dict]) -> tuple[str, frozenset | None]:
     entry = _READS.get(id(compiled))
     if entry is None or entry[0] is not compiled:
-        import json
-
         if len(_READS) > 256:
             _READS.clear()
-        entry = _READS[id(compiled)] = (compiled, json.dumps([question, compiled], sort_keys=True),
-                                        _sorted(condition_reads(compiled)))
+        entry = _READS[id(compiled)] = (compiled, ruleset_key(question, compiled), _sorted(condition_reads(compiled)))
     return entry[1], entry[2]
 
 
@@ -215,4 +224,4 @@ def evaluate(question: str, facts: list[dict], *, engine: str = "durable", data:
     return evaluate_many(question, [facts], engine=engine, data=data, rules=rules)[0]
 
 
-__all__ = ["ENGINES", "EngineFailure", "evaluate", "evaluate_many", "fire", "rules_for", "check_facts"]
+__all__ = ["ENGINES", "EngineFailure", "evaluate", "evaluate_many", "fire", "rules_for", "check_facts", "ruleset_key"]

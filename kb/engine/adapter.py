@@ -25,7 +25,6 @@ Works on Python 3.11 and 3.12 only: the released durable-rules does not import o
 from __future__ import annotations
 
 import itertools
-import json
 
 from durable import engine as _durable
 
@@ -49,7 +48,7 @@ class DurableEngine:
 
     def __init__(self):
         self._host = _Host()
-        self._registered: dict[str, str] = {}  # the rules as JSON -> ruleset name
+        self._registered: dict[str, str] = {}  # kb.engine.ruleset_key of the rules -> ruleset name
         self._by_object: dict = {}  # id of a rules list -> (that list, question, ruleset name)
         self._names = itertools.count(1)
         self._sids = itertools.count(1)
@@ -67,7 +66,9 @@ class DurableEngine:
         known = self._by_object.get(id(rules))  # the same rules object again: no need to serialise it
         if known is not None and known[0] is rules and known[1] == question:
             return known[2]
-        key = json.dumps([question, rules], sort_keys=True)
+        from kb.engine import ruleset_key
+
+        key = ruleset_key(question, rules)
         name = self._registered.get(key)
         if name is None:
             name = f"{question}.{next(self._names)}"
