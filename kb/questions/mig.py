@@ -52,7 +52,7 @@ def card_facts(card: dict, operator: str, driver: str | None = None) -> list[dic
     mig, support = card["mig"], card["operator_support"]
     fact = {
         "kind": "card", "card": card["id"], "name": card["short_name"], "operator": operator,
-        "mig_status": mig["status"]["value"], "availability": card["availability"]["value"],
+        "mig_status": mig["status"]["value"], "availability": (card.get("availability") or {}).get("value", "unknown"),
         "operator_listed": listed_at(card, operator),
         "prerequisites_published": bool(_value(mig, "prerequisites", "prerequisites_published")),
         "display_mode_switch": bool(_value(mig, "prerequisites", "display_mode_switch")),
