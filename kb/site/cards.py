@@ -129,6 +129,11 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
     ])
     names = [card["short_name"], *card.get("aliases", [])]
     basics.append([ctx.t("Auch genannt", "Also called"), ", ".join(code(n) for n in names)])
+    reported = card.get("product_names") or []
+    if reported:  # each name with the NVIDIA document that shows it
+        basics.append([ctx.t("Vom Treiber gemeldet als", "Reported by the driver as"),
+                       ", ".join(code(p["name"]) + ctx.notes.refs(p["cite"], e, f"product_names[{i}]")
+                                 for i, p in enumerate(reported))])
     out += [table(prop, basics), ""]
     if methods is not None:
         out += methods_section(ctx, card_id, methods, ask_page)
