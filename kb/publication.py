@@ -14,18 +14,33 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
-from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "publication.toml"
 
 
-class Publication(NamedTuple):  # a NamedTuple, not a dataclass: `gpukb ask` imports this module at start-up
-    repo_url: str | None
-    data_ref: str | None
-    article_url: str | None
-    publisher: str
-    issue_url: str | None = None  # a new-issue form taking `title` and `body`; None: <repo_url>/issues/new
+class Publication:
+    """The publication settings (a plain class, not a NamedTuple or dataclass: `gpukb ask` imports this module,
+    and creating either kind of class costs more than the rest of it)."""
+
+    __slots__ = ("repo_url", "data_ref", "article_url", "publisher", "issue_url")
+
+    def __init__(self, repo_url: str | None, data_ref: str | None, article_url: str | None, publisher: str,
+                 issue_url: str | None = None):
+        self.repo_url, self.data_ref, self.article_url, self.publisher = repo_url, data_ref, article_url, publisher
+        self.issue_url = issue_url  # a new-issue form taking `title` and `body`; None: <repo_url>/issues/new
+
+    def _fields(self) -> tuple:
+        return (self.repo_url, self.data_ref, self.article_url, self.publisher, self.issue_url)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Publication) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Publication(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
 
     def issue_form(self) -> str | None:
         """Where a reader reports a wrong fact: issue_url, else the repository's new-issue form; None without
@@ -120,13 +135,15 @@ def publication(*, resolve_ref: bool = True) -> Publication:
                        publisher=_value(raw, "publisher") or "Eurokommerz", issue_url=_value(raw, "issue_url"))
 
 
-def is_own(source: dict) -> bool:
-    """A source of ours (our article): cited only for our own statements, linked only where configured."""
-    return source.get("publisher") == publication(resolve_ref=False).publisher
+def is_own(source: dict, pub: Publication | None = None) -> bool:
+    """A source of ours (our article): cited only for our own statements, linked only where configured. `pub`:
+    the settings where the caller has them (default: read now)."""
+    return source.get("publisher") == (pub or publication(resolve_ref=False)).publisher
 
 
-def source_url(source: dict) -> str | None:
+def source_url(source: dict, pub: Publication | None = None) -> str | None:
     """The address a reader follows for `source`: our own article's from the configuration, else its own."""
-    if is_own(source):
-        return publication(resolve_ref=False).article_url
+    pub = pub or publication(resolve_ref=False)
+    if is_own(source, pub):
+        return pub.article_url
     return source.get("url")

@@ -193,13 +193,14 @@ def resolve_ref(data: dict, ref: str):
         raise
 
 
-def citation(data: dict, cite: dict) -> dict:
+def citation(data: dict, cite: dict, pub=None) -> dict:
     """A citation as written in the catalog ({source, section?, quote, snapshot?}) with its source's title
-    and URL: {source, title, url, section, quote} (section None where the citation gives none)."""
+    and URL: {source, title, url, section, quote} (section None where the citation gives none). `pub`: the
+    kb.publication settings where the caller has them."""
     from kb.publication import source_url
 
     source = data["sources"].get(cite["source"], {})
-    url = source_url(source)
+    url = source_url(source, pub)
     if url and cite.get("page"):
         url = url.rstrip("/") + "/" + cite["page"]
     return {"source": cite["source"], "title": source.get("title", cite["source"]), "url": url,
@@ -211,13 +212,15 @@ def citations(data: dict, node, path: str = "") -> list[dict]:
     """The citations a reader sees for a resolved node — a fact, or a list of facts (profiles, config keys, …) —
     each once, NVIDIA's first, our own article only for our own statements or as the only source
     (`kb.wording.shown`; `path` is the node's field path); [] where the node carries none."""
+    from kb.publication import publication
     from kb.wording import shown as shown_cites
 
+    pub = publication(resolve_ref=False)
     out: list[dict] = []
     for item in node if isinstance(node, list) else [node]:
         if isinstance(item, dict):
-            for cite in shown_cites(data, item.get("cite", ()), path):
-                shown = citation(data, cite)
+            for cite in shown_cites(data, item.get("cite", ()), path, pub.publisher):
+                shown = citation(data, cite, pub)
                 if cite.get("only_source"):
                     shown["only_source"] = True
                 if shown not in out:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
 
 YAML = (".yaml", ".yml")
 
@@ -32,9 +31,24 @@ CATALOG_OTHER = ("seed-coverage.yaml", "schema/")
 RULES_OTHER = ("README.md", "rule.schema.json")
 
 
-class InputFile(NamedTuple):
-    rel: str   # path relative to the root, "/"-separated, as reached (through symlinked folders)
-    path: str  # the path to open
+class InputFile:
+    """One file behind the compiled data (a plain class: creating a NamedTuple class costs every `gpukb ask`
+    more than the lookup it serves)."""
+
+    __slots__ = ("rel", "path")
+
+    def __init__(self, rel: str, path: str):
+        self.rel = rel    # path relative to the root, "/"-separated, as reached (through symlinked folders)
+        self.path = path  # the path to open
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, InputFile) and (self.rel, self.path) == (other.rel, other.path)
+
+    def __hash__(self) -> int:
+        return hash((self.rel, self.path))
+
+    def __repr__(self) -> str:
+        return f"InputFile(rel={self.rel!r}, path={self.path!r})"
 
     @property
     def stem(self) -> str:
