@@ -31,7 +31,7 @@ from pathlib import Path
 
 from kb import ROOT
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 #: a file modified this close to (or after) the index's writing is re-checked by content
 RACY_NS = 2_000_000_000
 #: compiled files kept per kind (several catalogs in use: the repository's, test fixtures)
@@ -426,67 +426,113 @@ def catalog_data(cat) -> dict:
     }
 
 
-class Cards(Mapping):
-    """The compiled catalog's cards, each read from its own part (`card-<id>`) when first looked up: a
-    question about one card reads that card, not all of them. Iterating, `len` and `in` need no card."""
+class Lazy(Mapping):
+    """A read-only mapping of the compiled catalog whose values are parts of their own, each read when first
+    looked up (iterating, `len` and `in` read none): the cards (`card-<id>`), and the fields of each release file
+    and method (`releases.<component>.<field>`, `methods.<method>.<field>`; short fields are kept in the head). A
+    question about one card reads that card, and the release fields its facts and citations read — not the whole
+    catalog. A part gone since the head was read triggers a rebuild."""
 
-    __slots__ = ("_build", "_ids", "_cards", "_valid")
+    __slots__ = ("_build", "_path", "_keys", "_got", "_valid")
 
-    def __init__(self, build: "_Build", ids: list[str], valid):
-        self._build, self._ids, self._cards, self._valid = build, dict.fromkeys(ids), {}, valid
+    def __init__(self, build: "_Build", path: tuple, keys: dict, valid, got: dict | None = None):
+        """`keys`: key → the name of the part holding its value, or a function making it (a Lazy of its own);
+        `got`: values at hand (from the head)."""
+        self._build, self._path, self._keys, self._valid, self._got = build, path, keys, valid, dict(got or {})
 
-    def __getitem__(self, cid):
+    def __getitem__(self, key):
         try:
-            return self._cards[cid]
+            return self._got[key]
         except KeyError:
-            if cid not in self._ids:
-                raise
-        card = self._build.part(CARD_PART + cid, self._valid)
-        if card is None:  # the part's file vanished or is damaged since the head was read: build again
-            card = _build_locked(self._build.kind, *self._build.origin).get(None, self._valid)["cards"][cid]
-        self._cards[cid] = card
-        return card
+            how = self._keys[key]  # KeyError for a key it does not have
+        if callable(how):
+            value = how()
+        else:
+            value = self._build.part(how, self._valid, _MISSING)
+            if value is _MISSING:  # the part's file vanished or is damaged since the head was read: build again
+                value = _build_locked(self._build.kind, *self._build.origin).get(None, self._valid)
+                for step in (*self._path, key):
+                    value = value[step]
+        self._got[key] = value
+        return value
 
-    def __contains__(self, cid) -> bool:
-        return cid in self._ids
+    def __contains__(self, key) -> bool:
+        return key in self._keys
 
     def __iter__(self):
-        return iter(self._ids)
+        return iter(self._keys)
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._keys)
 
     def __repr__(self) -> str:
-        return f"Cards({list(self._ids)!r})"
+        return f"Lazy({'.'.join(self._path)}: {list(self._keys)!r})"
 
 
 #: the prefix of a card's part in the compiled catalog
 CARD_PART = "card-"
+#: parts of the catalog whose entries are split into a part per field (`<part>.<entry>.<field>`)
+FIELD_PARTS = ("releases", "methods")
+#: a field whose JSON is at most this long stays in the head
+INLINE_CHARS = 160
+
+
+def _field_part(kind: str, entry: str, field: str) -> str:
+    return f"{kind}.{entry}.{field}"
+
+
+def _inline(value) -> bool:
+    return len(json.dumps(value, ensure_ascii=False)) <= INLINE_CHARS
 
 
 class _CatalogBuilder:
     @staticmethod
     def part_names(data: dict) -> list[str]:
-        return [p for p in CATALOG_PARTS if p in data and p != "cards"] + [CARD_PART + c for c in data["cards"]]
+        names = [p for p in CATALOG_PARTS if p in data and p != "cards" and p not in FIELD_PARTS]
+        names += [CARD_PART + c for c in data["cards"]]
+        for kind in FIELD_PARTS:
+            names += [_field_part(kind, e, f) for e, node in data[kind].items() for f, v in node.items() if not _inline(v)]
+        return names
 
     @staticmethod
     def split(data: dict, parts: list[str]) -> tuple[dict, dict]:
-        """(head, parts to store): each card its own part, the head lists the card ids."""
+        """(head, parts to store): each card its own part, each longer field of a release file or a method its own
+        part; the head lists the card ids and each such entry's fields in order ([field] for a part, [field, value]
+        for a field kept in the head)."""
         head = {k: v for k, v in data.items() if k not in CATALOG_PARTS}
         head["card_ids"] = list(data["cards"])
-        stored = {p: data[p] for p in parts if not p.startswith(CARD_PART)}
+        head["fields"] = {kind: {e: [[f, v] if _inline(v) else [f] for f, v in node.items()] for e, node in data[kind].items()}
+                          for kind in FIELD_PARTS}
+        stored = {p: data[p] for p in parts if p in CATALOG_PARTS}
         stored.update({CARD_PART + c: card for c, card in data["cards"].items()})
+        stored.update({_field_part(kind, e, f): v for kind in FIELD_PARTS for e, node in data[kind].items()
+                       for f, v in node.items() if not _inline(v)})
         return head, stored
 
     @staticmethod
     def assemble(build: "_Build", names: list[str], wanted, valid_part) -> dict:
-        """The head with the wanted parts; `cards` a Cards mapping (all read where all parts are wanted)."""
-        out = {k: v for k, v in build.head.items() if k != "card_ids"}
-        out.update({n: build.loaded[n] for n in names if not n.startswith(CARD_PART)})
+        """The head with the wanted parts; cards, release files and methods Lazy mappings (plain dicts, all read,
+        where all parts are wanted)."""
+        out = {k: v for k, v in build.head.items() if k not in ("card_ids", "fields")}
+        out.update({n: build.loaded[n] for n in names if n in CATALOG_PARTS})
+        fields = build.head["fields"]
         if wanted is None:
             out["cards"] = {c: build.loaded[CARD_PART + c] for c in build.head["card_ids"]}
-        elif "cards" in wanted:
-            out["cards"] = Cards(build, build.head["card_ids"], valid_part)
+            for kind in FIELD_PARTS:
+                out[kind] = {e: {f[0]: f[1] if len(f) == 2 else build.loaded[_field_part(kind, e, f[0])] for f in fs}
+                             for e, fs in fields[kind].items()}
+            return out
+        if "cards" in wanted:
+            out["cards"] = Lazy(build, ("cards",), {c: CARD_PART + c for c in build.head["card_ids"]}, valid_part)
+
+        def entry(kind: str, e: str):
+            fs = fields[kind][e]
+            return lambda: Lazy(build, (kind, e), {f[0]: _field_part(kind, e, f[0]) for f in fs}, valid_part,
+                                {f[0]: f[1] for f in fs if len(f) == 2})
+
+        for kind in FIELD_PARTS:
+            if kind in wanted:
+                out[kind] = Lazy(build, (kind,), {e: entry(kind, e) for e in fields[kind]}, valid_part)
         return out
 
     @staticmethod
@@ -506,11 +552,19 @@ class _CatalogBuilder:
 
     @staticmethod
     def valid_head(head) -> bool:
+        fields = head.get("fields") if isinstance(head, dict) else None
         return (isinstance(head, dict) and all(k in head for k in ("data_version", "verified", "hash", "files"))
-                and isinstance(head.get("card_ids"), list) and all(isinstance(c, str) for c in head["card_ids"]))
+                and isinstance(head.get("card_ids"), list) and all(isinstance(c, str) for c in head["card_ids"])
+                and isinstance(fields, dict) and all(
+                    isinstance(fields.get(kind), dict) and all(
+                        isinstance(fs, list) and all(isinstance(f, list) and len(f) in (1, 2) and isinstance(f[0], str)
+                                                     for f in fs) for fs in fields[kind].values())
+                    for kind in FIELD_PARTS))
 
     @staticmethod
     def valid_part(name: str, data) -> bool:
+        if name.partition(".")[0] in FIELD_PARTS:
+            return True  # a field's value: any JSON
         return isinstance(data, dict) or (name == "platform" and data is None)
 
 

@@ -12,6 +12,7 @@ raises `FactError`, whose message says what is missing and suggests the closest 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Iterator
 
 KINDS = ("cards", "releases", "methods")
@@ -71,7 +72,7 @@ def _closest(word: str, within) -> str:
     """"; did you mean …?" with the field (`within` a dict) or item key (a list) closest to `word`."""
     import difflib
 
-    names = list(within) if isinstance(within, dict) else [
+    names = list(within) if isinstance(within, (dict, Mapping)) else [
         str(item[k]) for item in within if isinstance(item, dict) for k in SELECT_KEYS if k in item]
     close = difflib.get_close_matches(word, names, n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
@@ -158,7 +159,7 @@ def get_path(entity, path: str):
     while pos < len(path):
         if isinstance(node, list):
             node, pos = _item(node, path, pos)
-        elif isinstance(node, dict):
+        elif isinstance(node, (dict, Mapping)):  # a Mapping: a release file or method read lazily (kb.catalog.compiled)
             node, pos = _field(node, path, pos)
         else:
             raise FactError(f"{path[:pos].rstrip('.')!r} is a single value: nothing to select with {path[pos:]!r}")
