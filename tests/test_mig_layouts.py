@@ -33,6 +33,9 @@ def _rules(asker, card: str, operator: str) -> tuple[str, set[str]]:
 def test_the_max_q_before_any_rtx_pro_6000_layout_is_no_by_the_mig_managers_code(asker):
     verdict, rules = _rules(asker, "RTX PRO 6000 Max-Q", "24.3.0")
     assert (verdict, "MIG-015" in rules) == ("no", True)
+    answer = asker.answer("mig", resolve("mig", asker.index, card="RTX PRO 6000 Max-Q", operator="24.3.0"))
+    text = next(r["text"]["en"] for r in answer["reasons"] if r["rule"] == "MIG-015")
+    assert "GPU Operator 25.3.3 is the first release that has them" in text
     verdict, rules = _rules(asker, "RTX PRO 6000 Workstation Edition", "25.3.0")
     assert (verdict, "MIG-015" in rules) == ("no", True)
 
