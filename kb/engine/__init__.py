@@ -202,15 +202,16 @@ def fire(question: str, fact_lists: list[list[dict]], *, engine: str = "durable"
 
 
 def evaluate_many(question: str, fact_lists: list[list[dict]], *, engine: str = "durable",
-                  data: dict | None = None, rules=None) -> list[list[dict]]:
-    """Conclusions for many queries of one question (one engine session per chunk of queries)."""
+                  data: dict | None = None, rules=None, cited: bool = True) -> list[list[dict]]:
+    """Conclusions for many queries of one question (one engine session per chunk of queries); `cited=False`:
+    without citations and disputes (for a question that reads only another's verdict and details)."""
     if data is None:
         from kb.catalog.compiled import load_data
 
         data = load_data()
     compiled = rules_for(question, rules)
     by_id = {r["id"]: r for r in compiled}
-    return [[conclude(by_id[rid], facts, data) for rid, facts in fired]
+    return [[conclude(by_id[rid], facts, data, cited) for rid, facts in fired]
             for fired in fire(question, fact_lists, engine=engine, rules={question: compiled})]
 
 

@@ -155,18 +155,19 @@ def _rule_info(rule: dict) -> tuple[dict, tuple]:
 _CONCLUDED: dict = {}
 
 
-def conclude(rule: dict, facts: tuple, data: dict) -> dict:
+def conclude(rule: dict, facts: tuple, data: dict, cited: bool = True) -> dict:
     """The conclusion of one firing. What it says depends only on the rule and the values of the placeholders
     its texts, details and cites name: that part is built once per distinct set of values (per catalog)
-    and copied; `facts` are the firing's own matched facts."""
+    and copied; `facts` are the firing's own matched facts. `cited=False`: its cites and disputes are left
+    empty (not looked up)."""
     _rule, names = _rule_info(rule)
     values = tuple((n, v.__class__, v) for n in names for v in (_lookup(rule, facts, n),))
-    key = (id(rule), data.get("hash") or id(data), values)
+    key = (id(rule), data.get("hash") or id(data), values, cited)
     entry = _CONCLUDED.get(key)
     if entry is None or entry[0] is not rule or (entry[1] is not data and not data.get("hash")):
         if len(_CONCLUDED) > 100_000:
             _CONCLUDED.clear()
-        entry = _CONCLUDED[key] = (rule, data, _conclude(rule, facts, data))
+        entry = _CONCLUDED[key] = (rule, data, _conclude(rule, facts, data, cited))
     out = dict(entry[2])
     out["details"] = _copy(out["details"])
     out["cites"] = [dict(c) for c in out["cites"]]
@@ -191,10 +192,10 @@ def _copy(value):
     return value
 
 
-def _conclude(rule: dict, facts: tuple, data: dict) -> dict:
+def _conclude(rule: dict, facts: tuple, data: dict, cited: bool = True) -> dict:
     then = rule["then"]
     cites, disputes = [], []
-    for ref in rule["cites"]:
+    for ref in rule["cites"] if cited else ():
         optional = ref.endswith("?")
         filled = fill(rule, facts, ref.rstrip("?"))
         found = resolve_cite(data, filled)

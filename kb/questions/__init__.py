@@ -112,14 +112,19 @@ class Asker:
         return self._index
 
     @staticmethod
-    def _key(question: str, inputs: dict):
-        return question, tuple(sorted((k, repr(v)) for k, v in inputs.items()))
+    def _key(question: str, inputs: dict, cited: bool = True):
+        return question, tuple(sorted((k, repr(v)) for k, v in inputs.items())), cited
 
-    def answer(self, question: str, inputs: dict) -> dict:
+    def answer(self, question: str, inputs: dict, *, cited: bool = True) -> dict:
+        """The answer to `question` for resolved `inputs`. `cited=False` is for a question that reads another's
+        verdict or details: the same engine run, verdict, reasons and details, but no citation or dispute is
+        looked up (its reasons cite nothing) — the full answer where it was given already."""
+        if not cited:
+            return self._memo.get(self._key(question, inputs)) or self.answer_many(question, [inputs], cited=False)[0]
         return self.answer_many(question, [inputs])[0]
 
-    def answer_many(self, question: str, inputs_list: list[dict]) -> list[dict]:
-        keys = [self._key(question, i) for i in inputs_list]
+    def answer_many(self, question: str, inputs_list: list[dict], *, cited: bool = True) -> list[dict]:
+        keys = [self._key(question, i, cited) for i in inputs_list]
         memo = self._memo
         if all(k in memo for k in keys):
             return [memo[k] for k in keys]
@@ -134,9 +139,10 @@ class Asker:
         if todo:
             with bulk() if len(todo) > 50 else contextlib.nullcontext():
                 fact_lists = [mod.facts(self, inputs) for inputs in todo]
-                results = evaluate_many(question, fact_lists, engine=self.engine, data=self.data, rules=self.rules)
+                results = evaluate_many(question, fact_lists, engine=self.engine, data=self.data, rules=self.rules,
+                                        cited=cited)
                 for inputs, conclusions in zip(todo, results):
-                    self._memo[self._key(question, inputs)] = mod.fold(self, inputs, conclusions)
+                    self._memo[self._key(question, inputs, cited)] = mod.fold(self, inputs, conclusions)
         return [memo[k] for k in keys]
 
 

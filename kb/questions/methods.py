@@ -81,7 +81,7 @@ def facts(asker, inputs: dict) -> list[dict]:
     card = data["cards"][inputs["card"]]
     mig_inputs = {"card": inputs["card"], "operator": inputs["operator"], "driver": inputs["driver"]}
     context = {"card": card["id"], "name": card["short_name"], "operator": inputs["operator"],
-               "mig_enabled": inputs["mig_enabled"], "mig_verdict": asker.answer("mig", mig_inputs)["verdict"]}
+               "mig_enabled": inputs["mig_enabled"], "mig_verdict": asker.answer("mig", mig_inputs, cited=False)["verdict"]}
     shipped = behaviour.facts(data, inputs["operator"])
     out = []
     for m in asker.index["methods"]:

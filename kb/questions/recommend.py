@@ -62,7 +62,7 @@ def facts(asker, inputs: dict) -> list[dict]:
     card_verdicts = {}
     if inputs["card"]:
         methods = asker.answer("methods", {"card": inputs["card"], "operator": inputs["operator"], "driver": None,
-                                           "mig_enabled": False})
+                                           "mig_enabled": False}, cited=False)
         card_verdicts = methods["details"]["methods"]
     out = []
     for m in asker.index["methods"]:

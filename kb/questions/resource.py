@@ -154,7 +154,7 @@ def facts(asker, inputs: dict) -> list[dict]:
     shipped = behaviour.facts(data, inputs["operator"])
     if inputs["profile"] is not None:
         profile = next(p for p in card["mig"]["profiles"] if p["name"] == inputs["profile"])
-        mig = asker.answer("mig", {"card": card["id"], "operator": inputs["operator"], "driver": None})
+        mig = asker.answer("mig", {"card": card["id"], "operator": inputs["operator"], "driver": None}, cited=False)
         variant_status = next((b["status"] for b in shipped if (b["component"], b["statement"]) == VARIANT_RESOURCES), "unknown")
         fact.update(profile=profile["name"], profile_count=profile["max_count"], profile_memory_gb=profile["memory_gb"],
                     strategy=inputs["mig_strategy"], mig_verdict=mig["verdict"], **_mig_names(profile, variant_status))

@@ -109,7 +109,8 @@ def facts(asker, inputs: dict) -> list[dict]:
         fact = {"kind": "gpu", "index": i, "card": card["id"], "name": card["short_name"], "mig": bool(g["profiles"]),
                 "node_uses_mig": mig_gpus > 0, "profiles": ", ".join(g["profiles"])}
         if g["profiles"]:
-            mig = asker.answer("mig", {"card": card["id"], "operator": inputs["operator"], "driver": inputs.get("driver")})
+            mig = asker.answer("mig", {"card": card["id"], "operator": inputs["operator"], "driver": inputs.get("driver")},
+                               cited=False)
             fact["mig_verdict"] = mig["verdict"]
         out.append(fact)
     return out + known_issues.facts(asker.data, operator=inputs["operator"], driver=inputs.get("driver"),
