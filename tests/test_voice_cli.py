@@ -116,7 +116,7 @@ def test_check_quotes_nvidia_in_the_languages_quotation_marks(lang):
 def test_check_texts_carry_no_internal_word_but_the_customers_own_keys(ids):
     for args in CHECKS:
         for lang in ("en", "de"):
-            text = ours(run(*args, "--lang", lang))
+            text = ours(run(*args, "--lang", lang)).replace(str(REPO), "<checkout>")  # the checkout's own path
             text = "\n".join(line for line in text.splitlines() if not line.startswith("      "))  # fix commands
             assert [w for w, _ in internal_words(text, ids) if not w.startswith("--")] == [], (args, lang)
 
