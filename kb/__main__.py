@@ -7,7 +7,8 @@ tenth of its instructions walking them (callgrind: ~30 M of ~300 M). Hence:
 
 - the collector is paused while the CLI's modules are imported (nothing they create is garbage);
 - what exists then is frozen (`gc.freeze`: moved where no collection visits it) and the collector runs again for
-  the command itself — a long `gpukb check` of a cluster dump still frees its cycles;
+  the command itself — a long `gpukb check` of a cluster dump still frees its cycles — except for `gpukb ask`
+  and `gpukb card`: one answer or card, a bounded amount of memory, no collection needed (~4 M instructions);
 - when the command has finished, what exists is frozen again: shutdown frees it by reference counting without
   walking it (output is flushed by the interpreter as always).
 
@@ -17,6 +18,15 @@ Tests and other callers that import `kb.cli.main.cli` run it unchanged.
 from __future__ import annotations
 
 import gc
+import sys
+
+#: commands that run with the collector paused throughout (one bounded piece of work)
+PAUSED = ("ask", "card")
+
+
+def _command(args: list[str]) -> str | None:
+    """The command named on the command line (the first word that is not an option)."""
+    return next((a for a in args if not a.startswith("-")), None)
 
 
 def main():
@@ -25,7 +35,8 @@ def main():
         from kb.cli.main import cli
     finally:
         gc.freeze()
-        gc.enable()
+        if _command(sys.argv[1:]) not in PAUSED:
+            gc.enable()
     try:
         return cli(prog_name="gpukb")
     finally:
