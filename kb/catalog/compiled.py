@@ -31,7 +31,7 @@ from pathlib import Path
 
 from kb import ROOT
 
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5
 #: a file modified this close to (or after) the index's writing is re-checked by content
 RACY_NS = 2_000_000_000
 #: compiled files kept per kind (several catalogs in use: the repository's, test fixtures)
@@ -99,11 +99,12 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
-def _read_json(path: Path):
+def _read_json(path: str | Path):
+    """The JSON in the file (read as bytes: no text layer), None where it is missing or not JSON."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except (OSError, ValueError):
+        with open(path, "rb") as fh:
+            return json.loads(fh.read())
+    except (OSError, ValueError):  # a UnicodeDecodeError is a ValueError
         return None
 
 
@@ -113,10 +114,10 @@ def _read_json(path: Path):
 # the combined content hash, and when it was written.
 
 
-def _entry_path(name: str) -> Path:
+def _entry_path(name: str) -> str:
     import zlib
 
-    return cache_dir() / f"index-{zlib.crc32(name.encode()):08x}.json"
+    return os.path.join(cache_dir(), f"index-{zlib.crc32(name.encode()):08x}.json")
 
 
 def _valid_entry(entry) -> bool:
@@ -259,8 +260,9 @@ def code_key() -> str:
 _MEMO: dict = {}
 
 
-def _path(kind: str, key: str, part: str | None = None) -> Path:
-    return cache_dir() / (f"{kind}-{key}.json" if part is None else f"{kind}-{key}.{part}.json")
+def _path(kind: str, key: str, part: str | None = None) -> str:
+    """A compiled file's path (a string: pathlib costs an `ask` more than the file's reading)."""
+    return os.path.join(cache_dir(), f"{kind}-{key}.json" if part is None else f"{kind}-{key}.{part}.json")
 
 
 def _read_stored(kind: str, key: str, part: str | None = None):
@@ -428,7 +430,7 @@ def catalog_data(cat) -> dict:
 
 class Lazy(Mapping):
     """A read-only mapping of the compiled catalog whose values are parts of their own, each read when first
-    looked up (iterating, `len` and `in` read none): the cards (`card-<id>`), and the fields of each release file
+    looked up (iterating, `len` and `in` read none): the cards (`card-<id>`), the sources (`source-<id>`), the fields of each release file
     and method (`releases.<component>.<field>`, `methods.<method>.<field>`; short fields are kept in the head). A
     question about one card reads that card, and the release fields its facts and citations read — not the whole
     catalog. A part gone since the head was read triggers a rebuild."""
@@ -471,6 +473,8 @@ class Lazy(Mapping):
 
 #: the prefix of a card's part in the compiled catalog
 CARD_PART = "card-"
+#: parts of the catalog whose entries are parts of their own (`<prefix><id>`), and the head's list of their ids
+ENTRY_PARTS = {"cards": (CARD_PART, "card_ids"), "sources": ("source-", "source_ids")}
 #: parts of the catalog whose entries are split into a part per field (`<part>.<entry>.<field>`)
 FIELD_PARTS = ("releases", "methods")
 #: a field whose JSON is at most this long stays in the head
@@ -488,8 +492,8 @@ def _inline(value) -> bool:
 class _CatalogBuilder:
     @staticmethod
     def part_names(data: dict) -> list[str]:
-        names = [p for p in CATALOG_PARTS if p in data and p != "cards" and p not in FIELD_PARTS]
-        names += [CARD_PART + c for c in data["cards"]]
+        names = [p for p in CATALOG_PARTS if p in data and p not in ENTRY_PARTS and p not in FIELD_PARTS]
+        names += [prefix + e for kind, (prefix, _ids) in ENTRY_PARTS.items() for e in data[kind]]
         for kind in FIELD_PARTS:
             names += [_field_part(kind, e, f) for e, node in data[kind].items() for f, v in node.items() if not _inline(v)]
         return names
@@ -500,11 +504,13 @@ class _CatalogBuilder:
         part; the head lists the card ids and each such entry's fields in order ([field] for a part, [field, value]
         for a field kept in the head)."""
         head = {k: v for k, v in data.items() if k not in CATALOG_PARTS}
-        head["card_ids"] = list(data["cards"])
+        for kind, (_prefix, ids) in ENTRY_PARTS.items():
+            head[ids] = list(data[kind])
         head["fields"] = {kind: {e: [[f, v] if _inline(v) else [f] for f, v in node.items()] for e, node in data[kind].items()}
                           for kind in FIELD_PARTS}
         stored = {p: data[p] for p in parts if p in CATALOG_PARTS}
-        stored.update({CARD_PART + c: card for c, card in data["cards"].items()})
+        for kind, (prefix, _ids) in ENTRY_PARTS.items():
+            stored.update({prefix + e: entry for e, entry in data[kind].items()})
         stored.update({_field_part(kind, e, f): v for kind in FIELD_PARTS for e, node in data[kind].items()
                        for f, v in node.items() if not _inline(v)})
         return head, stored
@@ -513,17 +519,19 @@ class _CatalogBuilder:
     def assemble(build: "_Build", names: list[str], wanted, valid_part) -> dict:
         """The head with the wanted parts; cards, release files and methods Lazy mappings (plain dicts, all read,
         where all parts are wanted)."""
-        out = {k: v for k, v in build.head.items() if k not in ("card_ids", "fields")}
+        out = {k: v for k, v in build.head.items() if k not in ("card_ids", "source_ids", "fields")}
         out.update({n: build.loaded[n] for n in names if n in CATALOG_PARTS})
         fields = build.head["fields"]
         if wanted is None:
-            out["cards"] = {c: build.loaded[CARD_PART + c] for c in build.head["card_ids"]}
+            for kind, (prefix, ids) in ENTRY_PARTS.items():
+                out[kind] = {e: build.loaded[prefix + e] for e in build.head[ids]}
             for kind in FIELD_PARTS:
                 out[kind] = {e: {f[0]: f[1] if len(f) == 2 else build.loaded[_field_part(kind, e, f[0])] for f in fs}
                              for e, fs in fields[kind].items()}
             return out
-        if "cards" in wanted:
-            out["cards"] = Lazy(build, ("cards",), {c: CARD_PART + c for c in build.head["card_ids"]}, valid_part)
+        for kind, (prefix, ids) in ENTRY_PARTS.items():
+            if kind in wanted:
+                out[kind] = Lazy(build, (kind,), {e: prefix + e for e in build.head[ids]}, valid_part)
 
         def entry(kind: str, e: str):
             fs = fields[kind][e]
@@ -554,7 +562,8 @@ class _CatalogBuilder:
     def valid_head(head) -> bool:
         fields = head.get("fields") if isinstance(head, dict) else None
         return (isinstance(head, dict) and all(k in head for k in ("data_version", "verified", "hash", "files"))
-                and isinstance(head.get("card_ids"), list) and all(isinstance(c, str) for c in head["card_ids"])
+                and all(isinstance(head.get(ids), list) and all(isinstance(e, str) for e in head[ids])
+                        for _prefix, ids in ENTRY_PARTS.values())
                 and isinstance(fields, dict) and all(
                     isinstance(fields.get(kind), dict) and all(
                         isinstance(fs, list) and all(isinstance(f, list) and len(f) in (1, 2) and isinstance(f[0], str)
