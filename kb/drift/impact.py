@@ -5,6 +5,12 @@ is applied to a copy of the catalog data and the answers of the affected cards a
 after; those whose verdict, fired rules or (for `methods`) a method's verdict differ are reported ("before →
 after", rules added/removed, `methods_changed`). A change without a patch (a quote
 gone) lists the current answers whose reasons cite that quote: they need a look.
+
+Within a process the unpatched answers of a catalog and rule base (both known by content: the compiled
+catalog's hash, the rule sets' keys) are computed once, and so are the answers a patch changes: a process
+that checks many documents against one catalog (`sources check`, kb.drift.replay, the test suite) answers
+the matrix once instead of once per document. Both are forgotten with the engine's memo (kb.engine.forget),
+which the patched answers' citations are read through.
 """
 
 from __future__ import annotations
@@ -19,6 +25,58 @@ def attach(data: dict, changes: list[Change], *, engine: str = "durable") -> lis
     whose answers cannot be computed is left out and named in the returned messages."""
     if not changes or not data.get("cards"):
         return []
+    key = _memo_key(data, engine)
+    current, errors = _baseline(data, engine, key)
+    errors = list(errors)
+    try:
+        readers = _readers()
+    except Exception as exc:  # noqa: BLE001 — a broken rule base must not hide the drift
+        readers, _ = [], errors.append(f"rules: {type(exc).__name__}: {exc}")
+    for change in changes:
+        change.read_by = _read_by(data, change.touches, readers)
+        if change.patch:
+            change.answers = _diff_once(data, change, current, engine, key)
+        elif change.details.get("quote") or change.details.get("quotes"):
+            change.answers = _relying(change, current)
+    return errors
+
+
+#: the unpatched answers of the last catalog and rule base: (key, (answers by question, errors)); the answers a
+#: patch changed, by (key, patch) — see the module's docstring
+_BASELINE: list = [None, None]
+_DIFFS: dict = {}
+
+
+def _memo_key(data: dict, engine: str):
+    """What the answers depend on, by content: the compiled catalog's hash, the questions asked and their rule
+    sets' keys, the engine and the engine memo's epoch; None (nothing remembered) for data or rules without a
+    content key."""
+    import importlib
+
+    from kb import questions
+    from kb.engine.rules import rule_base
+
+    epoch = importlib.import_module("kb.engine.conclude").EPOCH  # (kb.engine.conclude is also a function's name)
+
+    if not data.get("hash"):
+        return None
+    try:
+        rules, problems = rule_base()
+    except Exception:  # noqa: BLE001 — computed (and reported) without the memo
+        return None
+    sets = []
+    for q in questions.questions():
+        rule_set = rules.get(q)
+        if rule_set is not None and getattr(rule_set, "key", None) is None:
+            return None
+        sets.append((q, None if rule_set is None else rule_set.key, bool(problems.get(q))))
+    return (data["hash"], engine, tuple(sets), epoch)
+
+
+def _baseline(data: dict, engine: str, key) -> tuple[dict, list]:
+    """The unpatched answers of every question's matrix and the questions that could not be answered."""
+    if key is not None and _BASELINE[0] == key:
+        return _BASELINE[1]
     from kb import questions
 
     before = questions.Asker(data, engine=engine)
@@ -28,17 +86,24 @@ def attach(data: dict, changes: list[Change], *, engine: str = "durable") -> lis
             current[q] = before.answer_many(q, questions.module(q).defaults(before.index))
         except Exception as exc:  # noqa: BLE001 — one broken question must not hide the others or the drift
             errors.append(f"{q}: {type(exc).__name__}: {exc}")
-    try:
-        readers = _readers()
-    except Exception as exc:  # noqa: BLE001 — a broken rule base must not hide the drift
-        readers, _ = [], errors.append(f"rules: {type(exc).__name__}: {exc}")
-    for change in changes:
-        change.read_by = _read_by(data, change.touches, readers)
-        if change.patch:
-            change.answers = _diff(data, change, current, engine)
-        elif change.details.get("quote") or change.details.get("quotes"):
-            change.answers = _relying(change, current)
-    return errors
+    if key is not None:
+        _BASELINE[:] = [key, (current, errors)]
+        _DIFFS.clear()
+    return current, errors
+
+
+def _diff_once(data: dict, change: Change, current: dict, engine: str, key) -> list[dict]:
+    if key is None:
+        return _diff(data, change, current, engine)
+    import json
+
+    patch_key = (key, json.dumps(change.patch, sort_keys=True, default=repr))
+    found = _DIFFS.get(patch_key)
+    if found is None:
+        if len(_DIFFS) > 256:
+            _DIFFS.clear()
+        found = _DIFFS[patch_key] = _diff(data, change, current, engine)
+    return copy.deepcopy(found)
 
 
 def _readers() -> list[tuple[str, str, str, str]]:
@@ -103,9 +168,18 @@ def _affected(change: Change, inputs: dict) -> bool:
     return bool(others) or inputs.get("card") in cards
 
 
+def _rewords_only(patch: list[dict]) -> bool:
+    """Whether every edit of `patch` lies inside a citation (a quote reworded): no question reads a citation
+    into its facts or its answer's words — answers cite through the engine, which resolves a fact's citations
+    once per catalog (kb.engine.conclude.resolve_cite, by the catalog's hash) — so no answer changes."""
+    return bool(patch) and all("cite" in edit["path"] for edit in patch)
+
+
 def _diff(data: dict, change: Change, current: dict, engine: str) -> list[dict]:
     from kb.questions import Asker
 
+    if _rewords_only(change.patch):
+        return []
     patched = apply(data, change.patch)
     after = Asker(patched, engine=engine)
     out = []

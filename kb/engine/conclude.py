@@ -175,8 +175,14 @@ def conclude(rule: dict, facts: tuple, data: dict, cited: bool = True) -> dict:
     return out
 
 
+#: counts forget() calls: what was built through these memos (kb.drift.impact's answers) is valid within one epoch
+EPOCH = 0
+
+
 def forget() -> None:
     """Forget the conclusions and citations built so far."""
+    global EPOCH
+    EPOCH += 1
     _CONCLUDED.clear()
     _RULE_INFO.clear()
     _RESOLVED.clear()

@@ -1,0 +1,64 @@
+"""kb.drift.impact within one process: the unpatched answers of a catalog and rule base are computed once (and
+the answers a patch changes), recomputed for other data and after the engine forgets; a reworded quote changes no
+answer — the same as computing the patched catalog's answers in full."""
+
+from __future__ import annotations
+
+from kb import engine
+from kb.catalog.compiled import load_data
+from kb.drift import impact
+from kb.drift.compare import Change
+from kb.text import Text
+
+
+def unlisted(card: str) -> Change:
+    return Change("gpu-operator-platform-support", "product-removed", Text("not listed", "nicht gelistet"),
+                  touches=[f"cards/{card} operator_support.listed"],
+                  patch=[{"entity": f"cards/{card}", "path": ["operator_support", "listed", "value"], "value": False}])
+
+
+def reworded(card: str) -> Change:
+    return Change("gpu-operator-platform-support", "quote-reworded", Text("reworded", "umformuliert"),
+                  touches=[f"cards/{card} operator_support.listed"], rank="reworded",
+                  patch=[{"entity": f"cards/{card}", "path": ["operator_support", "listed", "cite", 0, "quote"],
+                          "value": "NVIDIA H200 NVL (PCIe)"}],
+                  details={"quote": "NVIDIA H200 NVL", "new_quote": "NVIDIA H200 NVL (PCIe)"})
+
+
+def test_the_unpatched_answers_are_computed_once_per_catalog_and_rule_base(drift_catalog):
+    data = load_data()
+    first = unlisted("h200-nvl")
+    assert impact.attach(data, [first]) == []
+    assert first.answers and {a["question"] for a in first.answers} == {"mig"}
+    asked = engine.STATS["queries"]
+    again = unlisted("h200-nvl")
+    impact.attach(data, [again])
+    assert (again.answers, engine.STATS["queries"]) == (first.answers, asked)  # nothing answered twice
+    other = unlisted("rtx-pro-6000-blackwell-server")  # another patch: its answers only
+    impact.attach(data, [other])
+    assert 0 < engine.STATS["queries"] - asked < len(load_data()["cards"]) * 100
+    # a forgetting engine and other data (another hash): everything answered again, the same answers
+    for before in (None, {**data, "hash": f"{data['hash']}-other"}):
+        if before is None:
+            engine.forget()
+            before = data
+        asked = engine.STATS["queries"]
+        third = unlisted("h200-nvl")
+        impact.attach(before, [third])
+        assert third.answers == first.answers
+        assert engine.STATS["queries"] - asked > len(first.answers)
+
+
+def test_a_reworded_quote_changes_no_answer_as_computing_them_all_shows(drift_catalog, monkeypatch):
+    data = load_data()
+    fast = reworded("h200-nvl")
+    impact.attach(data, [fast])
+    monkeypatch.setattr(impact, "_rewords_only", lambda patch: False)
+    impact._DIFFS.clear()
+    asked = engine.STATS["queries"]
+    full = reworded("h200-nvl")
+    impact.attach(data, [full])
+    assert engine.STATS["queries"] > asked  # the patched catalog was answered in full
+    assert fast.answers == full.answers == []
+    # while another value of the same fact does change answers
+    assert impact.attach(data, [changed := unlisted("h200-nvl")]) == [] and changed.answers
