@@ -3,8 +3,6 @@ commands share. Errors are raised as domain errors (kb.errors); kb.cli.edge repo
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from kb.cli import edge, i18n
@@ -36,7 +34,9 @@ def output_options(fn):
 
 
 def print_json(data) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    from kb.cli.jsonout import dumps
+
+    click.echo(dumps(data))
 
 
 def resolve_card(data: dict, name: str) -> str:
