@@ -137,12 +137,23 @@ class Oracle:
             raise ValueError(str(exc)) from None
 
     def answer(self, table: dict, index: int, values: dict) -> dict:
+        """ask.js answerOf: the template filled in, with what it says of the asked release (values["operator"])
+        from the shared file's `releases`: the components' versions and the citations of the release's own entry."""
         a = table["answers"][index]
+        release = self.shared["releases"].get(values.get("operator")) if values.get("operator") else None
+        if release:
+            values = {**release["values"], **values}
+
+        def cites(j):
+            c = table["cites"][j]
+            if "release" in c:
+                return [self.shared["cites"][k] for k in release["cites"][c["release"]]]
+            return [c]
         return {
             "verdict": a["verdict"], "summary": fill(a["summary"], values),
             "conditions": [fill(c, values) for c in a["conditions"]],
             "reasons": [{"rule": table["reasons"][i]["rule"], "text": fill(table["reasons"][i]["text"], values),
-                         "cites": [table["cites"][j] for j in table["reasons"][i]["cites"]]} for i in a["reasons"]],
+                         "cites": [x for j in table["reasons"][i]["cites"] for x in cites(j)]} for i in a["reasons"]],
             "details": [fill(d, values) for d in a["details"]],
         }
 

@@ -154,6 +154,27 @@ def test_every_resource_answer_of_the_page_is_the_clis(world):
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
+def test_releases_share_answers_and_the_page_fills_in_what_the_release_ships(world, lang):
+    """Releases share templates (kb.site.askbatch): the device plugin version RES-005/006/023 quote and the
+    release's own entry RES-006 cites are filled in from the shared file's per-release table. Every release
+    of a variant profile under the mixed strategy (RES-006 before device plugin 0.20.0, RES-005 from it on),
+    and MPS under every release (RES-023 where the device plugin has no MPS), equal `gpukb ask resource`."""
+    page = world["page"][lang]
+    card = page["cards"]["a100-pcie-40gb"]
+    assert len(card["groups"]) < len(card["ops"]) / 2, "releases whose answers agree share one group"
+    assert all(len(page["shared"]["releases"][op]["cites"]) == len(page["shared"]["releases"][page["shared"]["ops"][0]]["cites"])
+               for op in page["shared"]["ops"])
+    fired = set()
+    for op in page["shared"]["ops"]:
+        state = {"card": "a100-pcie-40gb", "operator": op, "profile": "1g.5gb+me", "strategy": "mixed"}
+        same(world, "resource", state, dict(card="a100-pcie-40gb", operator=op, profile="1g.5gb+me",
+                                             mig_strategy="mixed"), lang)
+        fired |= {r["rule"] for r in world["oracle"][lang].ask("resource", state)["reasons"]}
+        same(world, "resource", {"card": "l4", "operator": op, "mps": "3"}, dict(card="l4", operator=op, mps=3), lang)
+    assert {"RES-005", "RES-006"} <= fired
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
 def test_every_recommend_and_dra_answer_of_the_page_is_the_clis(world, lang):
     shared = world["page"][lang]["shared"]
     oracle = world["oracle"][lang]

@@ -141,6 +141,9 @@ ASKED = [
     ("en", "q=methods&card=h200-nvl&mig-enabled=1", "methods", {"card": "h200-nvl", "mig-enabled": True}),
     ("en", "q=resource&card=H200%20NVL&profile=1g.18gb&strategy=mixed", "resource",
      {"card": "H200 NVL", "profile": "1g.18gb", "strategy": "mixed"}),
+    # an older release: the device plugin version it ships and its own release entry filled in by the page
+    ("de", "q=resource&card=A100%20PCIe%2040GB&profile=1g.5gb%2Bme&strategy=mixed&operator=25.3.0", "resource",
+     {"card": "A100 PCIe 40GB", "profile": "1g.5gb+me", "strategy": "mixed", "operator": "25.3.0"}),
     ("de", "q=resource&card=L4&time-slicing=4&rename-by-default=1", "resource",
      {"card": "L4", "time-slicing": "4", "rename-by-default": True}),
     ("en", "q=resource&card=l40s&mps=9223372036854775807", "resource", {"card": "l40s", "mps": "9223372036854775807"}),

@@ -330,15 +330,31 @@
     return String(text).replace(SLOT, function (m, name) { return values[name] !== undefined ? values[name] : m; });
   }
 
-  function answerOf(table, index, values) {
+  // a template filled in; what it says of the asked release (values.operator) comes from the shared file's
+  // `releases`: the versions its components ship and the citations of its own entry (kb/site/askbatch.py)
+  function answerOf(shared, table, index, values) {
     var a = table.answers[index];
     if (!a) throw new Problem(say("missing"));
+    var release = values.operator ? shared.releases[values.operator] : null;
+    if (release) {
+      var all = {};
+      Object.keys(release.values).forEach(function (k) { all[k] = release.values[k]; });
+      Object.keys(values).forEach(function (k) { all[k] = values[k]; });
+      values = all;
+    }
+    function cites(j) {
+      var c = table.cites[j];
+      if (c.release === undefined) return [c];
+      if (!release) throw new Problem(say("missing"));
+      return release.cites[c.release].map(function (k) { return shared.cites[k]; });
+    }
     return {
       verdict: a.verdict, summary: fill(a.summary, values),
       conditions: a.conditions.map(function (c) { return fill(c, values); }),
       reasons: a.reasons.map(function (i) {
         var r = table.reasons[i];
-        return { rule: r.rule, text: fill(r.text, values), cites: r.cites.map(function (j) { return table.cites[j]; }) };
+        return { rule: r.rule, text: fill(r.text, values),
+          cites: r.cites.reduce(function (out, j) { return out.concat(cites(j)); }, []) };
       }),
       details: a.details.map(function (d) { return fill(d, values); })
     };
@@ -380,14 +396,14 @@
       var card = ctx.card(s.card), op = operator(ctx.shared, s.operator);
       var drv = s.driver ? driver(s.driver) : null;
       var group = cardGroup(card, op);
-      return answerOf(card, group.mig[driverClass(card, drv)], { operator: op, driver: drv ? drv.text : "" });
+      return answerOf(ctx.shared, card, group.mig[driverClass(card, drv)], { operator: op, driver: drv ? drv.text : "" });
     },
     methods: function (s, ctx) {
       var card = ctx.card(s.card), info = ctx.info(s.card), op = operator(ctx.shared, s.operator);
       var drv = s.driver ? driver(s.driver) : null;
       if (s["mig-enabled"] && info.mig_status === "not-listed") throw new Problem(say("migEnabled", { name: info.short }));
       var row = cardGroup(card, op).methods[driverClass(card, drv)];
-      return answerOf(card, row[s["mig-enabled"] ? 1 : 0], { operator: op, driver: drv ? drv.text : "" });
+      return answerOf(ctx.shared, card, row[s["mig-enabled"] ? 1 : 0], { operator: op, driver: drv ? drv.text : "" });
     },
     resource: function (s, ctx) {
       var info = ctx.info(s.card);
@@ -409,7 +425,7 @@
       var key = [profile, profile ? (s.strategy || "single") : "", mode, s["rename-by-default"] ? "1" : "0", cls].join("|");
       var at = card.resource_combos.indexOf(key);
       if (at < 0) throw new Problem(say("missing"));
-      return answerOf(card, cardGroup(card, op).resource[at], n === null ? { operator: op } : derived(n, info, op));
+      return answerOf(ctx.shared, card, cardGroup(card, op).resource[at], n === null ? { operator: op } : derived(n, info, op));
     },
     dra: function (s, ctx) {
       var data = ctx.shared, op = operator(data, s.operator);
@@ -430,8 +446,8 @@
       if (!install) install = managed ? "operator" : "standalone";
       var c = classify(key4(k8s.parts), data.k8s_classes);
       // [0]: the asked operator release manages the DRA driver, [1]: it does not (askdata.py)
-      if (release) return answerOf(data, data.dra_release[release][managed ? 0 : 1][f][c], { operator: op, k8s: k8s.text });
-      return answerOf(data, data.dra[op][f][data.installs.indexOf(install)][c], { operator: op, k8s: k8s.text });
+      if (release) return answerOf(data, data, data.dra_release[release][managed ? 0 : 1][f][c], { operator: op, k8s: k8s.text });
+      return answerOf(data, data, data.dra[op][f][data.installs.indexOf(install)][c], { operator: op, k8s: k8s.text });
     },
     recommend: function (s, ctx) {
       var data = ctx.shared;
@@ -439,11 +455,11 @@
       var key = s.workload + "|" + (s.isolation === "required" ? "required" : "");
       if (!s.card) {
         if (data.recommend[key] === undefined) throw new Problem(say("missing"));
-        return answerOf(data, data.recommend[key], {});
+        return answerOf(data, data, data.recommend[key], {});
       }
       var card = ctx.card(s.card), at = card.recommend_combos.indexOf(key);
       if (at < 0) throw new Problem(say("missing"));
-      return answerOf(card, card.recommend[at], { operator: data.ops[0] });
+      return answerOf(data, card, card.recommend[at], { operator: data.ops[0] });
     },
     strategy: function (s, ctx) { return strategyAnswer(s, ctx); }
   };

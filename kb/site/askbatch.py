@@ -16,6 +16,12 @@ answer quotes it. This module computes such answers with the real engine:
 - Requests whose facts are equal except for properties holding a sentinel that no rule condition or
   citation reads share one engine run and one fold (`Templates.answer_many`): the GPU Operator release
   and the driver then cost a fact build each, not an engine session each.
+- *Releases share templates*: what an answer says of the GPU Operator release it is asked about is filled in
+  by the page from a small table per release (kb.site.askdata `releases`): the release itself (slot
+  `operator`), the version each component of it ships (slot `component-<name>`, e.g. the device plugin's
+  version RES-006 quotes) and the citations of a catalog entry of the release itself (a cite `{"release": n}`,
+  e.g. RES-006's `releases/gpu-operator#releases[{operator}].components[device-plugin]`). Requests of two
+  releases whose facts are equal but for those values, and that fire the same rules, get one template object.
 
 The page's answers are tested against `gpukb ask` (tests/test_site_ask.py): every template filled in
 for every exported input, and a sample of typed versions around every line.
@@ -23,6 +29,7 @@ for every exported input, and a sample of typed versions around every line.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
@@ -31,6 +38,18 @@ from kb.questions import Asker
 
 OPEN, CLOSE = "\ue000", "\ue001"
 _MAX = (999, 999, 999, 999)
+#: what the facts a template is written from hold instead of a value of the asked release (no catalog text holds it)
+TOKEN_OPEN, TOKEN_CLOSE = "\ue002", "\ue003"
+RELEASE = TOKEN_OPEN + "operator" + TOKEN_CLOSE
+
+
+def component_slot(component: str) -> str:
+    """The slot of the version a component of the asked release ships ('component-device-plugin')."""
+    return f"component-{component}"
+
+
+def component_token(component: str) -> str:
+    return TOKEN_OPEN + component_slot(component) + TOKEN_CLOSE
 
 
 def slot(name: str) -> str:
@@ -110,26 +129,41 @@ def _walk(value, fn):
     return value
 
 
+_PATTERNS: dict = {}
+
+
+def _pattern(sentinels: dict[str, str]) -> re.Pattern:
+    """One regular expression matching any of the sentinels, the longest first (compiled once per set)."""
+    key = tuple(sorted(sentinels))
+    found = _PATTERNS.get(key)
+    if found is None:
+        if len(_PATTERNS) > 65536:
+            _PATTERNS.clear()
+        found = _PATTERNS[key] = re.compile("|".join(re.escape(s) for s in sorted(sentinels, key=len, reverse=True)))
+    return found
+
+
 def template_value(value, sentinels: dict[str, str]):
     """Any value (text, list, mapping) with every sentinel string replaced by its slot."""
     if not sentinels:
         return value
-    pattern = re.compile("|".join(re.escape(s) for s in sorted(sentinels, key=len, reverse=True)))
+    pattern = _pattern(sentinels)
     return _walk(value, lambda s: pattern.sub(lambda m: slot(sentinels[m.group(0)]), s))
 
 
 def template(answer: dict, sentinels: dict[str, str]) -> dict:
     """The answer with every sentinel string (value → slot name) replaced by its slot. Citations are the
-    catalog's own text, which no sentinel occurs in: they are kept as they are."""
+    catalog's own text, which no sentinel occurs in (tests/test_site_ask.py): they come out as they are.
+    (Done on the answer's JSON text: sentinels hold digits, dots and private-use characters only, so no JSON
+    escape can touch them; an answer that is no JSON is walked instead.)"""
     if not sentinels:
         return answer
-    pattern = re.compile("|".join(re.escape(s) for s in sorted(sentinels, key=len, reverse=True)))
-
-    def one(s: str) -> str:
-        return pattern.sub(lambda m: slot(sentinels[m.group(0)]), s)
-    out = {k: _walk(v, one) for k, v in answer.items() if k != "reasons"}
-    out["reasons"] = [{k: (v if k == "citations" else _walk(v, one)) for k, v in r.items()} for r in answer["reasons"]]
-    return out
+    pattern = _pattern(sentinels)
+    try:
+        text = json.dumps(answer, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return _walk(answer, lambda s: pattern.sub(lambda m: slot(sentinels[m.group(0)]), s))
+    return json.loads(pattern.sub(lambda m: slot(sentinels[m.group(0)]), text))
 
 
 _SLOT = re.compile(re.escape(OPEN) + r"([a-z0-9_-]+)" + re.escape(CLOSE))
@@ -253,6 +287,15 @@ class TemplateAsker(Asker):
         self._exact: dict = {}
         #: sentinel → the version it stands for, as the catalog writes it (citations are looked up with it)
         self.real: dict[str, str] = {}
+        #: templates shared by the releases (see the module's text), by what decides them but the release
+        self._shared: dict = {}
+        #: a citation of the release's own entry: its reference with RELEASE for the release → its number
+        self.release_refs: dict[str, int] = {}
+        #: operator sentinel → {component slot: the version the release ships}, as the facts had them
+        self.release_values: dict[str, dict[str, str]] = {}
+        self._tokens: dict[str, str] | None = None
+        self._behaviour: dict = {}
+        self._behaviour_classes: dict[str, int] = {}
 
     def _conditions(self, question: str) -> tuple[set[str], set[str]]:
         key = ("conditions", question)
@@ -327,24 +370,140 @@ class TemplateAsker(Asker):
             inputs, sentinels = requests[n][0], requests[n][1]
             if len(requests[n]) > 2:
                 inputs = {**inputs, requests[n][2][0]: slot(requests[n][2][0])}
+            op = next((s for s, name in sentinels.items() if name == "operator"), None)
+            shared = None
+            if op is not None:
+                shared = self._shared_key(question, inputs, render, firings[seen], op)
+                if shared in self._shared:
+                    self._templates[key] = self._shared[shared]
+                    continue
+                render = self._tokenised(render, op)
+                sentinels = {**sentinels, **self._components()}
             conclusions = []
             for rid, pos in firings[seen]:
-                written = conclude(by_id[rid], tuple(render[i] for i in pos), self.data)
-                if self.real and any("{" in ref for ref in by_id[rid]["cites"]):
-                    # citations are looked up by the real versions (a catalog list is selected by "26.3.3",
-                    # not by its sentinel); the text keeps the sentinels, which become slots
-                    real = tuple({k: self.real.get(v, v) if isinstance(v, str) else v for k, v in render[i].items()}
-                                 for i in pos)
-                    written["cites"] = conclude(by_id[rid], real, self.data)["cites"]
+                rule, matched = by_id[rid], tuple(render[i] for i in pos)
+                # (the rule's texts keep the sentinels and tokens, which become slots)
+                written = conclude(rule, matched, self.data)
+                if (self.real or op is not None) and any("{" in ref for ref in rule["cites"]):
+                    written["cites"] = self._cites(rule, matched, op)
                 conclusions.append(written)
             answer = mod.fold(self, inputs, conclusions)
             answer["reasons"] = [{k: v for k, v in r.items() if k != "facts"} for r in answer["reasons"]]
             self._templates[key] = template(answer, sentinels)
+            if shared is not None:
+                self._shared[shared] = self._templates[key]
         out = [self._templates[key] for _n, key, _p, _r in prepared]
         for request, tmpl in zip(requests, out):
             if len(request) == 2:
-                self._exact.setdefault(_key(question, request[0]), (tmpl, {name: s for s, name in request[1].items()}))
+                # a sub-question's answer keeps the component tokens (they stand for the same in every release)
+                self._exact.setdefault(_key(question, request[0]),
+                                       (tmpl, {**self._component_fill(), **{name: s for s, name in request[1].items()}}))
         return out
+
+    # -- releases sharing templates
+
+    def _components(self) -> dict[str, str]:
+        """{component token: its slot} for every component whose version-bound behaviour the facts carry."""
+        if self._tokens is None:
+            from kb.questions import behaviour
+
+            self._tokens = {component_token(c): component_slot(c) for c, _s in behaviour.versioned_statements(self.data)}
+            read = json.dumps([[r.get("when"), r.get("then"), r.get("cites")] for rules in self.rules.values() for r in rules])
+            if "inherited_from" in read:  # left out of the facts templates are written from (`_tokenised`)
+                raise KeyError("a rule reads inherited_from, which the ask page leaves out of the templates' facts")
+        return self._tokens
+
+    def _component_fill(self) -> dict[str, str]:
+        return {name: token for token, name in self._components().items()}
+
+    def _tokenised(self, facts: list[dict], op: str) -> list[dict]:
+        """The facts with the component versions of the release (behaviour facts) as tokens; the versions are
+        recorded per release (`release_values`)."""
+        out = []
+        for f in facts:
+            if f.get("kind") == "behaviour" and "version" in f:
+                f = dict(f)
+                token = component_token(f["component"])
+                if token not in self._components():
+                    raise KeyError(f"behaviour fact of an unknown component {f['component']!r}")
+                known = self.release_values.setdefault(op, {}).setdefault(component_slot(f["component"]), f["version"])
+                if known != f["version"]:
+                    raise ValueError(f"two versions of {f['component']} for one release: {known}, {f['version']}")
+                f["version"] = token
+                f.pop("inherited_from", None)  # which older release listed the version: no rule reads it
+            out.append(f)
+        return out
+
+    def _release_cite(self, ref: str) -> dict:
+        """The cite standing for a citation of the release's own entry (`ref` with RELEASE for the release)."""
+        return {"release": self.release_refs.setdefault(ref, len(self.release_refs))}
+
+    def _cites(self, rule: dict, render: tuple, op: str | None) -> list[dict]:
+        """The citations of a conclusion, as kb.engine.conclude writes them: looked up by the real versions (a
+        catalog list is selected by "26.3.3", not by its sentinel); a reference that names the asked release
+        itself becomes a release cite the page fills in."""
+        from kb.catalog.facts import FactError
+        from kb.engine.conclude import fill as fill_ref
+        from kb.engine.conclude import resolve_cite
+        from kb.errors import EngineFailure
+
+        real = tuple({k: self.real.get(v, v) if isinstance(v, str) else v for k, v in f.items()} for f in render)
+        out: list[dict] = []
+        for ref in rule["cites"]:
+            optional, bare = ref.endswith("?"), ref.rstrip("?")
+            if op is not None and "{" in bare:
+                shown = fill_ref(rule, render, bare)
+                if TOKEN_OPEN in shown:
+                    raise KeyError(f"{rule['file']}: cites {ref} with a component's version; the ask page cannot fill it in")
+                if op in shown:
+                    out.append(self._release_cite(shown.replace(op, RELEASE) + ("?" if optional else "")))
+                    continue
+            filled = fill_ref(rule, real, bare)
+            found = resolve_cite(self.data, filled)
+            if isinstance(found, FactError):
+                if optional:
+                    continue
+                raise EngineFailure(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog "
+                                    f"({found.reason})")
+            out += [dict(c) for c in found if c not in out]
+        return out
+
+    def release_cites(self, n: int, op: str) -> list[dict]:
+        """The citations release cite `n` stands for under GPU Operator release `op` (the real version), as
+        kb.engine.conclude finds them; the page shows them where the release cite stands. Such an entry may not
+        carry a condition or a dispute (the page could not show them)."""
+        from kb.catalog.facts import FactError
+        from kb.engine.conclude import fact_conditions, resolve_cite, resolve_disputes
+        from kb.errors import EngineFailure
+
+        ref = next(r for r, k in self.release_refs.items() if k == n)
+        optional = ref.endswith("?")
+        filled = ref.rstrip("?").replace(RELEASE, op)
+        found = resolve_cite(self.data, filled)
+        if isinstance(found, FactError):
+            if optional:
+                return []
+            raise EngineFailure(f"cites {filled}, which is not a cited fact of the catalog ({found.reason})")
+        if fact_conditions(self.data, filled) or resolve_disputes(self.data, filled):
+            raise KeyError(f"{filled} carries a condition or a dispute, which the ask page cannot show per release")
+        return [dict(c) for c in found]
+
+    def _shared_key(self, question: str, inputs: dict, render: list[dict], firing: list, op: str) -> tuple:
+        """What decides a template but the release: the other inputs, the facts it is written from with the
+        release's sentinel as RELEASE and the components' versions as tokens, and the rules that fired on which
+        facts. (The behaviour facts, the bulk, are compared with those of the release's first request and
+        counted by their class: releases whose tokenised behaviour facts are equal share a class.)"""
+        behaviour = [f for f in render if f.get("kind") == "behaviour"]
+        first = self._behaviour.get((op, question))
+        if first is None or first[0] != behaviour:
+            text = json.dumps(self._tokenised(behaviour, op), sort_keys=True, ensure_ascii=False).replace(op, RELEASE)
+            first = (behaviour, self._behaviour_classes.setdefault(text, len(self._behaviour_classes)))
+            self._behaviour.setdefault((op, question), first)
+        rest = [None if f.get("kind") == "behaviour" else f for f in render]
+        # (a repr is the content: the same facts written in another order only miss a share)
+        text = repr([{k: v for k, v in inputs.items() if k != "operator"}, rest]).replace(op, RELEASE)
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest()  # kept small
+        return question, digest, first[1], tuple((rid, tuple(pos)) for rid, pos in firing)
 
     def _counted(self, question: str, facts: list[dict], other: list[dict], name: str, values: tuple,
                  derived) -> list[dict]:

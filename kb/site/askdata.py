@@ -172,11 +172,6 @@ def _compute(data: dict, rules: dict) -> dict:
                 s[driver] = "driver"
             return s
 
-        # One group per release: grouping releases whose answers agree saves nothing on this catalog (21 of its 22
-        # releases ship components that behave differently, and RES-006 cites each release's own entry), and
-        # the page format keeps `groups` for a catalog where it would.
-        groups = [[op] for op in ops]
-        reps = ops
         enabled = [False] + ([True] if index["cards"][cid]["mig_status"] != "not-listed" else [])
         nd, ne = len(drivers), len(enabled)
         mig = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d))
@@ -184,22 +179,29 @@ def _compute(data: dict, rules: dict) -> dict:
         meth = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e},
                                             sent(op, d)) for op in ops for d in drivers for e in enabled])
         combos = resource_combos(index["cards"][cid]["profiles"], replicas)
-        res = _resource_templates(asker, cid, reps, combos, sent)
+        res = _resource_templates(asker, cid, ops, combos, sent)
         # `gpukb ask recommend` has no --operator: the newest release answers
         rec_combos = [(w, i) for w in index["workloads"] for i in (None, "required")]
         rec = asker.templates("recommend", [({"workload": w, "card": cid, "isolation": i, "operator": _op(ops[0])},
                                              sent(ops[0])) for w, i in rec_combos])
         nc = len(combos)
+        # releases whose templates are the same objects (kb.site.askbatch: what an answer says of the release is
+        # filled in by the page) share one group
         out["groups"] = []
-        for k, group in enumerate(groups):
-            out["groups"].append({
+        seen: dict = {}
+        for k, op in enumerate(ops):
+            group = {
                 "mig": mig[k * nd:(k + 1) * nd],
                 "methods": [meth[(k * nd + d) * ne:(k * nd + d + 1) * ne] for d in range(nd)],
                 "resource": res[k * nc:(k + 1) * nc],
-                "strategy": strategy_gpu(asker, cid, reps[k], drivers),
-            })
-            for op in group:
-                out["ops"][op] = k
+                "strategy": strategy_gpu(asker, cid, op, drivers),
+            }
+            same = (tuple(map(id, group["mig"])), tuple(id(a) for row in group["methods"] for a in row),
+                    tuple(map(id, group["resource"])), tuple((key, id(v)) for key, v in sorted(group["strategy"].items())))
+            if same not in seen:
+                seen[same] = len(out["groups"])
+                out["groups"].append(group)
+            out["ops"][op] = seen[same]
         out["recommend"] = rec
         out["resource_combos"] = [combo_key(c) for c in combos]
         out["recommend_combos"] = [f"{w}|{i or ''}" for w, i in rec_combos]
@@ -238,7 +240,25 @@ def _compute(data: dict, rules: dict) -> dict:
     shared["dra_drivers"] = drivers
     shared["dra_release"] = {v: [[rel[((i * 2 + m) * nf + j) * nk:((i * 2 + m) * nf + j + 1) * nk] for j in range(nf)]
                                  for m in range(2)] for i, v in enumerate(drivers)}
+    shared["releases"] = release_table(asker, data, ops)
     return {"cards": cards, "shared": shared}
+
+
+def release_table(asker, data: dict, ops: list[str]) -> dict:
+    """What the page fills into a template of any release (kb.site.askbatch, "Releases share templates"): per
+    release, the version each component ships (the behaviour facts' versions; the facts the templates were
+    written from had the same) and the citations each release cite stands for."""
+    from kb.questions import behaviour
+    from kb.site.askbatch import component_slot
+
+    out = {}
+    for op in ops:
+        values = {component_slot(f["component"]): f["version"] for f in behaviour.facts(data, op)}
+        seen = asker.release_values.get(_op(op), {})
+        if any(values.get(k) != v for k, v in seen.items()):
+            raise ValueError(f"GPU Operator {op}: the facts' component versions {seen} are not the release's {values}")
+        out[op] = {"values": values, "cites": [asker.release_cites(n, op) for n in range(len(asker.release_refs))]}
+    return out
 
 
 # ---------------------------------------------------------------- strategy: the engine's conclusions per fact
@@ -404,12 +424,15 @@ class _Pool:
         self._seen: dict[int, tuple[dict, int]] = {}
         self._details: dict[str, list] = {}
 
-    def _intern(self, table: str, item) -> int:
-        key = (table, json.dumps(item, sort_keys=True, ensure_ascii=False))  # JSON-like items: their text is a key
-        if key not in self._index:
-            self._index[key] = len(self.tables[table])
+    def _intern(self, table: str, item, key=None) -> int:
+        """The index of `item` in its table, stored once. `key` (hashable) stands for the item where the
+        caller builds one; else the item's JSON text is its key."""
+        key = (table, key if key is not None else json.dumps(item, sort_keys=True, ensure_ascii=False))
+        found = self._index.get(key)
+        if found is None:
+            found = self._index[key] = len(self.tables[table])
             self.tables[table].append(item)
-        return self._index[key]
+        return found
 
     def answer(self, a: dict) -> int:
         """The index of a template's answer (templates are shared objects: each is rendered once)."""
@@ -432,6 +455,8 @@ class _Pool:
         return self._intern("parts", out)
 
     def _cite(self, c: dict) -> int:
+        if "release" in c:  # the citations of the asked release's own entry (shared file: `releases`)
+            return self._intern("cites", {"release": c["release"]})
         key = ("cite", c["source"], c.get("section"), c["quote"], c.get("url"), c.get("title"))
         if key not in self._index:
             cite = {k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)}
@@ -444,7 +469,7 @@ class _Pool:
 
     def _detail_lines(self, details: dict) -> list:
         """kb.answer's lines of an answer's details in the file's language (many answers share their details)."""
-        key = json.dumps(details, sort_keys=True, ensure_ascii=False)
+        key = repr(details)  # (order and all: the lines follow the order of the keys)
         if key not in self._details:
             self._details[key] = _detail_lines(details, self.lang, "")
         return self._details[key]
@@ -454,12 +479,13 @@ class _Pool:
         reasons = []
         for r in a["reasons"]:
             cites = [self._cite(c) for c in r["citations"]]
-            reasons.append(self._intern("reasons", {"rule": r["rule"], "title": r["title"][lang],
-                                                    "text": r["text"][lang], "cites": cites}))
+            item = {"rule": r["rule"], "title": r["title"][lang], "text": r["text"][lang], "cites": cites}
+            reasons.append(self._intern("reasons", item, (item["rule"], item["title"], item["text"], tuple(cites))))
         item = {"verdict": a["verdict"], "summary": a["summary"][lang],
                 "conditions": [c["text"][lang] for c in a["conditions"]], "reasons": reasons,
                 "details": self._detail_lines(a["details"])}
-        return self._intern("answers", item)
+        return self._intern("answers", item, (item["verdict"], item["summary"], tuple(item["conditions"]),
+                                              tuple(reasons), tuple(item["details"])))
 
 
 def card_payload(data: dict, computed: dict, cid: str, lang: str) -> dict:
@@ -509,6 +535,8 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
         "dra": {op: [[[pool.answer(a) for a in row] for row in how] for how in rows] for op, rows in s["dra"].items()},
         "installs": s["installs"], "dra_min_operator": index.get("dra_min_operator"),
         "dra_drivers": s["dra_drivers"],
+        "releases": {op: {"values": r["values"], "cites": [[pool._cite(c) for c in cites] for cites in r["cites"]]}
+                     for op, r in s["releases"].items()},
         "dra_release": {v: [[[pool.answer(a) for a in row] for row in side] for side in sides]
                         for v, sides in s["dra_release"].items()},
     }
