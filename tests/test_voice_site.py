@@ -215,6 +215,8 @@ def test_no_german_quote_on_an_english_page_without_its_translation(built):
     untranslated, cited = [], 0
     for data_file in sorted(built.site.glob("en/ask/data/**/*.json")):  # the English tree's answers as data
         for cite in json.loads(data_file.read_text(encoding="utf-8")).get("cites", []):
+            if "release" in cite:  # stands for citations of the asked release, in the shared file's table
+                continue
             quote = _norm(cite["quote"])
             if quote in quotes:
                 cited += 1
