@@ -314,10 +314,11 @@ class TemplateAsker(Asker):
             found = self._exact[key] = fill(*found)
         return found
 
-    def answer_many(self, question: str, inputs_list: list[dict]) -> list[dict]:
+    def answer_many(self, question: str, inputs_list: list[dict], *, cited: bool = True) -> list[dict]:
+        """As Asker.answer_many; an answer a template gives is the full one (with its citations) either way."""
         found = [self._exact_answer(_key(question, i)) for i in inputs_list]
         missing = [i for i, a in zip(inputs_list, found) if a is None]
-        more = iter(super().answer_many(question, missing) if missing else [])
+        more = iter(super().answer_many(question, missing, cited=cited) if missing else [])
         return [a if a is not None else next(more) for a in found]
 
     def templates(self, question: str, requests: list[tuple], derived=None) -> list[dict]:
