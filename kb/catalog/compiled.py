@@ -172,18 +172,23 @@ def _dir_stat(root: str, rel: str) -> list[int] | None:
 
 
 def _listing(root, lister, entry):
-    """(files, folder stats, racy folders) below `root`: the entry's file list where no folder it recorded
-    changed (git's untracked cache), else a new walk. A folder changed too recently to tell is walked."""
+    """({relative path: path} of the files, folder stats) below `root`: the entry's file list where no folder
+    it recorded changed (git's untracked cache), else a new walk. A folder changed too recently to tell is
+    walked."""
     root = os.fspath(root)
     if entry is not None:
         dirs = {rel: _dir_stat(root, rel) for rel in entry["dirs"]}
         if dirs == entry["dirs"] and all(st[0] < entry["written_ns"] - RACY_NS for st in dirs.values()):
-            from kb.catalog.inputs import InputFile
-
-            return [InputFile(rel, os.path.join(root, rel)) for rel in entry["stats"]], dirs
+            prefix = os.path.join(root, "")
+            return {rel: prefix + rel for rel in entry["stats"]}, dirs
     visited: list = []
     files = lister(root, visited)
-    return files, {rel: _dir_stat(root, rel) for rel in visited}
+    return {f.rel: f.path for f in files}, {rel: _dir_stat(root, rel) for rel in visited}
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
 
 
 class _Lookup:
@@ -193,8 +198,8 @@ class _Lookup:
     def __init__(self, name: str, root, lister):
         self.name, self.root, self.lister = name, root, lister
         self.entry = _read_entry(name)
-        self.files, self.dirs = _listing(root, lister, self.entry)
-        self.stats = {f.rel: _stat(f.path) for f in self.files}
+        self.paths, self.dirs = _listing(root, lister, self.entry)
+        self.stats = {rel: _stat(path) for rel, path in self.paths.items()}
         self.content = self._check()
 
     def _check(self) -> str | None:
@@ -203,15 +208,15 @@ class _Lookup:
         entry = self.entry
         if entry is None or entry["stats"] != self.stats or entry["dirs"] != self.dirs:
             return None
-        racy = [f for f in self.files if self.stats[f.rel][1] >= entry["written_ns"] - RACY_NS]
-        for f in racy:
+        racy = [rel for rel in self.paths if self.stats[rel][1] >= entry["written_ns"] - RACY_NS]
+        for rel in racy:
             try:
-                if _sha(f.read()) != entry["hashes"].get(f.rel):
+                if _sha(_read_bytes(self.paths[rel])) != entry["hashes"].get(rel):
                     return None
             except OSError:
                 return None
         now = time.time_ns()
-        if racy and all(self.stats[f.rel][1] < now - RACY_NS for f in racy):
+        if racy and all(self.stats[rel][1] < now - RACY_NS for rel in racy):
             _write_entry(self.name, {**entry, "written_ns": now})
         return entry["content"]
 
@@ -220,10 +225,11 @@ class _Lookup:
         (the bytes by relative path, the content hash)."""
         visited: list = []
         before = {}
-        self.files = self.lister(os.fspath(self.root), visited)
+        files = self.lister(os.fspath(self.root), visited)
+        self.paths = {f.rel: f.path for f in files}
         self.dirs = {rel: _dir_stat(os.fspath(self.root), rel) for rel in visited}
         contents, hashes = {}, {}
-        for f in self.files:
+        for f in files:
             before[f.rel] = _stat(f.path)
             contents[f.rel] = f.read()
             hashes[f.rel] = _sha(contents[f.rel])
