@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import IntEnum
 
+class Exit:
+    """The codes (plain ints: creating an IntEnum class costs every run of gpukb ~1 M instructions)."""
 
-class Exit(IntEnum):
     OK = 0            # answered / clean / no drift
     FINDINGS = 1      # lint findings, check errors, drift found — never an error of gpukb itself
     UNUSABLE = 2      # unusable input: unknown card/version/profile, unreadable file, bad option, broken catalog
@@ -19,7 +19,7 @@ OUTCOMES = {"unusable": Exit.UNUSABLE, "unreachable": Exit.UNREACHABLE, "interna
 
 
 def exit_code(*, internal: bool = False, unusable: bool = False, unreachable: bool = False,
-              findings: bool = False, interrupted: bool = False, outcome: str | None = None) -> Exit:
+              findings: bool = False, interrupted: bool = False, outcome: str | None = None) -> int:
     """Exit code for an outcome. An internal error wins (no result can be trusted), then an interruption,
     then unusable input (nothing was checked), then an unreachable source, then findings."""
     if outcome is not None:

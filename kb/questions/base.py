@@ -3,8 +3,6 @@ answer shape."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from kb import versions
 from kb.engine.syntax import VERDICTS
 from kb.errors import UnusableInput
@@ -15,19 +13,31 @@ from kb.text import Text
 RANK = {verdict: rank for rank, verdict in enumerate(VERDICTS)}
 
 
-class Param(NamedTuple):
+class Param:
     """A parameter of a question, as `gpukb ask <question>` takes it (kb.cli.ask builds the command from a
-    module's PARAMS; the question's `resolve` gets it by `name`)."""
+    module's PARAMS; the question's `resolve` gets it by `name`). A plain class: creating a NamedTuple class
+    costs every `gpukb ask` more than this module's other work at import."""
 
-    name: str
-    kind: str = "text"               # argument | text | int | flag
-    help: Text | None = None
-    metavar: str | None = None
-    required: bool = False
-    multiple: bool = False           # an option given once per value (a list)
-    choices: tuple = ()              # fixed values the command line checks
-    values_from: str | None = None   # the index list its values come from (resolve checks them; --help lists them)
-    option: str | None = None        # the option's name, where not --<name with dashes>
+    __slots__ = ("name", "kind", "help", "metavar", "required", "multiple", "choices", "values_from", "option")
+
+    def __init__(self, name: str, kind: str = "text", help: Text | None = None, metavar: str | None = None,
+                 required: bool = False, multiple: bool = False, choices: tuple = (), values_from: str | None = None,
+                 option: str | None = None):
+        self.name = name
+        self.kind = kind                # argument | text | int | flag
+        self.help = help
+        self.metavar = metavar
+        self.required = required
+        self.multiple = multiple        # an option given once per value (a list)
+        self.choices = choices          # fixed values the command line checks
+        self.values_from = values_from  # the index list its values come from (resolve checks them; --help lists them)
+        self.option = option            # the option's name, where not --<name with dashes>
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Param) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    def __repr__(self) -> str:
+        return f"Param({', '.join(f'{k}={getattr(self, k)!r}' for k in self.__slots__)})"
 
 
 #: parameters several questions take
