@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from kb.questions import words
-from kb.wording import citation_text
+from kb.wording import citation_text, dash
 from kb.text import Text, pick
 
 LABELS = {
@@ -95,7 +95,7 @@ def _dispute_lines(answer: dict, numbers: dict, lang: str) -> list[str]:
                 part += f" ({LABELS['followed'](lang)})"
             parts.append(part)
         notes = " ".join(v["note"][lang] for v in dispute["values"] if v.get("note"))
-        out.append(f"  - {label}: {' — '.join(parts)}" + (f". {notes}" if notes else ""))
+        out.append(f"  - {label}: {f' {dash(lang)} '.join(parts)}" + (f". {notes}" if notes else ""))
     return out
 
 

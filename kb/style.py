@@ -10,7 +10,8 @@ What it covers (docs-dev/glossary.md lists the terms):
   the placeholder domain.
 - `style_problems(text, lang)`: German written as German — „…“ not "…" or “…”, Sie-form (no du/dein), terms of the
   glossary ("RTX PRO", "greift", "trägt das Label", "Von uns geliefert", …), dates written out (no ISO dates in
-  prose), a narrow no-break space between a number and its unit in running text; English with “…”, not "…".
+  prose), the en dash „ – “ (not " — "), a narrow no-break space between a number and its unit in running text;
+  English with “…”, not "…"; in both, a quote inside a quote in the secondary marks (‚…‘ / ‘…’, `nested_quotes`).
 
 Standard library only.
 """
@@ -92,6 +93,28 @@ _ISO_DATE = re.compile(r"(?<![\w.-])(19|20)\d\d-[01]\d-[0-3]\d(?![\w-])")
 _UNIT = re.compile(r"(?<![\w.+-])(\d+(?:[.,]\d+)?) (GB|MB|GiB|MiB|TB|KB|W|GHz|MHz)\b")
 
 
+_EM_DASH_DE = re.compile(r"\S{1,20} \u2014 \S{1,20}")
+#: the primary quotation marks of each language: (opening, closing)
+_PRIMARY = {"de": ("„", "“"), "en": ("“", "”")}
+
+
+def nested_quotes(text: str, lang: str) -> list[str]:
+    """Excerpts where a quote opens inside a quote with the primary marks („…„…“…“, “…“…”…”): the inner one takes
+    ‚…‘ / ‘…’ (kb.wording.quoted does it)."""
+    opening, closing = _PRIMARY["de" if lang == "de" else "en"]
+    depth, out = 0, []
+    for i, ch in enumerate(text):
+        if ch == opening or (ch == "„" and lang != "de"):
+            if depth:
+                out.append(text[max(0, i - 30):i + 30])
+            depth += 1
+        elif ch == closing and depth:
+            depth -= 1
+        elif ch == "\n":
+            depth = 0  # a quote never spans lines in our output; an unclosed one must not poison the rest
+    return out
+
+
 def style_problems(text: str, lang: str, *, prose: bool = True) -> list[tuple[str, str]]:
     """(excerpt, the rule) for every break of the house style in `text` written in `lang`. `prose` False for text
     where a regular space before a unit is no problem (plain terminal output)."""
@@ -102,6 +125,8 @@ def style_problems(text: str, lang: str, *, prose: bool = True) -> list[tuple[st
     out += [(m.group(0), "straight quotes: „…“ / “…”") for m in _STRAIGHT.finditer(text)]
     if lang == "de":
         out += [(m.group(0), "English quotes in German: „…“") for m in _EN_QUOTES_IN_DE.finditer(text)]
+        out += [(m.group(0), "German dash: „ – “ (en dash with spaces), not an em dash") for m in _EM_DASH_DE.finditer(text)]
+    out += [(x, "quote inside a quote: ‚…‘ (German) / ‘…’ (English)") for x in nested_quotes(text, lang)]
     out += [(m.group(0), "ISO date in prose: 21. September 2026 / 21 September 2026") for m in _ISO_DATE.finditer(text)]
     if prose:
         out += [(m.group(0), "number and unit: narrow no-break space (U+202F)") for m in _UNIT.finditer(text)]

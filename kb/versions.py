@@ -39,10 +39,17 @@ class VersionError(UnusableInput, ValueError):
         return self.suggestions
 
 
-def shown(text, limit: int = 60) -> str:
-    """User input quoted for a message, cut where it is long."""
+def shown(text, limit: int = 60, lang: str = "en") -> str:
+    """User input quoted for a message, cut where it is long: 'L5' in English (the terminal's convention), „L5“ in
+    German (a German sentence quotes in „…“)."""
     text = str(text)
-    return repr(text if len(text) <= limit else text[:limit] + "…")
+    text = text if len(text) <= limit else text[:limit] + "…"
+    return f"„{text}“" if lang == "de" else repr(text)
+
+
+def shown_text(text, limit: int = 60) -> Text:
+    """`shown` in both languages, for Text.format."""
+    return Text(shown(text, limit), shown(text, limit, "de"))
 
 
 #: each kind of version: its words and an example, for messages
@@ -57,8 +64,9 @@ KINDS = {
 def _not_a(text, what: str, en_extra: str | None = None) -> VersionError:
     words, example = KINDS[what]
     en_extra = en_extra or f"expected digits and dots, e.g. {example}"
+    typed = shown(text, lang="de") if str(text).strip() else "Eine leere Angabe"
     return VersionError(Text(f"{shown(text)} is not a {words.en} ({en_extra})",
-                             f"{shown(text)} ist keine {words.de} (z. B. {example})"))
+                             f"{typed} ist keine {words.de} (z. B. {example})"))
 
 
 def parse(text: str, what: str = "version") -> tuple[int, ...]:
@@ -176,5 +184,5 @@ def operator(text: str, known: list[str]) -> str:
                                 f"GPU Operator {written} ist älter als alle Releases, die wir kennen; das älteste ist {oldest}"),
                            [oldest])
     raise VersionError(Text(f"GPU Operator {written} is not a release we know; known releases: {listed}",
-                            f"GPU Operator {shown(text)} ist kein Release, das wir kennen; bekannt: {listed}"),
+                            f"GPU Operator {shown(text, lang='de')} ist kein Release, das wir kennen; bekannt: {listed}"),
                        ordered)

@@ -53,8 +53,35 @@ def date_text(value: str | dt.date, lang: str) -> str:
     return f"{day.day}. {month} {day.year}" if lang == "de" else f"{day.day} {month} {day.year}"
 
 
+#: a parenthetic dash: German „ – “ (en dash with spaces), English " — "
+DASH = {"de": "\u2013", "en": "\u2014"}
+#: quotation marks inside a quote become the language's secondary ones: „… ‚…‘ …“ / “… ‘…’ …”; a pair of either
+#: language's primary marks is nested (our German article quotes NVIDIA in „…“, an English page quotes the article)
+_INNER_PAIRS = (re.compile(r"„([^„“”]*)“"), re.compile(r"“([^„“”]*)”"))
+
+
+def dash(lang: str) -> str:
+    """The parenthetic dash of `lang`: '–' (German, with spaces around it) or '—' (English)."""
+    return DASH[_lang(lang)]
+
+
+_SECONDARY = {"de": ("\u201a", "\u2018"), "en": ("\u2018", "\u2019")}
+
+
+def nested(text: str, lang: str) -> str:
+    """`text` ready to stand inside quotation marks of `lang`: its own quoted parts in the secondary marks
+    (‚…‘ German, ‘…’ English)."""
+    if "„" not in text and "“" not in text:
+        return text
+    left, right = _SECONDARY[_lang(lang)]
+    for pattern in _INNER_PAIRS:
+        text = pattern.sub(lambda m: f"{left}{m.group(1)}{right}", text)
+    return text
+
+
 def quoted(text: str, lang: str) -> str:
-    """Text in the quotation marks of `lang`: „…“ in German, “…” in English."""
+    """Text in the quotation marks of `lang`: „…“ in German, “…” in English; quotes inside it in ‚…‘ / ‘…’."""
+    text = nested(text, lang)
     return f"„{text}“" if lang == "de" else f"“{text}”"
 
 
@@ -202,5 +229,5 @@ def citation_text(cite: dict, lang: str, *, source: dict | None = None, title: s
     if dates:
         text += f" ({', '.join(dates)})"
     if cite.get("only_source"):
-        text += f" — {ONLY_SOURCE[_lang(lang)]}"
+        text += f" {DASH[_lang(lang)]} {ONLY_SOURCE[_lang(lang)]}"
     return text

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from kb.answer import _detail_lines
-from kb.wording import section_text
+from kb.wording import nested, section_text
 
 SLOT = re.compile("\ue000([a-z0-9_-]+)\ue001")
 RANK = {"yes": 0, "conditional": 1, "unconfirmed": 2, "no": 3}
@@ -31,6 +31,7 @@ def cli_view(answer: dict) -> dict:
         "reasons": [{"rule": r["rule"], "text": r["text"],
                      "cites": [{k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)}
                                | ({"section": section_text(c["section"], lang)} if c.get("section") else {})
+                               | {"quote": nested(c["quote"], lang)}
                                | ({"translation": c["translation"]} if lang != "de" and c.get("translation") else {})
                                for c in r["citations"]]}
                     for r in answer["reasons"]],
@@ -185,8 +186,7 @@ class Oracle:
             raise first
         en = self.shared["verdicts"]["yes"] != "Ja"
         if len(found) == 1:
-            raise ValueError(f"{fits.name} fits several cards and the other inputs only {short(found[0][0])} "
-                             f"({found[0][0]}): name it")
+            raise ValueError(f"{fits.name} fits several cards and the other inputs only {short(found[0][0])}: name it")
 
         def gist(cid, a):
             names = sorted(filter(None, (cid, short(cid), self.by_id[cid]["name"])), key=len, reverse=True)
@@ -199,7 +199,7 @@ class Oracle:
                     [plain(c) for c in a["conditions"]], a["details"])
         if any(gist(c, a) != gist(*found[0]) for c, a in found):
             words = self.shared["verdicts"]
-            listed = "; ".join(f"{short(c)} ({c}): {words[a['verdict']][0].lower()}{words[a['verdict']][1:]}"
+            listed = "; ".join(f"{short(c)}: {words[a['verdict']][0].lower()}{words[a['verdict']][1:]}"
                                for c, a in found)
             raise ValueError(f"{fits.name} fits several cards whose answers differ — {listed}; name one of them")
         answer = dict(found[0][1])

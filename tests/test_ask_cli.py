@@ -248,19 +248,20 @@ def test_unusable_input_with_json_is_json_with_the_suggestions():
     result = run("ask", "mig", "L40", "--json", "--lang", "de")
     assert result.exit_code == 2
     assert json.loads(result.output) == {
-        "error": "unbekannte Karte 'L40' — meinten Sie: L4 (l4) (alle anzeigen: gpukb cards)",
+        "error": "unbekannte Karte „L40“ – meinten Sie: L4 (alle anzeigen: gpukb cards)",
         "kind": "unusable-input", "exit_code": 2, "lang": "de",
         "details": {"suggestions": ["l4"], "command": "ask mig"}}
 
 
 def test_unusable_input_in_german():
     result = run("ask", "mig", "RTX PRO 9000", "--lang", "de")
-    assert result.exit_code == 2 and "Fehler: unbekannte Karte 'RTX PRO 9000' — meinten Sie: " in result.output
+    assert result.exit_code == 2 and "Fehler: unbekannte Karte „RTX PRO 9000“ – meinten Sie: " in result.output
 
 
 def test_an_ambiguous_name_lists_the_cards():
     result = run("ask", "mig", "RTX PRO 6000")
-    assert result.exit_code == 2 and "fits several cards" in result.output and "rtx-pro-6000-blackwell-server" in result.output
+    assert result.exit_code == 2 and "fits several cards" in result.output \
+        and "RTX PRO 6000 Server Edition: conditional" in result.output and "rtx-pro-6000-blackwell-server" not in result.output
 
 
 def test_a_broken_rule_file_exits_2_naming_file_and_line(tmp_path, monkeypatch):

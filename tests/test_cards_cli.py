@@ -138,13 +138,13 @@ def test_same_answer_from_cache(run):
 def test_unknown_card_exits_2_with_suggestion(run):
     result = run("card", "Alpha 10O")
     assert result.exit_code == 2
-    assert result.output == "Error: unknown card 'Alpha 10O' — did you mean: Alpha 100 (alpha-100) (list all: gpukb cards)\n"
+    assert result.output == "Error: unknown card 'Alpha 10O' — did you mean: Alpha 100 (list all: gpukb cards)\n"
 
 
 def test_unknown_card_german(run):
     result = run("card", "Gamma", "--lang", "de")
     assert result.exit_code == 2
-    assert result.output == "Fehler: unbekannte Karte 'Gamma' (alle anzeigen: gpukb cards)\n"
+    assert result.output == "Fehler: unbekannte Karte „Gamma“ (alle anzeigen: gpukb cards)\n"
 
 
 @pytest.mark.parametrize("command", [["cards"], ["card", "H200 NVL"]])
@@ -159,7 +159,7 @@ def test_broken_catalog_is_a_clear_error(monkeypatch, tmp_path, command):
 
 
 @pytest.mark.parametrize("name,error", [
-    ("Alpha 10O", "unknown card 'Alpha 10O' — did you mean: Alpha 100 (alpha-100) (list all: gpukb cards)"),
+    ("Alpha 10O", "unknown card 'Alpha 10O' — did you mean: Alpha 100 (list all: gpukb cards)"),
     ("", "the card name is empty (list all: gpukb cards)"),
 ])
 def test_card_json_error_is_json_on_stdout(run, name, error):

@@ -243,7 +243,7 @@ def test_a_named_file_that_is_missing_beside_a_readable_one_exits_1(run, tmp_pat
 
 def test_an_empty_version_option_is_unusable_not_ignored(run):
     result = run("rules/check/CHK-030/fires.yaml", "--driver", "", "--lang", "de")
-    assert (result.exit_code, result.output) == (2, "Fehler: '' ist keine Treiberversion (z. B. 575.57.08)\n")
+    assert (result.exit_code, result.output) == (2, "Fehler: Eine leere Angabe ist keine Treiberversion (z. B. 575.57.08)\n")
 
 
 def test_what_is_not_checked_is_listed_in_german(run):

@@ -66,7 +66,7 @@ def test_the_small_base_answers(small_base):
 
 def test_unusable_input():
     text, data = both("ask", "mig", "L40G", "--lang", "de")  # the L40G is another product than the L40
-    error = "unbekannte Karte 'L40G' — meinten Sie: L40 (l40); L40S (l40s); L4 (l4) (alle anzeigen: gpukb cards)"
+    error = "unbekannte Karte „L40G“ – meinten Sie: L40; L40S; L4 (alle anzeigen: gpukb cards)"
     assert (text.exit_code, text.output) == (2, f"Fehler: {error}\n")
     assert data == {"error": error, "kind": "unusable-input", "exit_code": 2, "lang": "de",
                     "details": {"suggestions": ["l40", "l40s", "l4"], "command": "ask mig"}}
@@ -165,7 +165,7 @@ def test_an_unexpected_exception_is_exit_4_with_one_line(monkeypatch, tmp_path):
     text, data = both("ask", "mig", "L4", "--lang", "de")
     assert text.exit_code == 4
     (line,) = text.output.splitlines()
-    assert line.startswith("Fehler: interner Fehler: ZeroDivisionError: division by zero — bitte melden; der Traceback "
+    assert line.startswith("Fehler: interner Fehler: ZeroDivisionError: division by zero – bitte melden; der Traceback "
                            f"steht in {tmp_path / 'cache' / 'tracebacks'}/")
     assert data["kind"] == "internal-error" and data["details"]["exception"] == "ZeroDivisionError"
     assert Path(data["details"]["traceback"]).is_file()
@@ -230,7 +230,7 @@ def test_locale_and_lang_option_through_a_run(monkeypatch):
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
-    assert gpukb("ask", "mig", "L40G").output.startswith("Fehler: unbekannte Karte 'L40G'")
+    assert gpukb("ask", "mig", "L40G").output.startswith("Fehler: unbekannte Karte „L40G“")
     assert json.loads(gpukb("ask", "mig", "L4", "--json").stdout)["lang"] == "de"
     assert gpukb("ask", "mig", "L40G", "--lang", "en").output.startswith("Error: unknown card 'L40G'")
     assert gpukb("ask", "mig", "--help").output.startswith("Aufruf: ")

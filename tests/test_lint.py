@@ -29,10 +29,16 @@ EXPECTED = {
     ]),
     "house-style": (1, [
         'lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: \'"list"\': straight quotes: „…“ / “…” [style]',
+        "lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: ' \"list\" on 2026-03-01 as “the “list” page”.': "
+        "quote inside a quote: ‚…‘ (German) / ‘…’ (English) [style]",
         "lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: '2026-03-01': ISO date in prose: 21. September 2026 / 21 September 2026 [style]",
         "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'RTX Pro': glossary: RTX PRO [style]",
         "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'du': glossary: Sie-form [style]",
         'lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: \'"gelistet"\': straight quotes: „…“ / „…“ [style]'.replace("„…“ / „…“", "„…“ / “…”"),
+        "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'willst — so': German dash: „ – “ (en dash with spaces), "
+        "not an em dash [style]",
+        "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'et\", wenn du willst — so „die „Liste“ von NVIDIA“.': quote inside "
+        "a quote: ‚…‘ (German) / ‘…’ (English) [style]",
     ]),
     # issue 16: a quote in German (its source's language) carries its English translation, an English one none
     "untranslated-quote": (1, [

@@ -94,8 +94,8 @@ def test_a_part_or_a_misspelling_suggests_without_answering(typed, suggested):
 def test_h200_nv_suggests_the_h200_nvl_first_in_both_languages():
     en, de = run("ask", "mig", "H200 NV"), run("ask", "mig", "H200 NV", "--lang", "de")
     assert (en.exit_code, de.exit_code) == (2, 2)
-    assert en.output.startswith("Error: unknown card 'H200 NV' — did you mean: H200 NVL (h200-nvl); H200 SXM (h200)")
-    assert de.output.startswith("Fehler: unbekannte Karte 'H200 NV' — meinten Sie: H200 NVL (h200-nvl); H200 SXM (h200)")
+    assert en.output.startswith("Error: unknown card 'H200 NV' — did you mean: H200 NVL; H200 SXM")
+    assert de.output.startswith("Fehler: unbekannte Karte „H200 NV“ – meinten Sie: H200 NVL; H200 SXM")
 
 
 @pytest.mark.parametrize("typed, cards", [
@@ -118,7 +118,7 @@ def test_a_name_naming_several_cards_exits_2_listing_them_everywhere(typed, card
         assert error["error"].startswith(f"{typed!r} names several cards: "), args
         assert error["details"]["suggestions"] == cards, args
     de = run("ask", "mig", typed, "--lang", "de")
-    assert f"Fehler: {typed!r} nennt mehrere Karten: " in de.output and "fragen Sie je Aufruf nach einer Karte" in de.output
+    assert f"Fehler: „{typed}“ nennt mehrere Karten: " in de.output and "fragen Sie je Aufruf nach einer Karte" in de.output
 
 
 def test_a_name_fitting_several_cards_with_one_answer_is_answered_once_naming_them():
@@ -143,9 +143,9 @@ def test_a_name_fitting_several_cards_with_one_answer_is_answered_once_naming_th
 
 @pytest.mark.parametrize("args, differ", [
     (["ask", "mig", "A100"], "(the answers differ in: profiles, smallest profile)"),
-    (["ask", "methods", "RTX PRO 6000"], "RTX PRO 6000 Server Edition (rtx-pro-6000-blackwell-server): yes"),
+    (["ask", "methods", "RTX PRO 6000"], "RTX PRO 6000 Server Edition: yes"),
     (["ask", "resource", "A100 80GB", "--profile", "1g.10gb"], "(the answers differ in: node labels)"),
-    (["ask", "mig", "H100 SXM5"], "H100 SXM5 94GB (h100-sxm5-94gb): yes"),
+    (["ask", "mig", "H100 SXM5"], "H100 SXM5 94GB: yes"),
 ])
 def test_a_name_fitting_several_cards_with_different_answers_exits_2_listing_the_verdicts(args, differ):
     result = run(*args)

@@ -390,8 +390,8 @@ def test_a_name_fitting_several_cards_with_one_answer_gets_the_clis_one_answer(w
 
 @pytest.mark.parametrize("question, state, differ", [
     ("mig", {"card": "A100"}, None),
-    ("methods", {"card": "RTX PRO 6000"}, "RTX PRO 6000 Server Edition (rtx-pro-6000-blackwell-server): yes"),
-    ("mig", {"card": "H100 SXM5"}, "H100 SXM5 94GB (h100-sxm5-94gb): yes"),
+    ("methods", {"card": "RTX PRO 6000"}, "RTX PRO 6000 Server Edition: yes"),
+    ("mig", {"card": "H100 SXM5"}, "H100 SXM5 94GB: yes"),
 ])
 def test_a_name_fitting_several_cards_with_different_answers_is_refused_in_the_clis_words(world, question, state, differ):
     from kb.errors import UnusableInput as InputError

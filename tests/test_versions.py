@@ -85,7 +85,7 @@ def test_a_version_error_is_unusable_input_in_both_languages():
         versions.driver("latest")
     assert err.value.kind == "unusable-input" and isinstance(err.value, ValueError)
     assert err.value.text == {"en": "'latest' is not a driver version (e.g. 575.57.08 or 580.82)",
-                              "de": "'latest' ist keine Treiberversion (z. B. 575.57.08)"}
+                              "de": "„latest“ ist keine Treiberversion (z. B. 575.57.08)"}
 
 
 def test_ranges_include_since_and_exclude_until():

@@ -6,7 +6,7 @@ import pytest
 
 from kb import publication as publication_mod
 from kb.publication import Publication, publication, source_url
-from kb.wording import citation_text, date_text, section_text, shown
+from kb.wording import citation_text, date_text, quoted, section_text, shown
 
 DATA = {"sources": {
     "mig-guide": {"publisher": "NVIDIA", "title": "MIG User Guide", "language": "en", "document_date": "2026-09-11",
@@ -37,7 +37,7 @@ def test_our_article_as_the_only_source_of_an_nvidia_fact_is_marked():
     [only] = shown(DATA, [OURS], "memory_gb", "Eurokommerz")
     assert only["only_source"] is True
     assert citation_text(only, "de", source=DATA["sources"]["article"]).endswith(
-        "— unser eigener Artikel; ein Dokument von NVIDIA dazu haben wir nicht gefunden")
+        "– unser eigener Artikel; ein Dokument von NVIDIA dazu haben wir nicht gefunden")
 
 
 def test_section_words_in_german_and_document_headings_kept():
@@ -204,3 +204,21 @@ def test_a_facts_restriction_is_a_condition_of_the_answer(lang, condition):
     assert vgpu.startswith("  - vGPU: ") and "vm-vgpu" in vgpu  # joined to METHODS-040's own condition
     l40s = CliRunner().invoke(cli, ["ask", "methods", "L40S", "--lang", lang]).output
     assert "Ubuntu 24.04" not in l40s  # a card the list names without a system gets no such condition
+
+
+@pytest.mark.parametrize("lang, inner, expected", [
+    ("de", "ein Fehler „wird allen Clients gemeldet“, sodass", "„ein Fehler ‚wird allen Clients gemeldet‘, sodass“"),
+    ("en", "ein Fehler „wird allen Clients gemeldet“, sodass", "“ein Fehler ‘wird allen Clients gemeldet’, sodass”"),
+    ("en", "select “Enable MIG” first", "“select ‘Enable MIG’ first”"),
+    ("de", "select “Enable MIG” first", "„select ‚Enable MIG‘ first“"),
+    ("de", "plain", "„plain“"),
+])
+def test_a_quote_inside_a_quote_takes_the_secondary_marks(lang, inner, expected):
+    """Issue 16: „…„…“…“ never; our article quotes NVIDIA in „…“, and a citation quotes our article."""
+    from kb.style import nested_quotes
+
+    assert quoted(inner, lang) == expected
+    assert nested_quotes(expected, lang) == []
+    raw = f"„{inner}“" if lang == "de" else f"“{inner}”"
+    if "„" in inner or (lang == "en" and "“" in inner):  # what quoting without nesting wrote: the check fails on it
+        assert nested_quotes(raw, lang) != []

@@ -30,10 +30,10 @@
       none: "keine Angabe", noCard: "ohne Karte", gpu: "GPU {n}", add: "GPU hinzufügen", remove: "entfernen",
       layout: "MIG-Layout", noMig: "ohne MIG",
       emptyCard: "der Kartenname ist leer",
-      unknownCard: "unbekannte Karte {name}", didYouMean: " — meinten Sie: {list}",
+      unknownCard: "unbekannte Karte {name}", didYouMean: " – meinten Sie: {list}",
       ambiguousCard: "{name} passt auf mehrere Karten: {list}",
       fitsOne: "{name} passt auf mehrere Karten, die übrigen Angaben nur auf {card}: nennen Sie sie",
-      answersDiffer: "{name} passt auf mehrere Karten mit unterschiedlichen Antworten — {list}; nennen Sie eine davon",
+      answersDiffer: "{name} passt auf mehrere Karten mit unterschiedlichen Antworten – {list}; nennen Sie eine davon",
       sameForAll: "{name} passt auf {n} Karten ({list}); die Antwort ist für alle gleich. ",
       severalCards: "{name} nennt mehrere Karten: {list}; fragen Sie je Aufruf nach einer Karte",
       badOperator: "GPU Operator {v} ist kein Release, das wir kennen; bekannt: {known}",
@@ -115,9 +115,10 @@
 
   function Problem(message) { this.message = message; }
 
-  function shown(text) {
+  function shown(text) {  // kb.versions.shown: 'L5' in English, „L5“ in German
     text = String(text);
-    return "'" + (text.length <= 60 ? text : text.slice(0, 60) + "…") + "'";
+    text = text.length <= 60 ? text : text.slice(0, 60) + "…";
+    return lang() === "de" ? "„" + text + "“" : "'" + text + "'";
   }
 
   // ---------------------------------------------------------------- versions (kb/versions.py)
@@ -310,7 +311,12 @@
     if (indexed.data !== data) indexed = { data: data, ix: nameIndex(data) };
     var ix = indexed.ix;
     var list = function (ids) {
-      return ids.slice().sort().map(function (id) { return ix.byId[id].short + " (" + id + ")"; }).join("; ");
+      // a card by its name; its id only where two of them share a name (kb.questions.base.card_id)
+      var shorts = ids.slice().sort().map(function (id) { return ix.byId[id].short; });
+      return ids.slice().sort().map(function (id, i) {
+        var s = shorts[i];
+        return shorts.indexOf(s) === shorts.lastIndexOf(s) ? s : s + " (" + id + ")";
+      }).join("; ");
     };
     var r = lookup(ix, name);
     if (r.ids.length === 1 && !r.partial) return r.ids[0];
@@ -760,7 +766,7 @@
         catch (e) { if (!(e instanceof Problem)) throw e; first = first || e; }
       });
       if (!fits.length) throw first;
-      if (fits.length === 1) throw new Problem(say("fitsOne", { name: typed, card: short(fits[0][0]) + " (" + fits[0][0] + ")" }));
+      if (fits.length === 1) throw new Problem(say("fitsOne", { name: typed, card: short(fits[0][0]) }));
       var gist = function (id, a) {
         var c = ctx.byId[id];
         var names = [id, c.short, c.name].filter(Boolean).sort(function (x, y) { return y.length - x.length; });
@@ -772,7 +778,7 @@
       if (gists.some(function (g) { return g !== gists[0]; })) {
         var list = fits.map(function (f) {
           var v = ctx.shared.verdicts[f[1].verdict] || f[1].verdict;
-          return short(f[0]) + " (" + f[0] + "): " + v.charAt(0).toLowerCase() + v.slice(1);
+          return short(f[0]) + ": " + v.charAt(0).toLowerCase() + v.slice(1);
         }).join("; ");
         throw new Problem(say("answersDiffer", { name: typed, list: list }));
       }

@@ -37,7 +37,7 @@ W = {
     "separate": Text("Checked file by file: {n} files each hold a whole GPU Operator configuration ({names}), and a "
                      "cluster has only one — objects of different files were not checked against each other.",
                      "Datei für Datei geprüft: {n} Dateien enthalten je eine vollständige GPU-Operator-Konfiguration "
-                     "({names}), ein Cluster hat aber nur eine — Objekte verschiedener Dateien wurden nicht "
+                     "({names}), ein Cluster hat aber nur eine – Objekte verschiedener Dateien wurden nicht "
                      "miteinander abgeglichen."),
     "skipped": Text("{n} other file(s) in {folder} hold nothing gpukb reads", "{n} weitere Datei(en) in {folder} "
                     "enthalten nichts, was gpukb liest"),

@@ -194,9 +194,9 @@ def report_internal(exc: BaseException) -> int:
         kind, message = INTERNAL, Text("internal error: {what}", "interner Fehler: {what}").format(what=what)
     if path:
         message += Text(" — please report it; the traceback is in {path} (gpukb --debug … prints it)",
-                        " — bitte melden; der Traceback steht in {path} (gpukb --debug … gibt ihn aus)").format(path=path)
+                        " – bitte melden; der Traceback steht in {path} (gpukb --debug … gibt ihn aus)").format(path=path)
     elif not _state.get("debug"):
-        message += Text(" — gpukb --debug … prints the traceback", " — gpukb --debug … gibt den Traceback aus")
+        message += Text(" — gpukb --debug … prints the traceback", " – gpukb --debug … gibt den Traceback aus")
     details = {"exception": type(exc).__name__, "traceback": path}
     return _emit(message, kind, code, details)
 

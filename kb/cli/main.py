@@ -62,7 +62,7 @@ def cli():
     Example:
       gpukb card "H200 NVL"
     \f
-    gpukb — NVIDIA-GPUs in Kubernetes teilen: belegte Fakten und abgeleitete Antworten.
+    gpukb – NVIDIA-GPUs in Kubernetes teilen: belegte Fakten und abgeleitete Antworten.
 
     Sprache der Ausgabe: --lang en|de; ohne Angabe Deutsch, wenn die Locale (LC_ALL, LC_MESSAGES, LANG,
     die erste gesetzte) mit „de“ beginnt, sonst Englisch. Exit-Codes: 0 in Ordnung, 1 Befunde,

@@ -26,8 +26,8 @@ def output_options(fn):
                       callback=_noted("lang"), show_default=False,
                       help="Language of the output (default: German where the locale — LC_ALL, LC_MESSAGES or "
                            "LANG — is de_*, else English)."
-                           "\fSprache der Ausgabe (Standard: Deutsch, wenn die Locale — LC_ALL, LC_MESSAGES "
-                           "oder LANG — de_* ist, sonst Englisch).")(fn)
+                           "\fSprache der Ausgabe (Standard: Deutsch, wenn die Locale – LC_ALL, LC_MESSAGES "
+                           "oder LANG – de_* ist, sonst Englisch).")(fn)
     fn = click.option("--json", "as_json", is_flag=True, callback=_noted("json"),
                       help="Print JSON instead of text (errors too).\fJSON statt Text ausgeben (auch Fehler).")(fn)
     return fn

@@ -102,7 +102,7 @@ def _watched_or_exit(data: dict, ids: list[str]) -> None:
     for sid in ids:
         if sid not in known:
             close = difflib.get_close_matches(sid, known, n=3, cutoff=0.5)
-            hint = Text(" — did you mean: {close}", " — meinten Sie: {close}").format(close=", ".join(close)) if close else ""
+            hint = Text(" — did you mean: {close}", " – meinten Sie: {close}").format(close=", ".join(close)) if close else ""
             raise UnusableInput(Text("{sid} is not a watched source{hint} (list: gpukb sources list)",
                                      "{sid} ist keine beobachtete Quelle{hint} (Liste: gpukb sources list)")
                                 .format(sid=repr(sid), hint=hint), suggestions=close)

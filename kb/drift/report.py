@@ -34,13 +34,14 @@ import re
 
 from kb.drift.check import STATUSES, SourceResult, could_not_check
 from kb.text import Text
+from kb.wording import dash
 
 LABELS = {
     "title": Text("Documentation drift", "Abweichungen in der Dokumentation"),
     "summary": Text("Sources: {drift} changed ({facts} {facts_en}), {reworded} reworded only, {failed} not fully checked, "
                     "{ok} unchanged — data version {version}",
                     "Quellen: {drift} geändert ({facts} {facts_de}), {reworded} nur umformuliert, {failed} nicht "
-                    "vollständig prüfbar, {ok} unverändert — Datenversion {version}"),
+                    "vollständig prüfbar, {ok} unverändert – Datenversion {version}"),
     "changes": Text("Facts changed", "Geänderte Fakten"),
     "reworded": Text("Quotes reworded", "Umformulierte Zitate"),
     "reworded_note": Text("The facts still hold; our quotes should take the new wording (the JSON report carries "
@@ -174,7 +175,7 @@ def answer_lines(answers: list[dict], lang: str, *, markdown: bool = False, name
     text = escape if markdown else neutral
     names = names or {}
     changed = [a for a in answers if "after" in a]
-    out = [f"{text(answer_label(a, lang, names))}: {bold(verdict_text(a, lang))} — "
+    out = [f"{text(answer_label(a, lang, names))}: {bold(verdict_text(a, lang))} {dash(lang)} "
            f"{text(Text.of(a['summary'])(lang))}" for a in changed[:SHOWN]]
     if len(changed) > SHOWN:
         out.append(LABELS["more"].format(n=len(changed) - SHOWN)(lang))
@@ -214,7 +215,7 @@ def _change_lines(change, lang: str, names: dict) -> list[str]:
     if change.read_by:
         rules = ", ".join(f"{code(r['rule'])} ({escape(r['question'])})" for r in change.read_by)
         lines.append(f"  - {LABELS['read_by'](lang)}: {rules}"
-                     + ("" if change.answers or not change.patch else f" — {LABELS['no_answer'](lang)}"))
+                     + ("" if change.answers or not change.patch else f" {dash(lang)} {LABELS['no_answer'](lang)}"))
     if change.answers:
         key = "would_change" if change.patch and change.rank == "fact" else "relying"
         lines.append(f"  - {LABELS[key](lang)}:")
@@ -229,7 +230,7 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
     counts = summary(results)
     names = {cid: card.get("short_name", cid) for cid, card in data.get("cards", {}).items()}
     failed = [r for r in results if could_not_check(r)]
-    title = LABELS["title"](lang) + (f" — {_date(date, lang)}" if date else "")
+    title = LABELS["title"](lang) + (f" {dash(lang)} {_date(date, lang)}" if date else "")
     lines = [f"# {title}", "",
              "**" + LABELS["summary"].format(facts=counts["facts_changed"], drift=counts["drift"],
                                              facts_en="fact" if counts["facts_changed"] == 1 else "facts",

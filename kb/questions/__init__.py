@@ -240,9 +240,9 @@ def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
         raise first_error
     if len(fits) == 1:  # the other inputs fit one card only: still no guess, say which cards the name fits
         raise UnusableInput(Text(f"{typed} fits several cards and the other inputs only "
-                                 f"{asker.index['cards'][fits[0][0]]['short_name']} ({fits[0][0]}): name it",
+                                 f"{asker.index['cards'][fits[0][0]]['short_name']}: name it",
                                  f"{typed} passt auf mehrere Karten, die übrigen Angaben nur auf "
-                                 f"{asker.index['cards'][fits[0][0]]['short_name']} ({fits[0][0]}): nennen Sie sie"),
+                                 f"{asker.index['cards'][fits[0][0]]['short_name']}: nennen Sie sie"),
                             suggestions=[fits[0][0]])
     exc.candidates = [cid for cid, _ in fits]
     answers = [asker.answer(question, inputs) for _, inputs in fits]
@@ -250,8 +250,8 @@ def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
     own = {c: {"names": (c, cards[c]["short_name"], cards[c]["name"])} for c in exc.candidates}
     gists = [_gist(a, own[c]) for c, a in zip(exc.candidates, answers)]
     if len(set(gists)) > 1:
-        en = "; ".join(f"{cards[c]['short_name']} ({c}): {VERDICT[a['verdict']]['en']}" for c, a in zip(exc.candidates, answers))
-        de = "; ".join(f"{cards[c]['short_name']} ({c}): {VERDICT[a['verdict']]['de']}" for c, a in zip(exc.candidates, answers))
+        en = "; ".join(f"{cards[c]['short_name']}: {VERDICT[a['verdict']]['en']}" for c, a in zip(exc.candidates, answers))
+        de = "; ".join(f"{cards[c]['short_name']}: {VERDICT[a['verdict']]['de']}" for c, a in zip(exc.candidates, answers))
         if len({a["verdict"] for a in answers}) == 1:  # same verdict, other reasons or details (profiles, …)
             differ = sorted({k for a in answers for k in a["details"] if a["details"].get(k) != answers[0]["details"].get(k)}
                             | ({"reasons"} if len({g[1:3] for g in gists}) > 1 else set()))
@@ -261,7 +261,7 @@ def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
             en += f" (the answers differ in: {', '.join(label(d, 'en') for d in differ)})"
             de += f" (die Antworten unterscheiden sich in: {', '.join(label(d, 'de') for d in differ)})"
         raise UnusableInput(Text(f"{typed} fits several cards whose answers differ — {en}; name one of them",
-                                 f"{typed} passt auf mehrere Karten mit unterschiedlichen Antworten — {de}; nennen "
+                                 f"{typed} passt auf mehrere Karten mit unterschiedlichen Antworten – {de}; nennen "
                                  f"Sie eine davon"), suggestions=exc.candidates)
     names = ", ".join(cards[c]["short_name"] for c in exc.candidates)
     first = dict(answers[0])

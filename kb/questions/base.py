@@ -50,17 +50,17 @@ DRIVER = Param("driver", metavar="V", help=Text("NVIDIA driver version, e.g. 580
 
 def known_value(index: dict, key: str, value, what: Text) -> str:
     """`value` if the index's list `key` (values the catalog defines) has it; UnusableInput with the closest
-    known values otherwise."""
+    known values otherwise. `what` names the kind with its German article ("der Workload")."""
     known = list(index.get(key) or [])
     if value in known:
         return value
     import difflib
 
     close = difflib.get_close_matches(str(value), known, n=3, cutoff=0.5)
-    hint = Text(" — did you mean: {close}", " — meinten Sie: {close}").format(close=", ".join(close)) if close else ""
+    hint = Text(" — did you mean: {close}", " – meinten Sie: {close}").format(close=", ".join(close)) if close else ""
     raise UnusableInput(Text("unknown {what} {value}{hint}; known: {known}",
-                             "unbekannte {what} {value}{hint}; bekannt: {known}").format(
-        what=what, value=versions.shown(value), hint=hint, known=", ".join(known)), suggestions=close or known)
+                             "{what} {value} ist unbekannt{hint}; bekannt: {known}").format(
+        what=what, value=versions.shown_text(value), hint=hint, known=", ".join(known)), suggestions=close or known)
 
 
 def make_index(data: dict) -> dict:
@@ -131,20 +131,22 @@ def card_id(index: dict, name: str) -> str:
         return NameIndex(index["cards"]).resolve(name)
     except NameError_ as exc:
         typed = str(name)
-        names = [f"{index['cards'][c]['short_name']} ({c})" for c in exc.candidates]
+        shorts = [index["cards"][c]["short_name"] for c in exc.candidates]
+        # a card by its name; its id (which the CLI accepts too) only where two candidates share a name
+        names = [s if shorts.count(s) == 1 else f"{s} ({c})" for s, c in zip(shorts, exc.candidates)]
         listed = "; ".join(names)
-        name = versions.shown(name)
+        name, name_de = versions.shown(name), versions.shown(name, lang="de")
         if exc.several:  # "L4 L40S", "H200 NVL or L4": never answered as one of them, nor for all at once
             raise UnusableInput(Text(f"{name} names several cards: {listed}; ask about one card at a time",
-                                     f"{name} nennt mehrere Karten: {listed}; fragen Sie je Aufruf nach "
+                                     f"{name_de} nennt mehrere Karten: {listed}; fragen Sie je Aufruf nach "
                                      f"einer Karte"), suggestions=exc.candidates) from None
         if exc.ambiguous:
             raise AmbiguousCard(Text(f"{name} fits several cards: {listed}",
-                                     f"{name} passt auf mehrere Karten: {listed}"),
+                                     f"{name_de} passt auf mehrere Karten: {listed}"),
                                 name=typed, candidates=exc.candidates) from None
-        en, de = f"unknown card {name}", f"unbekannte Karte {name}"
+        en, de = f"unknown card {name}", f"unbekannte Karte {name_de}"
         if names:
-            en, de = en + f" — did you mean: {listed}", de + f" — meinten Sie: {listed}"
+            en, de = en + f" — did you mean: {listed}", de + f" – meinten Sie: {listed}"
         raise UnusableInput(Text(en + " (list all: gpukb cards)",
                                  de + " (alle anzeigen: gpukb cards)"), suggestions=exc.candidates) from None
 

@@ -67,7 +67,7 @@ def resolve(index: dict, k8s: str | None = None, operator: str | None = None, fe
     if k8s is None:
         raise UnusableInput(Text("say which Kubernetes version the cluster runs: --k8s 1.34.2",
                                  "sagen Sie, welche Kubernetes-Version der Cluster hat: --k8s 1.34.2"))
-    feature = base.known_value(index, "dra_features", feature or DEFAULT_FEATURE, Text("DRA feature", "DRA-Funktion"))
+    feature = base.known_value(index, "dra_features", feature or DEFAULT_FEATURE, Text("DRA feature", "Die DRA-Funktion"))
     if install not in (None, *INSTALLS):
         raise UnusableInput(Text("unknown way to install the DRA driver {i}; known: operator, standalone",
                                  "unbekannte Installationsart des DRA-Treibers {i}; bekannt: operator, standalone")
@@ -81,7 +81,7 @@ def resolve(index: dict, k8s: str | None = None, operator: str | None = None, fe
                 "--dra-driver nennt ein Release des eigenständig installierten DRA-Treibers; der vom GPU Operator "
                 "verwaltete Treiber ist der seines Releases (lassen Sie --install operator oder --dra-driver weg)"))
         dra_driver = base.known_value(index, "dra_driver_releases", str(dra_driver).strip().removeprefix("v"),
-                                      Text("standalone DRA driver release", "Release des eigenständigen DRA-Treibers"))
+                                      Text("standalone DRA driver release", "Das Release des eigenständigen DRA-Treibers"))
         install = "standalone"
     if install is None:
         managed = index.get("dra_min_operator") and versions.compare(operator, index["dra_min_operator"]) == "meets"

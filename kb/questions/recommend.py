@@ -19,7 +19,7 @@ TITLE = Text("Recommendation", "Empfehlung")
 HELP = Text(
     "Which sharing method suits a workload (ranked, with the risk for neighbours)?\n\n\b\nExample:\n"
     '  gpukb ask recommend --workload multi-tenant --isolation required --card "RTX PRO 6000 Server Edition"',
-    "Welche Sharing-Methode passt zu einer Arbeitslast (gereiht, mit dem Risiko für Nachbarn)?\n\n\b\nBeispiel:\n"
+    "Welche Sharing-Methode passt zu einem Workload (gereiht, mit dem Risiko für Nachbarn)?\n\n\b\nBeispiel:\n"
     '  gpukb ask recommend --workload multi-tenant --isolation required --card "RTX PRO 6000 Server Edition" --lang de')
 PARAMS = (
     base.Param("workload", required=True, metavar="W", values_from="workloads",
@@ -33,7 +33,7 @@ PARAMS = (
 
 def resolve(index: dict, workload: str | None = None, card: str | None = None, isolation: str | None = None,
             operator: str | None = None) -> dict:
-    workload = base.known_value(index, "workloads", workload, Text("workload", "Arbeitslast"))
+    workload = base.known_value(index, "workloads", workload, Text("workload", "Der Workload"))
     if isolation not in (None, "required"):
         raise UnusableInput(Text(f"--isolation takes 'required', not {isolation!r}",
                                  f"--isolation kennt nur 'required', nicht {isolation!r}"))

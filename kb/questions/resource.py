@@ -11,10 +11,12 @@ its own depends on the device plugin's version (catalog: releases/device-plugin 
 
 from __future__ import annotations
 
+import shlex
+
 from kb.errors import UnusableInput
 from kb.questions import base, behaviour
 from kb.text import Text
-from kb.versions import shown
+from kb.versions import shown_text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "methods", "releases", "sources")
@@ -97,12 +99,12 @@ def resolve(index: dict, card: str, operator: str | None = None, profile: str | 
         name = index["cards"][cid]["short_name"]
         if not known:
             raise _bad(Text("{name} has no MIG profiles (see gpukb ask mig {cid})",
-                            "Die {name} hat keine MIG-Profile (siehe gpukb ask mig {cid})").format(name=name, cid=repr(cid)))
+                            "Die {name} hat keine MIG-Profile (siehe gpukb ask mig {cid})").format(name=name, cid=shlex.quote(name)))
         profile = base.profile_name(index, cid, profile) or profile
         if profile not in known:
             raise _bad(Text("unknown MIG profile {p} for {name}; known: {known}",
                             "unbekanntes MIG-Profil {p} für die {name}; bekannt: {known}").format(
-                p=shown(profile), name=name, known=", ".join(known)), known)
+                p=shown_text(profile), name=name, known=", ".join(known)), known)
     return {"card": cid, "operator": base.operator_version(index, operator), "profile": profile,
             "mig_strategy": (mig_strategy or "single") if profile else None,
             "mode": "time-slicing" if time_slicing is not None else "mps" if mps is not None else "mig",

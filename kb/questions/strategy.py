@@ -34,7 +34,7 @@ def _layout_error(spec: str, short: str, known: list[str], en: str, de: str) -> 
     listed = ", ".join(known) if known else "none (the card has no MIG profiles)"
     gelistet = ", ".join(known) if known else "keine (die Karte hat keine MIG-Profile)"
     return UnusableInput(Text(f"{en} in {shown(spec)}; profiles of {short}: {listed}; layouts: all-<profile>, <profile>,<profile>,… or none",
-                              f"{de} in {shown(spec)}; Profile der {short}: {gelistet}; Layouts: all-<Profil>, <Profil>,<Profil>,… oder none"), suggestions=known)
+                              f"{de} in {shown(spec, lang='de')}; Profile der {short}: {gelistet}; Layouts: all-<Profil>, <Profil>,<Profil>,… oder none"), suggestions=known)
 
 
 def _fits(index: dict, cid: str, spec: str, profiles: list[str]) -> None:
@@ -46,12 +46,12 @@ def _fits(index: dict, cid: str, spec: str, profiles: list[str]) -> None:
     for p in dict.fromkeys(profiles):
         if profiles.count(p) > counts[p]:
             raise UnusableInput(Text(f"{shown(spec)} does not fit on one {short}: {profiles.count(p)} × {p}, but the card holds at most {counts[p]}",
-                                     f"{shown(spec)} passt nicht auf eine {short}: {profiles.count(p)} × {p}, die Karte fasst höchstens {counts[p]}"))
+                                     f"{shown(spec, lang='de')} passt nicht auf eine {short}: {profiles.count(p)} × {p}, die Karte fasst höchstens {counts[p]}"))
     total = max(base.slices(p) * n for p, n in counts.items())
     used = sum(base.slices(p) for p in profiles)
     if used > total:
         raise UnusableInput(Text(f"{shown(spec)} does not fit on one {short}: its profiles need {used} compute slices, the card has {total}",
-                                 f"{shown(spec)} passt nicht auf eine {short}: Die Profile brauchen {used} Compute-Slices, die Karte hat {total}"))
+                                 f"{shown(spec, lang='de')} passt nicht auf eine {short}: Die Profile brauchen {used} Compute-Slices, die Karte hat {total}"))
 
 
 def parse_gpu(index: dict, spec: str) -> dict:
@@ -73,7 +73,7 @@ def parse_gpu(index: dict, spec: str) -> dict:
         found = base.profile_name(index, cid, p)
         if found is None:
             raise _layout_error(spec, short, known, f"unknown MIG profile {shown(p)} for {short}",
-                                f"unbekanntes MIG-Profil {shown(p)} für die {short}")
+                                f"unbekanntes MIG-Profil {shown(p, lang='de')} für die {short}")
         profiles.append(found)
     if not every:
         _fits(index, cid, spec, profiles)

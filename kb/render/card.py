@@ -5,7 +5,7 @@ from __future__ import annotations
 from kb.catalog.facts import citation, fact_ref, iter_facts
 from kb.render.labels import label, value_text
 from kb.text import Text
-from kb.wording import citation_text, shown
+from kb.wording import citation_text, dash, shown
 
 
 def _citation(data: dict, cit: dict) -> dict:
@@ -89,7 +89,7 @@ def card_text(data: dict, card_id: str, lang: str) -> str:
         for other in fact.get("disputed_by", []):
             omarks = "".join(mark(c) for c in other["citations"])
             lead = Text("Disputed: ", "Abweichend: ")(lang)
-            lines.append(f"    {lead}{value_text(other['value'], lang, fact['path'])} {omarks} — {other['note'][lang]}")
+            lines.append(f"    {lead}{value_text(other['value'], lang, fact['path'])} {omarks} {dash(lang)} {other['note'][lang]}")
     lines += ["", Text("Sources:", "Quellen:")(lang)] + notes
     lines.append(Text("Data version {version}", "Datenstand {version}").format(version=data["data_version"])(lang))
     return "\n".join(lines)

@@ -21,7 +21,7 @@ from kb.engine.syntax import VERDICTS
 from kb.questions import words
 from kb.questions.resource import MIN_REPLICAS
 from kb.site.askbatch import TemplateAsker, intervals, padded, slot
-from kb.wording import section_text
+from kb.wording import nested, section_text
 
 VERSION = re.compile(r"^(\d+(\.\d+){1,3}|\d{3,})$")  # "595": a driver branch the MIG guide names as minimum
 LANGS = ("de", "en")
@@ -462,6 +462,7 @@ class _Pool:
             cite = {k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)}
             if cite.get("section"):
                 cite["section"] = section_text(cite["section"], self.lang)  # the place in the reader's words
+            cite["quote"] = nested(cite["quote"], self.lang)  # ask.js sets it in <q>: quotes inside it in ‚…‘ / ‘…’
             if self.lang != "de" and c.get("translation"):
                 cite["translation"] = c["translation"]  # a German quote's English, shown beside it (ask.js)
             self._index[key] = self._intern("cites", cite)

@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 from kb.site.md import code, esc
-from kb.wording import date_text
+from kb.wording import dash, date_text
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LIMIT = 12  # data versions shown on the page and in the feeds
@@ -279,7 +279,7 @@ def _verdict_line(ctx, question: str, inputs: dict, old: str, new: str) -> str:
     card = ctx.data["cards"].get(inputs.get("card") or "", {}).get("short_name") or inputs.get("card")
     parts = [p for p in (card, inputs.get("operator") and f"GPU Operator {inputs['operator']}",
                          inputs.get("workload")) if p]
-    return (f"{esc(asked)} — {esc(', '.join(map(str, parts)))}: {verdict_word(old, ctx.lang)} → "
+    return (f"{esc(asked)} {dash(ctx.lang)} {esc(', '.join(map(str, parts)))}: {verdict_word(old, ctx.lang)} → "
             f"{verdict_word(new, ctx.lang)}")
 
 

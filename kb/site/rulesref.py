@@ -58,7 +58,7 @@ _SLOTS = {
     "GPU Operator version"), "driver": ("Treiberversion", "driver version"), "driver_version": ("Treiberversion",
     "driver version"), "dra_driver": ("DRA-Treiberversion", "DRA driver version"), "k8s": ("Kubernetes-Version",
     "Kubernetes version"), "replicas": ("Anzahl der Replikate", "number of replicas"), "profile": ("MIG-Profil",
-    "MIG profile"), "profiles": ("MIG-Profile", "MIG profiles"), "workload": ("Arbeitslast", "workload"),
+    "MIG profile"), "profiles": ("MIG-Profile", "MIG profiles"), "workload": ("Workload", "workload"),
     "method": ("Methode", "method"), "method_name": ("Methode", "method"), "mode": ("Modus", "mode"),
     "feature": ("Funktion", "feature"), "feature_name": ("Funktion", "feature"), "layout": ("MIG-Layout",
     "MIG layout"), "mig_strategy": ("MIG-Strategie", "MIG strategy"), "min_driver": ("kleinste Treiberversion",

@@ -65,7 +65,7 @@ def _products(sid: str, products: list[dict], now: dict, gone: dict, vgpu: list[
             de = "; ".join([f"neu: „{n}“" for n in added] + [f"entfallen: „{n}“" for n in dropped])
             out.append(Change(sid, "product-notes", Text(
                 f"platform support notes on {p['name']} changed — {en}",
-                f"Die Hinweise der Plattform-Unterstützung zu {p['name']} haben sich geändert — {de}"),
+                f"Die Hinweise der Plattform-Unterstützung zu {p['name']} haben sich geändert – {de}"),
                 touches=[ref]))
     for key, rows in now.items():
         if key not in before:
