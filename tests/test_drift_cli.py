@@ -85,7 +85,7 @@ def test_markdown_report_in_german_with_an_unreadable_source(drift_catalog, old_
                    "--source", "device-plugin-readme", "--report", report, "--lang", "de")
     assert result.exit_code == 3
     text = report.read_text(encoding="utf-8")
-    assert text.splitlines()[0] == f"# Abweichungen in der Dokumentation — {date_text(dt.date.today(), 'de')}"
+    assert text.splitlines()[0] == f"# Abweichungen in der Dokumentation – {date_text(dt.date.today(), 'de')}"
     assert text.splitlines()[2] == ("**Quellen: 1 geändert (4 Fakten), 0 nur umformuliert, 1 nicht vollständig prüfbar, "
                                     "0 unverändert — Datenversion 2026.11.29-drift-fixture**")
     assert "- Die Plattform-Unterstützung nennt NVIDIA DGX B300 nicht mehr\n" in text
@@ -140,7 +140,7 @@ def test_answer_lines_list_changes_and_count_the_rest():
     relying = [{"question": "methods", "inputs": {"card": f"c{i % 8}", "operator": "26.7.0"}, "before": "yes",
                 "summary": {"en": "Yes.", "de": "Ja."}} for i in range(16)]
     lines = answer_lines(changed + relying, "de", markdown=True)
-    assert lines[0] == "MIG (Karte c1, GPU Operator 26.0.0): **ja → nein (+MIG-007)** — Nein."
+    assert lines[0] == "MIG (Karte c1, GPU Operator 26.0.0): **ja → nein (+MIG-007)** – Nein."
     assert lines[10:] == ["… und 2 weitere", "Sharing-Methoden ×16 (Karten: c0, c1, c2, c3, c4, c5 …)"]
     named = answer_lines(changed[:1] + relying[:2], "en", names={"c1": "Alpha 100", "c0": "Beta 10"})
     assert named == ["MIG (card Alpha 100, GPU Operator 26.0.0): yes → no (+MIG-007) — No.",

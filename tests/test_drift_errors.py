@@ -68,7 +68,7 @@ def test_an_unrelated_page_for_a_quotes_only_source_is_unparseable_not_drift(tmp
     result = CliRunner().invoke(cli, ["sources", "diff", "gpu-operator-gpu-sharing", str(path), "--json"])
     item = json.loads(result.stdout)["sources"][0]
     assert (result.exit_code, item["status"], item["changes"]) == (3, "unparseable", [])
-    assert "none of the catalog's quotes of gpu-operator-gpu-sharing occurs in it" in item["error"]
+    assert "none of the quotes our data take from this document occurs in it" in item["error"]
 
 
 def test_a_quotes_only_page_keeping_one_quote_is_still_drift(tmp_path, monkeypatch):

@@ -336,5 +336,5 @@ def test_drift_report_reader_part_is_customer_voice(drift_catalog, old_platform,
         if lang == "de":
             assert not ENGLISH.findall(re.sub(r"\*\*[^*]*\*\*|„[^“]*“", "", reader)), reader
             assert [e for e, _ in style_problems(reader, "de", prose=False)] == [], reader
-    assert texts["de"].splitlines()[0].startswith("# Abweichungen in der Dokumentation — ")
+    assert texts["de"].splitlines()[0].startswith("# Abweichungen in der Dokumentation – ")
     assert "; die Meldung lautet: „" in texts["de"]  # the tool's English inside a German sentence

@@ -86,8 +86,8 @@ def check_text(source: dict, text: str, data: dict, origin: str, read: str) -> S
         return _internal(result, "comparing", exc)
     if unrelated(result.changes, source, data):
         result.status, result.changes = "unparseable", []
-        result.error = (f"{origin}: none of the catalog's quotes of {source['id']} occurs in it, not even reworded: "
-                        "not the document it should be (an unrelated page?)")
+        result.error = (f"{origin}: none of the quotes our data take from this document occurs in it, not even "
+                        "reworded: not the document it should be (an unrelated page?)")
         return result
     result.status = status_of(result.changes)
     return result

@@ -16,6 +16,7 @@ from typing import Iterator
 from kb.catalog.facts import fact_ref
 from kb.drift.quotes import Finder
 from kb.text import Text
+from kb.wording import quoted
 
 #: extractor id → module of kb.drift.comparisons ("quotes-only" has none: quotes are checked for all)
 COMPARISONS = {
@@ -78,6 +79,26 @@ def entities(data: dict) -> Iterator[tuple[str, dict]]:
     for kind in ("cards", "releases", "methods"):
         for ident, entity in sorted(data.get(kind, {}).items()):
             yield f"{kind}/{ident}", entity
+
+
+def component_name(data: dict, component: str) -> str:
+    """A component as a reader knows it: its releases file's name, else NVIDIA's name from the component matrix."""
+    from kb.questions import words
+
+    return (data.get("releases", {}).get(component) or {}).get("name") or words.COMPONENT.get(component, component)
+
+
+def entity_name(data: dict, entity: str) -> Text:
+    """What an entity ("cards/l4", "releases/device-plugin", "methods/mps") is called in a finding sentence: the
+    card's short name, the component's name, the method's name (its id stays in the finding's reference part)."""
+    kind, _, ident = entity.partition("/")
+    node = data.get(kind, {}).get(ident) or {}
+    if kind == "cards":
+        return Text(node.get("short_name") or ident)
+    if kind == "releases":
+        return Text(component_name(data, ident))
+    name = node.get("name")
+    return Text.of(name) if isinstance(name, dict) else Text(name or ident)
 
 
 def citations(node, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
@@ -146,33 +167,38 @@ def quotes_gone(source: dict, text: str, data: dict, extracted: dict | None = No
             found = finder.find(quote)
             if found.exact:
                 continue
+            # the sentence names what the quote backs in the reader's words; the fact path is the reference part's
             ref = f"{entity} {fact_ref(path)}"
-            short = _short(found.quote)
+            about = entity_name(data, entity)
+            short = Text(quoted(_short(found.quote), "en"), quoted(_short(found.quote), "de"))
             if found.match is not None and not found.reworded:
-                new = _short(found.match)
+                new = Text(quoted(_short(found.match), "en"), quoted(_short(found.match), "de"))
                 out.append(Change(
                     source["id"], "quote-changed",
-                    Text(f"quote “{short}” of {ref} now reads “{new}” in {source['id']} (another number, name or "
-                         "negation)",
-                         f"Zitat „{short}“ von {ref} lautet in {source['id']} jetzt „{new}“ (andere Zahl, anderer "
-                         "Name oder eine Verneinung)"),
+                    Text("the quote {short} behind our data on {about} now reads {new} in the document (another "
+                         "number, name or negation)",
+                         "Das Zitat {short}, das unsere Daten zu {about} belegt, lautet im Dokument jetzt {new} "
+                         "(andere Zahl, anderer Name oder eine Verneinung)").format(short=short, about=about, new=new),
                     touches=[ref], details={"quote": cit["quote"], "new_quote": found.match,
                                            "similarity": found.ratio}))
                 continue
             if found.match is not None:
-                new = _short(found.match)
+                new = Text(quoted(_short(found.match), "en"), quoted(_short(found.match), "de"))
                 out.append(Change(
                     source["id"], "quote-reworded",
-                    Text(f"quote “{short}” of {ref} is worded differently in {source['id']} now: “{new}”",
-                         f"Zitat „{short}“ von {ref} lautet in {source['id']} jetzt anders: „{new}“"),
+                    Text("the quote {short} behind our data on {about} is worded differently in the document now: "
+                         "{new}",
+                         "Das Zitat {short}, das unsere Daten zu {about} belegt, lautet im Dokument jetzt anders: "
+                         "{new}").format(short=short, about=about, new=new),
                     touches=[ref], rank="reworded",
                     patch=[{"entity": entity, "path": [*path, "cite", k, "quote"], "value": found.match}],
                     details={"quote": cit["quote"], "new_quote": found.match, "similarity": found.ratio}))
                 continue
             out.append(Change(
                 source["id"], "quote-gone",
-                Text(f"quote “{short}” of {ref} is gone from {source['id']}",
-                     f"Zitat „{short}“ von {ref} fehlt jetzt in {source['id']}"),
+                Text("the quote {short} behind our data on {about} is gone from the document",
+                     "Das Zitat {short}, das unsere Daten zu {about} belegt, fehlt jetzt im Dokument").format(
+                    short=short, about=about),
                 touches=[ref], details={"quote": cit["quote"]}))
     return out
 

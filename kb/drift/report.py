@@ -210,7 +210,7 @@ def verdict_text(answer: dict, lang: str = "en") -> str:
 
 def _change_lines(change, lang: str, names: dict) -> list[str]:
     lines = [f"- {escape(Text.of(change.text)(lang))}"]
-    if change.touches and change.kind not in ("quote-gone", "quote-reworded"):  # those name their fact already
+    if change.touches:  # the fact paths: the finding's sentence names the card, method or component in words
         lines.append(f"  - {LABELS['touches'](lang)}: " + ", ".join(code(x) for x in change.touches))
     if change.read_by:
         rules = ", ".join(f"{code(r['rule'])} ({escape(r['question'])})" for r in change.read_by)

@@ -147,6 +147,15 @@ FACT_LABEL = {
     "listed": {"en": "on the support list", "de": "auf der Supportliste"},
 }
 
+#: component names as NVIDIA's component matrix (GPU Operator life-cycle policy) writes them; where we keep a
+#: component's releases, that file's `name` comes first (kb.drift.compare.component_name)
+COMPONENT = {
+    "gpu-operator": "NVIDIA GPU Operator", "driver": "NVIDIA GPU Driver", "container-toolkit": "NVIDIA Container Toolkit",
+    "device-plugin": "NVIDIA Device Plugin for Kubernetes", "dcgm-exporter": "DCGM Exporter",
+    "node-feature-discovery": "Node Feature Discovery", "gpu-feature-discovery": "NVIDIA GPU Feature Discovery for Kubernetes",
+    "mig-manager": "NVIDIA MIG Manager for Kubernetes", "dra-driver": "DRA Driver for NVIDIA GPUs",
+}
+
 #: `ask dra --install`
 DRA_INSTALL = {
     "operator": {"en": "managed by the GPU Operator", "de": "vom GPU Operator verwaltet"},

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from kb.catalog.facts import FactError
+from kb.questions import words
 from kb.site.labels import date
 from kb.site.md import code, esc, table
 from kb.site.page import Ctx
 
 #: component names as NVIDIA's component matrix (GPU Operator life-cycle policy) writes them, for components
 #: the catalog has no releases file of its own (where it has one, that file's `name` is used)
-MATRIX_NAMES = {
-    "driver": "NVIDIA GPU Driver", "container-toolkit": "NVIDIA Container Toolkit",
-    "device-plugin": "NVIDIA Device Plugin for Kubernetes", "dcgm-exporter": "DCGM Exporter",
-    "node-feature-discovery": "Node Feature Discovery", "gpu-feature-discovery": "NVIDIA GPU Feature Discovery for Kubernetes",
-    "mig-manager": "NVIDIA MIG Manager for Kubernetes",
-}
+MATRIX_NAMES = {k: v for k, v in words.COMPONENT.items() if k not in ("gpu-operator", "dra-driver")}
 
 ORDER = ["gpu-operator", "device-plugin", "mig-manager", "dra-driver", "container-toolkit", "driver",
          "dcgm-exporter", "gpu-feature-discovery", "node-feature-discovery"]

@@ -8,12 +8,14 @@ else the value of a disputing claim that cites it (sources disagree, e.g. the up
 from __future__ import annotations
 
 from kb import versions
-from kb.drift.compare import Change, cites
+from kb.drift.compare import Change, cites, entity_name
 from kb.text import Text
 
 WHAT = {"min_kubernetes": Text("Kubernetes", "Kubernetes"), "min_driver": Text("the NVIDIA driver", "den NVIDIA-Treiber")}
-#: the requirement blocks of a method (under the GPU Operator, and the standalone driver's own)
-BLOCKS = ("requirements", "standalone_requirements")
+#: the requirement blocks of a method (under the GPU Operator, and the standalone driver's own), in words
+SETUP = {"requirements": Text(" under the GPU Operator", " unter dem GPU Operator"),
+         "standalone_requirements": Text(" installed on its own", ", eigenständig installiert")}
+BLOCKS = tuple(SETUP)
 
 
 def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
@@ -24,25 +26,26 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
             for key, what in WHAT.items():
                 fact = (method.get(block) or {}).get(key)
                 if fact:
-                    out += _fact(sid, mid, block, key, what, fact, extracted.get(key))
+                    out += _fact(sid, mid, block, key, what, fact, extracted.get(key), entity_name(data, f"methods/{mid}"))
     return out
 
 
-def _fact(sid: str, mid: str, block: str, key: str, what: Text, fact: dict, theirs: str | None) -> list[Change]:
+def _fact(sid: str, mid: str, block: str, key: str, what: Text, fact: dict, theirs: str | None,
+          name: Text) -> list[Change]:
     out = []
     for path, item in [((), fact)] + [(("disputed_by", j), c) for j, c in enumerate(fact.get("disputed_by", []))]:
         if not cites(item, sid) or same(item["value"], theirs):
             continue
         ref = f"methods/{mid} {block}.{key}" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
         if theirs:
-            text = Text("the document now requires {what} {theirs} or later for {mid} (our data: {ours})",
-                        "Das Dokument verlangt für {mid} jetzt {what} {theirs} oder neuer (unsere Daten: {ours})")
+            text = Text("the document now requires {what} {theirs} or later for {name}{setup} (our data: {ours})",
+                        "Das Dokument verlangt für {name}{setup} jetzt {what} {theirs} oder neuer (unsere Daten: {ours})")
         else:
-            text = Text("the document no longer states a minimum for {what} (our data, {mid}: {ours})",
-                        "Das Dokument nennt kein Minimum mehr für {what} (unsere Daten, {mid}: {ours})")
+            text = Text("the document no longer states a minimum for {what} (our data on {name}{setup}: {ours})",
+                        "Das Dokument nennt kein Minimum mehr für {what} (unsere Daten zu {name}{setup}: {ours})")
         patch = [{"entity": f"methods/{mid}", "path": [block, key, "value"], "value": theirs}]
         out.append(Change(sid, "requirement-changed",
-                          text.format(sid=sid, what=what, theirs=theirs or "", mid=mid, ours=item["value"]),
+                          text.format(what=what, theirs=theirs or "", name=name, setup=SETUP[block], ours=item["value"]),
                           touches=[ref], patch=patch if theirs and not path else []))
     return out
 

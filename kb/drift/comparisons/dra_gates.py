@@ -12,7 +12,9 @@ from __future__ import annotations
 from kb.catalog.facts import fact_ref
 from kb.drift.compare import Change, cited_items
 from kb.lint.snapshots import normalise
+from kb.questions import words
 from kb.text import Text
+from kb.wording import quoted
 
 WORDS = {"alpha": "Alpha", "beta": "Beta", "ga": "GA", "deprecated": "Deprecated"}
 
@@ -27,37 +29,39 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
         quote = normalise(str(cit.get("quote", "")))
         gate = next((g for g in gates if quote and quote in normalise(g["description"])), None)
         ref = f"{entity} {fact_ref(path)}"
-        cap = _capability_id(data, entity, path)
+        cap = _capability(data, entity, path)
         if gate is None:
             out.append(Change(sid, "gate-removed", Text(
-                f"the feature gate our data's {cap} capability rests on is gone from the document "
-                f"(its description “{cit.get('quote')}” is not in the table)",
-                f"Das Feature-Gate, auf dem die Fähigkeit {cap} in unseren Daten beruht, fehlt im Dokument "
-                f"(seine Beschreibung „{cit.get('quote')}“ steht nicht mehr in der Tabelle)"),
+                f"the feature gate our data on DRA for {cap.en} rest on is gone from the document "
+                f"(its description {quoted(cit.get('quote', ''), 'en')} is not in the table)",
+                f"Das Feature-Gate, auf dem unsere Daten zu DRA für {cap.de} beruhen, fehlt im Dokument "
+                f"(seine Beschreibung {quoted(cit.get('quote', ''), 'de')} steht nicht mehr in der Tabelle)"),
                 touches=[ref], details={"quote": cit.get("quote")}))
             continue
         ours = node.get("value")
         if gate["stage"] != ours:
             out.append(Change(sid, "gate-maturity", Text(
                 f"feature gate {gate['gate']} is {WORDS.get(gate['stage'], gate['stage'])} now "
-                f"(our data, capability {cap}: {WORDS.get(ours, ours)})",
+                f"(our data on DRA for {cap.en}: {WORDS.get(ours, ours)})",
                 f"Feature-Gate {gate['gate']} ist jetzt {WORDS.get(gate['stage'], gate['stage'])} "
-                f"(unsere Daten, Fähigkeit {cap}: {WORDS.get(ours, ours)})"),
+                f"(unsere Daten zu DRA für {cap.de}: {WORDS.get(ours, ours)})"),
                 touches=[ref], patch=[{"entity": entity, "path": [*path, "value"], "value": gate["stage"]}],
                 details={"gate": gate["gate"], "quote": cit.get("quote")}))
         elif ours == "alpha" and gate["default"]:
             out.append(Change(sid, "gate-default", Text(
-                f"feature gate {gate['gate']} is on by default now, though still Alpha (our data, capability {cap}: "
+                f"feature gate {gate['gate']} is on by default now, though still Alpha (our data on DRA for {cap.en}: "
                 "off by default)",
-                f"Feature-Gate {gate['gate']} ist jetzt standardmäßig an, obwohl noch Alpha (unsere Daten, Fähigkeit "
-                f"{cap}: standardmäßig aus)"),
+                f"Feature-Gate {gate['gate']} ist jetzt standardmäßig an, obwohl noch Alpha (unsere Daten zu DRA für "
+                f"{cap.de}: standardmäßig aus)"),
                 touches=[ref], details={"gate": gate["gate"], "quote": cit.get("quote")}))
     return out
 
 
-def _capability_id(data: dict, entity: str, path: tuple) -> str:
+def _capability(data: dict, entity: str, path: tuple) -> Text:
+    """The DRA capability the cited maturity belongs to, in words ("whole GPUs"; its id where we have no words)."""
     kind, ident = entity.split("/", 1)
     node = data.get(kind, {}).get(ident, {})
     for p in path[:-1]:
         node = node[p]
-    return node.get("id", ident) if isinstance(node, dict) else ident
+    cid = node.get("id", ident) if isinstance(node, dict) else ident
+    return Text(words.word(words.DRA_FEATURE, cid, "en"), words.word(words.DRA_FEATURE, cid, "de"))

@@ -9,7 +9,7 @@ before December 2025 (`${version}`) is compared with the catalog's newest releas
 
 from __future__ import annotations
 
-from kb.drift.compare import Change
+from kb.drift.compare import Change, component_name
 from kb.text import Text
 from kb.versions import key as version_key
 
@@ -34,21 +34,21 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     for release, components in columns.items():
         key = release or newest
         if key in ours:
-            out += _release(sid, key, *ours[key], components)
+            out += _release(sid, key, *ours[key], components, data)
     return out
 
 
-def _release(sid: str, release: str, i: int, rel: dict, components: list[dict]) -> list[Change]:
+def _release(sid: str, release: str, i: int, rel: dict, components: list[dict], data: dict) -> list[Change]:
     matrix = {c["component"]: c for c in components if c["component"]}
     out = []
     for k, comp in enumerate(rel.get("components", [])):
         theirs = matrix.get(comp["component"])
         if theirs and theirs["version"] != comp["version"]:
             out.append(Change(sid, "component-changed", Text(
-                f"the component matrix gives {comp['component']} {theirs['version']} for {release} "
-                f"(our data: {comp['version']})",
-                f"Die Komponenten-Matrix nennt {comp['component']} {theirs['version']} für {release} "
-                f"(unsere Daten: {comp['version']})"),
+                f"the component matrix gives {component_name(data, comp['component'])} {theirs['version']} for "
+                f"GPU Operator {release} (our data: {comp['version']})",
+                f"Die Komponenten-Matrix nennt {component_name(data, comp['component'])} {theirs['version']} für "
+                f"GPU Operator {release} (unsere Daten: {comp['version']})"),
                 touches=[f"releases/gpu-operator releases[{i}].components[{k}]"],
                 patch=[{"entity": "releases/gpu-operator", "path": ["releases", i, "components", k, "version"],
                         "value": theirs["version"]}]))

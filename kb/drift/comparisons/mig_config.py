@@ -58,8 +58,8 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
             if counts and prof["max_count"] not in counts:
                 shown = Text(" or ", " oder ").map(lambda sep, _lang: sep.join(str(c) for c in counts))
                 out.append(Change(sid, "profile-count", Text(
-                    "mig-parted's layout {layout} creates {n} × {name} (card {short}: max_count {count})",
-                    "Das Layout {layout} von mig-parted legt {n} × {name} an (Karte {short}: max_count {count})").format(
+                    "mig-parted's layout {layout} creates {n} × {name} (our data on the {short}: at most {count})",
+                    "Das Layout {layout} von mig-parted legt {n} × {name} an (unsere Daten zur {short}: höchstens {count})").format(
                     layout=layout["name"], n=shown, name=name, short=short, count=prof["max_count"]),
                     touches=[ref],
                     patch=[{"entity": f"cards/{cid}", "path": ["mig", "profiles", i, "max_count"], "value": counts[-1]}]

@@ -199,13 +199,13 @@ def _disputed_vgpu(sid: str, entity: str, short: str, fact: dict | None, hit: st
             text = Text(f"platform support's KubeVirt vGPU device list now names {hit}: it no longer disputes that "
                         f"card {short} is supported; drop the disputed value",
                         f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt jetzt "
-                        f"{hit}: Sie widerspricht nicht mehr, dass Karte {short} unterstützt wird; den abweichenden "
+                        f"{hit}: Die Liste widerspricht nicht mehr, dass Karte {short} unterstützt wird; den abweichenden "
                         f"Wert entfernen")
         else:
-            text = Text(f"platform support's KubeVirt vGPU device list no longer names card {short}, which the "
-                        f"our data keep as the disputed value",
+            text = Text(f"platform support's KubeVirt vGPU device list no longer names card {short}, which our data "
+                        f"keep as the disputed value",
                         f"Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte "
-                        f"{short} nicht mehr, die unsere Daten als abweichenden Wert führen")
+                        f"{short} nicht mehr; unsere Daten führen ihre Nennung dort als abweichenden Wert")
         out.append(Change(sid, "vgpu-listed" if hit is not None else "vgpu-unlisted", text, touches=[where]))
     return out
 

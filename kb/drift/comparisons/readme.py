@@ -43,15 +43,15 @@ def _latest(sid: str, extracted: dict, data: dict) -> list[Change]:
         return [Change(sid, "prerelease", Text(
             f"the device plugin README names the pre-release v{latest} as the latest release (not a release yet; "
             f"the newest in our data: {newest})",
-            f"Das README des Device Plugins nennt die Vorabversion v{latest} als neuestes Release (noch kein "
+            f"Das README des Device-Plugins nennt die Vorabversion v{latest} als neuestes Release (noch kein "
             f"Release; neuestes in unseren Daten: {newest})"), touches=touches, rank="note")]
     if version_key(latest) <= version_key(newest):
         return []
     return [Change(sid, "release-newer", Text(
         f"the device plugin README names v{latest} as the latest release, newer than any device plugin "
         f"version in our data ({newest})",
-        f"Das README des Device Plugins nennt v{latest} als neuestes Release, neuer als jede Version des "
-        f"Device Plugins in unseren Daten ({newest})"), touches=touches)]
+        f"Das README des Device-Plugins nennt v{latest} als neuestes Release, neuer als jede Version des "
+        f"Device-Plugins in unseren Daten ({newest})"), touches=touches)]
 
 
 def _sharing(sid: str, extracted: dict, data: dict) -> list[Change]:
@@ -65,13 +65,13 @@ def _sharing(sid: str, extracted: dict, data: dict) -> list[Change]:
             out.append(Change(sid, "sharing-mode-removed", Text(
                 f"the device plugin README no longer documents the sharing mode “{mode}” "
                 f"({len(refs)} facts of our data rest on that section)",
-                f"Das README des Device Plugins beschreibt den Sharing-Modus „{mode}“ nicht mehr "
+                f"Das README des Device-Plugins beschreibt den Sharing-Modus „{mode}“ nicht mehr "
                 f"({len(refs)} Fakten unserer Daten stützen sich auf diesen Abschnitt)"),
                 touches=refs, details={"quotes": sorted({q for q in sections.quotes(mode)})}))
     for mode in modes if known else []:  # a catalog that rests on no mode does not track them
         if mode not in known:
             out.append(Change(sid, "sharing-mode-added", Text(
                 f"the device plugin README documents a sharing mode our data do not know: “{mode}”",
-                f"Das README des Device Plugins beschreibt einen Sharing-Modus, den unsere Daten nicht kennen: "
+                f"Das README des Device-Plugins beschreibt einen Sharing-Modus, den unsere Daten nicht kennen: "
                 f"„{mode}“"), touches=["methods"]))
     return out

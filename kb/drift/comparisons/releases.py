@@ -10,7 +10,7 @@ not the document's.
 
 from __future__ import annotations
 
-from kb.drift.compare import Change
+from kb.drift.compare import Change, component_name
 from kb.text import Text
 from kb.versions import key as version_key
 
@@ -19,11 +19,11 @@ def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
     out: list[Change] = []
     for component, rfile in sorted(data.get("releases", {}).items()):
         if rfile.get("source") == source["id"]:
-            out += _compare_file(source["id"], f"releases/{component}", rfile, extracted)
+            out += _compare_file(source["id"], f"releases/{component}", rfile, extracted, data)
     return out
 
 
-def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict) -> list[Change]:
+def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict, data: dict) -> list[Change]:
     listed = {r["version"]: r for r in extracted["releases"] if not r.get("prerelease")}
     ours = {r["version"]: (i, r) for i, r in enumerate(rfile["releases"])}
     newest = max(ours, key=version_key)
@@ -46,7 +46,7 @@ def _compare_file(sid: str, entity: str, rfile: dict, extracted: dict) -> list[C
             touches=[f"{entity} releases[{i}]" for _, i in missing]))
     for version, (i, rel) in ours.items():
         if version in listed and "components" in listed[version]:
-            out += _components(sid, entity, i, rel, _listed_components(listed[version]))
+            out += _components(sid, entity, i, rel, _listed_components(listed[version]), data, name)
     return out
 
 
@@ -58,35 +58,36 @@ def _listed_components(release: dict) -> list[dict]:
     return out
 
 
-def _components(sid: str, entity: str, i: int, rel: dict, theirs: list[dict]) -> list[Change]:
+def _components(sid: str, entity: str, i: int, rel: dict, theirs: list[dict], data: dict, name: str) -> list[Change]:
     """Component versions of one release: the document's list against the catalog's."""
     doc = {c["component"]: c for c in theirs if c["component"]}
     ours = {c["component"]: (k, {**c, "version": c.get("written") or c["version"]})
             for k, c in enumerate(rel.get("components", []))
             if any(cit.get("source") == sid for cit in c.get("cite", []))}
-    version = rel["version"]
+    version = f"{name} {rel['version']}"  # the release the components belong to, by name ("NVIDIA GPU Operator 26.7.0")
     out = []
     for comp in sorted(set(doc) | set(ours)):
+        shown = component_name(data, comp)
         if comp in doc and comp in ours:
             k, mine = ours[comp]
             if mine["version"] != doc[comp]["version"]:
                 out.append(Change(sid, "component-changed", Text(
-                    f"the document lists {comp} {doc[comp]['version']} for {version} (our data: {mine['version']})",
-                    f"Das Dokument nennt {comp} {doc[comp]['version']} für {version} (unsere Daten: {mine['version']})"),
+                    f"the document lists {shown} {doc[comp]['version']} for {version} (our data: {mine['version']})",
+                    f"Das Dokument nennt {shown} {doc[comp]['version']} für {version} (unsere Daten: {mine['version']})"),
                     touches=[f"{entity} releases[{i}].components[{k}]"],
                     patch=[{"entity": entity,
                             "path": ["releases", i, "components", k, "written" if "written" in rel["components"][k] else "version"],
                             "value": doc[comp]["version"]}]))
         elif comp in doc:
             out.append(Change(sid, "component-added", Text(
-                f"the document lists {comp} {doc[comp]['version']} for {version}; our data's {version} does not",
-                f"Das Dokument nennt {comp} {doc[comp]['version']} für {version}; {version} in unseren Daten nicht"),
+                f"the document lists {shown} {doc[comp]['version']} for {version}; our data on {version} do not",
+                f"Das Dokument nennt {shown} {doc[comp]['version']} für {version}; unsere Daten zu {version} nicht"),
                 touches=[f"{entity} releases[{i}].components"]))
         else:
             k, mine = ours[comp]
             out.append(Change(sid, "component-removed", Text(
-                f"the document no longer lists {comp} {mine['version']} for {version}",
-                f"Das Dokument nennt {comp} {mine['version']} für {version} nicht mehr"),
+                f"the document no longer lists {shown} {mine['version']} for {version}",
+                f"Das Dokument nennt {shown} {mine['version']} für {version} nicht mehr"),
                 touches=[f"{entity} releases[{i}].components[{k}]"]))
     return out
 
