@@ -272,6 +272,10 @@ def page_lang(page) -> str:
     return "en" if dest.startswith("en/") or re.search(r"\.en\.md$", page.file.src_uri or "") else "de"
 
 
+#: a footnote mark right after a number, also where the number closes an inline element (`575.51.03`¹¹ in code)
+_GLUED_MARK = re.compile(r'(\d(?:</(?:code|strong|em|a|span)>)*)(<span class="gpukb-fnrefs">|<sup id="fnref)')
+
+
 def on_page_content(html, page, config, files):
     """Adjacent footnote references: separated by commas (¹,² rather than ¹², which reads as twelve) and
     kept on one line; a footnote mark after a digit is set off by a narrow no-break space (575.57.08 ²⁶ copies as
@@ -280,13 +284,20 @@ def on_page_content(html, page, config, files):
     from kb.wording import MARKUP_TITLES
 
     def run(m):
-        refs = re.findall(_FOOTNOTE_REF, m.group(0))
-        return '<span class="gpukb-fnrefs">' + '<sup class="gpukb-fnsep">,</sup>'.join(refs) + "</span>"
+        refs, seen, anchors = [], set(), []
+        for ref in re.findall(_FOOTNOTE_REF, m.group(0)):
+            target = re.search(r'href="([^"]+)"', ref).group(1)
+            if target in seen:  # the same footnote twice in a row (two facts, one citation): one mark, "⁴" not "⁴,⁴"
+                anchors.append('<span id="%s"></span>' % re.search(r'id="([^"]+)"', ref).group(1))  # its back-link's target
+            else:
+                seen.add(target)
+                refs.append(ref)
+        return '<span class="gpukb-fnrefs">' + '<sup class="gpukb-fnsep">,</sup>'.join(refs) + "".join(anchors) + "</span>"
     if page is not None and not page.meta.get("description"):
         page.meta["description"] = describe(html)
     html = _FOOTNOTE_RUN.sub(run, html)
     html = tighten_units_html(html)
-    html = re.sub(r'(\d)(<span class="gpukb-fnrefs">|<sup id="fnref)', "\\1\u202f\\2", html)
+    html = re.sub(_GLUED_MARK, "\\1\u202f\\2", html)
     lang = page_lang(page) if page is not None else "de"
     titles = MARKUP_TITLES["de" if lang == "de" else "en"]
     html = _BACKLINK_TITLE.sub(lambda m: f'title="{titles["backlink"].format(n=m.group(1))}"', html)

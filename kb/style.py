@@ -30,6 +30,7 @@ INTERNAL = (
      ("how we keep documents: say which documents we cite", "wie wir Dokumente aufbewahren: die zitierten Dokumente nennen")),
     (re.compile(r"\b(catalog|Katalog)(?!ue)\b"), ("our data store: say 'we' or name the document", "unser Datenbestand: „wir“ schreiben oder das Dokument nennen")),
     (re.compile(r"(?i)\b(fires?|fired|feuer[nt]|gefeuert)\b(?!\.ya?ml)"), ("rule-engine word: 'applies'", "Wort der Regel-Engine: „greift“")),
+    (re.compile(r"(?i)\bRegel-?Engine\b|\brules?[- ]engine\b"), ("how we derive answers: say 'our answer'", "wie wir Antworten ableiten: „unsere Antwort“")),
     (re.compile(r"eurokommerz\.example|\.example/"), ("placeholder address", "Platzhalter-Adresse")),
     (re.compile(r"(?<![\w/-])--[a-z][a-z0-9-]+"), ("CLI flag: only the CLI reference names flags", "Option der Kommandozeile: nur die CLI-Referenz nennt Optionen")),
 )
@@ -93,6 +94,8 @@ _ISO_DATE = re.compile(r"(?<![\w.-])(19|20)\d\d-[01]\d-[0-3]\d(?![\w-])")
 _UNIT = re.compile(r"(?<![\w.+-])(\d+(?:[.,]\d+)?) (GB|MB|GiB|MiB|TB|KB|W|GHz|MHz)\b")
 
 
+_EN_DATE_IN_DE = re.compile(r"\b\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|"
+                            r"December) (19|20)\d\d\b")
 _EM_DASH_DE = re.compile(r"\S{1,20} \u2014 \S{1,20}")
 #: the primary quotation marks of each language: (opening, closing)
 _PRIMARY = {"de": ("„", "“"), "en": ("“", "”")}
@@ -126,6 +129,7 @@ def style_problems(text: str, lang: str, *, prose: bool = True) -> list[tuple[st
     if lang == "de":
         out += [(m.group(0), "English quotes in German: „…“") for m in _EN_QUOTES_IN_DE.finditer(text)]
         out += [(m.group(0), "German dash: „ – “ (en dash with spaces), not an em dash") for m in _EM_DASH_DE.finditer(text)]
+        out += [(m.group(0), "date in German: 21. September 2026") for m in _EN_DATE_IN_DE.finditer(text)]
     out += [(x, "quote inside a quote: ‚…‘ (German) / ‘…’ (English)") for x in nested_quotes(text, lang)]
     out += [(m.group(0), "ISO date in prose: 21. September 2026 / 21 September 2026") for m in _ISO_DATE.finditer(text)]
     if prose:

@@ -141,6 +141,39 @@ ENGLISH_PLACE_WORDS = (
 )
 _ISO_DATE = r"(?<![\w-])(?:19|20)\d\d-[01]\d-[0-3]\d(?![\w-])"
 _SINGLE_QUOTED = r"(?<![\w])'([^']+)'(?![\w])"
+_EN_DATE = r"\b([0-3]?\d) (" + "|".join(MONTHS["en"]) + r") ((?:19|20)\d\d)\b"
+
+
+#: our own words in a document's title (what kind of document, which part of it), in German; the document's own
+#: title ("Platform Support", an issue's title) stays as its publisher writes it
+_TITLE_PHRASES = (
+    (r", earlier versions of the page$", ", frühere Fassungen der Seite"),
+    (r"\(chart customization options\)", "(Optionen zum Anpassen des Charts)"),
+    (r"\(example ConfigMap\)", "(Beispiel-ConfigMap)"),
+    (r"\(documentation build configuration\)", "(Build-Konfiguration der Dokumentation)"),
+    (r"\(default MIG layouts\)", "(Standard-MIG-Layouts)"),
+    (r"\(source code and documentation at each release tag\)", "(Quellcode und Dokumentation bei jedem Release-Tag)"),
+    (r"\(docs _index\)", "(Übersichtsseite der Dokumentation)"),
+    (r"\bsource code\)", "Quellcode)"),
+    (r" at each release tag$", " bei jedem Release-Tag"),
+    (r"\bHelm chart:", "Helm-Chart:"),
+    (r"^(\S+) issue #", r"\1, Issue #"), (r"^(\S+) pull request #", r"\1, Pull-Request #"),
+    (r"^(.+) datasheet \((.+)\)$", r"\1, Datenblatt (\2)"), (r"^(.+) announcement$", r"\1, Ankündigung"),
+)
+#: English words of ours in a document's title that a German reader must not see (tests/test_wording.py)
+ENGLISH_TITLE_WORDS = ("earlier versions", "customization", "example", "build configuration", "default MIG",
+                       "source code", "at each", "docs _index", "Helm chart", " issue #", " pull request #",
+                       "datasheet", "announcement")
+
+
+def title_text(title: str, lang: str) -> str:
+    """A document's title for a reader in `lang`: in German, our words around NVIDIA's title in German ("NVIDIA
+    device plugin for Kubernetes (source code)" → "… (Quellcode)"); NVIDIA's own words stay."""
+    if lang != "de" or not title:
+        return title
+    for pattern, word in _TITLE_PHRASES:
+        title = re.sub(pattern, word, title)
+    return title
 
 
 def section_text(section: str, lang: str) -> str:
@@ -149,6 +182,9 @@ def section_text(section: str, lang: str) -> str:
     the document writes them (they are what a reader searches for)."""
     out = re.sub(_SINGLE_QUOTED, lambda m: quoted(m.group(1), lang), section)
     out = re.sub(_ISO_DATE, lambda m: date_text(m.group(0), lang), out)
+    if lang == "de":  # a date written out in English ("3 May 2024") the German way
+        out = re.sub(_EN_DATE, lambda m: f"{int(m.group(1))}. {MONTHS['de'][MONTHS['en'].index(m.group(2))]} "
+                                         f"{m.group(3)}", out)
     if lang == "de":
         # only the words outside the quoted names are ours to translate
         parts = re.split(r"(„[^“]*“)", out)
@@ -213,7 +249,7 @@ def citation_text(cite: dict, lang: str, *, source: dict | None = None, title: s
     (for dates and language), `title` overrides the title (a Markdown link on the site), `place_markup` wraps the
     place in the document (the site marks it as the document's own words)."""
     source = source or {}
-    text = title if title is not None else (cite.get("title") or source.get("title") or cite["source"])
+    text = title if title is not None else title_text(cite.get("title") or source.get("title") or cite["source"], lang)
     if cite.get("section"):
         place = section_text(cite["section"], lang)
         text += f", {place_markup(place) if place_markup else place}"

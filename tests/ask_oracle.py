@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from kb.answer import _detail_lines
-from kb.wording import nested, section_text
+from kb.wording import nested, section_text, title_text
 
 SLOT = re.compile("\ue000([a-z0-9_-]+)\ue001")
 RANK = {"yes": 0, "conditional": 1, "unconfirmed": 2, "no": 3}
@@ -32,6 +32,7 @@ def cli_view(answer: dict) -> dict:
                      "cites": [{k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)}
                                | ({"section": section_text(c["section"], lang)} if c.get("section") else {})
                                | {"quote": nested(c["quote"], lang)}
+                               | ({"title": title_text(c["title"], lang)} if c.get("title") else {})
                                | ({"translation": c["translation"]} if lang != "de" and c.get("translation") else {})
                                for c in r["citations"]]}
                     for r in answer["reasons"]],

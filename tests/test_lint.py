@@ -26,6 +26,7 @@ EXPECTED = {
         "lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: 'beta-10' is an internal word (catalog id: use the product's or document's name) [jargon]",
         "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'Seed' is an internal word (internal name of our article: say 'our article') [jargon]",
         "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'lokale Kopie' is an internal word (how we keep documents: say which documents we cite) [jargon]",
+        "lt/cards/beta-10.yaml:31: operator_support.listed.note.de: de: 'Regel-Engine' is an internal word (how we derive answers: say 'our answer') [jargon]",
     ]),
     "house-style": (1, [
         'lt/cards/beta-10.yaml:30: operator_support.listed.note.en: en: \'"list"\': straight quotes: „…“ / “…” [style]',

@@ -338,3 +338,25 @@ def test_drift_report_reader_part_is_customer_voice(drift_catalog, old_platform,
             assert [e for e, _ in style_problems(reader, "de", prose=False)] == [], reader
     assert texts["de"].splitlines()[0].startswith("# Abweichungen in der Dokumentation – ")
     assert "; die Meldung lautet: „" in texts["de"]  # the tool's English inside a German sentence
+
+
+def test_quote_findings_name_what_the_quote_backs_not_its_path(ids):
+    """Issue 16: a gone quote's sentence names the card (method, component) in words and „das Dokument“; the fact
+    path and the source id stand only in the reference part (touches)."""
+    from kb.drift.compare import quotes_gone
+    from kb.questions import words
+
+    data = load_data()
+    sid = "gpu-operator-platform-support"
+    changes = quotes_gone({**data["sources"][sid], "id": sid}, "a page that quotes nothing of ours", data)
+    assert changes and {c.kind for c in changes} == {"quote-gone"}
+    inner = ids + tuple(data["methods"]) + tuple(data["releases"]) + tuple(words.DRA_FEATURE)
+    for change in changes:
+        for lang in ("en", "de"):
+            sentence = re.sub(r"„[^“]*“|“[^”]*”", "", change.text[lang])
+            assert [w for w, _ in internal_words(sentence, inner)] == [], sentence
+            assert not re.search(r"\b(cards|methods|releases)/|" + re.escape(sid), sentence), sentence
+        assert change.touches and change.touches[0].split(" ", 1)[0] in change.touches[0]
+    l4 = next(c for c in changes if c.touches[0].startswith("cards/l4 "))
+    assert l4.text["de"].startswith("Das Zitat „") and "unsere Daten zu L4 belegt" in l4.text["de"], l4.text
+    assert "behind our data on L4 is gone from the document" in l4.text["en"], l4.text

@@ -110,11 +110,29 @@ def test_markup_titles_in_the_page_language(built):
         assert "Jump back to footnote" not in text and "Permanent link" not in text, rel
 
 
+def test_footnote_marks_keep_off_numbers_and_never_repeat_in_a_run():
+    """The page hook on its own (no build): a mark after a version in code is set off by a narrow no-break space,
+    and the same footnote twice in a run (two facts, one citation) shows one mark, its second anchor kept."""
+    from types import SimpleNamespace
+
+    from kb.docs_hooks import on_page_content
+
+    ref = '<sup id="{i}:c{n}"><a class="footnote-ref" href="#fn:c{n}">{n}</a></sup>'
+    html = ("<p>MIG-Liste" + ref.format(i="fnref", n=4) + ref.format(i="fnref2", n=4) + ": <code>575.51.03</code>"
+            + ref.format(i="fnref", n=5) + ref.format(i="fnref", n=6) + "</p>")
+    page = SimpleNamespace(meta={"description": "x"}, file=SimpleNamespace(dest_uri="cards/x/index.html", src_uri="x.de.md"))
+    out = on_page_content(html, page, None, None)
+    assert out.count('href="#fn:c4"') == 1 and 'id="fnref2:c4"' in out
+    assert "575.51.03</code>\u202f<span" in out
+
+
 def test_a_footnote_mark_never_sticks_to_a_number(built):
     glued = {}
     for rel, _lang, _text, _h, path in pages(built.site):
         html = path.read_text(encoding="utf-8")
-        hits = re.findall(r"\d(?:<span class=\"gpukb-fnrefs\">|<sup id=\"fnref)", html)
+        hits = re.findall(r"\d(?:</(?:code|strong|em|a|span)>)*(?:<span class=\"gpukb-fnrefs\">|<sup id=\"fnref)", html)
+        hits += re.findall(r'href="(#fn:[^"]+)">\d+</a></sup><sup class="gpukb-fnsep">,</sup><sup id="[^"]+"><a '
+                           r'class="footnote-ref" href="\1"', html)  # "⁴,⁴": one footnote twice in a run
         if hits:
             glued[rel] = len(hits)
     assert glued == {}

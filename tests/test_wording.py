@@ -107,8 +107,11 @@ def english_place_words(text: str) -> list[str]:
 
     from kb.wording import ENGLISH_PLACE_WORDS
 
+    from kb.wording import MONTHS
+
     text = re.sub(r"\S*[/._]\S*", "", re.sub(r"„[^“]*“", "", text))
-    return [w for w in ENGLISH_PLACE_WORDS if re.search(rf"(?<![\w'-]){w}(?![\w'-])", text)]
+    dates = re.findall(r"\b\d{1,2} (?:" + "|".join(MONTHS["en"]) + r") \d{4}", text)  # written the English way
+    return [w for w in ENGLISH_PLACE_WORDS if re.search(rf"(?<![\w'-]){w}(?![\w'-])", text)] + dates
 
 
 @pytest.mark.parametrize("section, german", [
@@ -222,3 +225,18 @@ def test_a_quote_inside_a_quote_takes_the_secondary_marks(lang, inner, expected)
     raw = f"„{inner}“" if lang == "de" else f"“{inner}”"
     if "„" in inner or (lang == "en" and "“" in inner):  # what quoting without nesting wrote: the check fails on it
         assert nested_quotes(raw, lang) != []
+
+
+def test_every_source_title_reads_german_around_nvidias_words():
+    """Issue 16: our words in a document's title ("(source code)", "earlier versions of the page", "issue #720")
+    are German on German pages and answers; NVIDIA's own title stays as written."""
+    from kb.catalog.compiled import load_data
+    from kb.wording import ENGLISH_TITLE_WORDS, title_text
+
+    titles = [s["title"] for s in load_data()["sources"].values()]
+    assert sum(any(w in t for w in ENGLISH_TITLE_WORDS) for t in titles) >= 10  # the check has something to do
+    left = {t: [w for w in ENGLISH_TITLE_WORDS if w in title_text(t, "de")] for t in titles}
+    assert {t: w for t, w in left.items() if w} == {}
+    assert title_text("NVIDIA device plugin for Kubernetes (source code)", "de") == \
+        "NVIDIA device plugin for Kubernetes (Quellcode)"
+    assert title_text("NVIDIA device plugin for Kubernetes (source code)", "en").endswith("(source code)")

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 from kb.catalog.yamlsafe import Document, Problem, dotted, read_yaml
 from kb.errors import CatalogInvalid
 from kb.text import Text
+from kb.wording import quoted
 from kb.models import Card, Method, ReleasesFile, SourcesFile
 from kb.models.platform import PlatformSupportFile
 
@@ -45,7 +46,7 @@ def _validation_problems(doc: Document, exc: ValidationError) -> list[Problem]:
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and (p.startswith("function-") or p in {"str", "bool", "none", "date"})))
         raw = doc.raw.get(loc)
         value = err.get("input")
-        msg = Text(err["msg"], f"passt nicht zum Schema (die Schemaprüfung meldet: „{err['msg']}“)")
+        msg = Text(err["msg"], f"passt nicht zum Schema (die Schemaprüfung meldet: {quoted(err['msg'], 'de')})")
         if isinstance(value, float) and raw is not None:
             msg = Text(f'{err["msg"]} — YAML read {raw} as the number {value}: write "{raw}" in quotes',
                        f'YAML liest {raw} als die Zahl {value}: schreiben Sie "{raw}" in Anführungszeichen')

@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from kb.text import Text
+from kb.wording import quoted
 
 #: A file expanding to more values than this is refused: YAML aliases can make a 1 KB file expand to
 #: billions of values ("billion laughs"); the largest file of the real catalog has about a thousand.
@@ -41,7 +42,7 @@ class Problem:
 
 def parser_said(what: Text, detail: str) -> Text:
     """A message of a parser (PyYAML, pydantic: English only) wrapped in a sentence of each language."""
-    return Text(f"{what.en}: {detail}", f"{what.de} (der Parser meldet: „{detail}“)")
+    return Text(f"{what.en}: {detail}", f"{what.de} (der Parser meldet: {quoted(detail, 'de')})")
 
 
 @dataclass

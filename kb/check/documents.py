@@ -17,6 +17,7 @@ import yaml
 
 from kb.check import jsonread, yamlread
 from kb.text import Text
+from kb.wording import quoted
 
 #: what a YAML value is, in words: {type id: Text}
 TYPE_WORDS = {
@@ -253,7 +254,7 @@ def _yaml_error(file: str, exc: yaml.YAMLError) -> InputProblem:
     msg = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     ctx = getattr(exc, "context", None)
     detail = msg + (f" ({ctx})" if ctx else "")
-    return _problem(file, line, f"not valid YAML: {detail}", f"kein gültiges YAML (der Parser meldet: „{detail}“)")
+    return _problem(file, line, f"not valid YAML: {detail}", f"kein gültiges YAML (der Parser meldet: {quoted(detail, 'de')})")
 
 
 def _json(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
@@ -262,7 +263,7 @@ def _json(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
     except (ValueError, RecursionError) as exc:
         detail = str(exc) if not isinstance(exc, RecursionError) else "nested too deeply"
         return [], [_problem(file, getattr(exc, "lineno", None), f"not valid JSON: {detail}",
-                             f"kein gültiges JSON (der Parser meldet: „{detail}“)", "json")]
+                             f"kein gültiges JSON (der Parser meldet: {quoted(detail, 'de')})", "json")]
     if dups:
         key = dups[0]
         return [], [_problem(file, lines.key_line(key), f"duplicate key {key!r}: Kubernetes rejects this, and JSON "
@@ -325,7 +326,7 @@ def _yaml(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
     except yaml.YAMLError as exc:
         problems.append(_yaml_error(file, exc))
     except (ValueError, TypeError, RecursionError) as exc:  # e.g. a scalar libyaml accepts but no constructor can read
-        problems.append(_problem(file, None, f"not valid YAML: {exc}", f"kein gültiges YAML (der Parser meldet: „{exc}“)"))
+        problems.append(_problem(file, None, f"not valid YAML: {exc}", f"kein gültiges YAML (der Parser meldet: {quoted(str(exc), 'de')})"))
     return docs, problems
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kb.terminal import safe
 from kb.text import Text
-from kb.wording import quoted, section_text
+from kb.wording import quoted, section_text, title_text
 
 SEVERITY = {"error": Text("error", "Fehler"), "warning": Text("warning", "Warnung"), "info": Text("info", "Hinweis")}
 W = {
@@ -56,7 +56,7 @@ W = {
 def _cite_text(c: dict, lang: str) -> str:
     """One source line: title, place (in the reader's words) and NVIDIA's quote in the language's quotation marks
     („…“ / “…”) — kb.wording, as the site and `ask` cite."""
-    parts = [c.get("title") or c["source"]]
+    parts = [title_text(c.get("title") or c["source"], lang)]
     if c.get("section"):
         parts.append(section_text(c["section"], lang))
     text = ", ".join(parts) + ": " + quoted(c["quote"], lang)

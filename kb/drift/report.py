@@ -15,9 +15,8 @@ change. So it has two parts:
   messages (English as the tools write them; in a German report inside a German sentence) and the footer naming
   the command.
 tests/test_voice_cli.py checks the reader's part of a real report in both languages, that report's finding
-sentences, and every sentence text the comparisons can write. Not yet done (docs-dev/glossary.md, "Not yet
-covered"): method/component/capability ids and a quote finding's fact path still stand inline in some
-finding sentences.
+sentences, every sentence text the comparisons can write, and the quote findings (card, method or component by
+name; the fact path only on the touches line).
 
 Findings are ranked: "Facts changed" (fail the run), "Quotes reworded" (the new wording offered as the
 catalog patch; do not fail the run), "Could not be checked" (a whole source, or a part of one). Text that
@@ -34,7 +33,7 @@ import re
 
 from kb.drift.check import STATUSES, SourceResult, could_not_check
 from kb.text import Text
-from kb.wording import dash
+from kb.wording import dash, quoted, title_text
 
 LABELS = {
     "title": Text("Documentation drift", "Abweichungen in der Dokumentation"),
@@ -55,10 +54,10 @@ LABELS = {
                         "Diese Quellen oder Teile davon gelten weder als geändert noch als unverändert: Über sie ist "
                         "nichts bekannt, bis sie wieder lesbar sind. Der Rest jedes Dokuments wurde verglichen."),
     "part_line": Text("- **{title}** ({source}), part “{part}”: {error}",
-                      "- **{title}** ({source}), Teil „{part}“; die Meldung lautet: „{error}“"),
+                      "- **{title}** ({source}), Teil „{part}“; die Meldung lautet: {error}"),
     "unchanged": Text("Unchanged", "Unverändert"),
     "read": Text("read", "gelesen"),
-    "tool_said": Text("{status}: {error}", "{status}; die Meldung lautet: „{error}“"),
+    "tool_said": Text("{status}: {error}", "{status}; die Meldung lautet: {error}"),
     "touches": Text("touches", "betrifft"),
     "read_by": Text("read by the rules", "gelesen von den Regeln"),
     "no_answer": Text("no answer changes", "keine Antwort ändert sich"),
@@ -82,6 +81,11 @@ LABELS = {
 STATUS = {"ok": Text("ok", "unverändert"), "reworded": Text("reworded", "umformuliert"),
           "drift": Text("drift", "abweichend"), "unreachable": Text("unreachable", "nicht erreichbar"),
           "unparseable": Text("unparseable", "nicht lesbar"), "error": Text("internal error", "interner Fehler")}
+
+
+def _said(message: str) -> Text:
+    """A tool's own message: as written in English, quoted inside the German sentence (its own quotes nested)."""
+    return Text(message, quoted(message, "de"))
 
 
 def status_word(status: str, lang: str) -> str:
@@ -248,11 +252,11 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
         if note:
             lines += [LABELS[note](lang), ""]
         if answers_error and rank == "fact":
-            said = LABELS["tool_said"].format(status=LABELS["answers_error"](lang), error=escape(answers_error))(lang)
+            said = LABELS["tool_said"].format(status=LABELS["answers_error"](lang), error=_said(escape(answers_error)))(lang)
             lines += [f"> {said}", ""]
         for r in hit:
             source = data["sources"].get(r.source, {})
-            title = escape(source.get("title", "")) or escape(r.source)
+            title = escape(title_text(source.get("title", ""), lang)) or escape(r.source)
             lines += [f"### {title} ({code(r.source)})", "",
                       f"{LABELS['read'](lang)}: {code(r.origin)}", ""]
             for c in r.changes:
@@ -263,13 +267,13 @@ def markdown(results: list[SourceResult], data: dict, lang: str = "en", date: st
         lines += [f"## {LABELS['failed'](lang)}", "", LABELS["failed_note"](lang), ""]
         for r in failed:
             if r.status in ("unreachable", "unparseable", "error"):
-                said = LABELS["tool_said"].format(status=status_word(r.status, lang), error=escape(r.error or ""))(lang)
-                title = escape(data["sources"].get(r.source, {}).get("title", "")) or escape(r.source)
+                said = LABELS["tool_said"].format(status=status_word(r.status, lang), error=_said(escape(r.error or "")))(lang)
+                title = escape(title_text(data["sources"].get(r.source, {}).get("title", ""), lang)) or escape(r.source)
                 lines.append(f"- **{title}** ({code(r.source)}), {said}")
             for part in r.unchecked:
                 lines.append(LABELS["part_line"].format(
-                    title=escape(data["sources"].get(r.source, {}).get("title", "")) or escape(r.source),
-                    source=code(r.source), part=escape(Text.of(part["part"])(lang)), error=escape(part["error"]))(lang))
+                    title=escape(title_text(data["sources"].get(r.source, {}).get("title", ""), lang)) or escape(r.source),
+                    source=code(r.source), part=escape(Text.of(part["part"])(lang)), error=_said(escape(part["error"])))(lang))
         lines.append("")
     unchanged = [r.source for r in results if r.status == "ok" and not r.unchecked]
     if unchanged:

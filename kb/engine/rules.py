@@ -21,13 +21,14 @@ def _problems(doc, display: str, exc) -> list:
     from kb.catalog.yamlsafe import Problem, dotted
     from kb.models.rule import THEN_KEYS, TOP_KEYS
     from kb.text import Text
+    from kb.wording import quoted
 
     out = []
 
     def add(path: tuple, message: str) -> None:
         path = tuple(path)
         out.append(Problem(display, doc.line_of(path), dotted(path),
-                           Text(message, f"die Regeldatei ist nicht gültig (die Prüfung meldet: „{message}“)")))
+                           Text(message, f"die Regeldatei ist nicht gültig (die Prüfung meldet: {quoted(message, 'de')})")))
 
     for err in exc.errors(include_url=False):
         loc, ctx = tuple(err["loc"]), err.get("ctx") or {}

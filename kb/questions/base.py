@@ -167,8 +167,8 @@ def operator_version(index: dict, value: str | None) -> str:
     """A known GPU Operator release; the newest when none is given (kb.versions.VersionError otherwise)."""
     known = index["operator_releases"]
     if not known:
-        raise UnusableInput(Text("the catalog knows no GPU Operator release",
-                                 "der Katalog kennt kein GPU-Operator-Release"))
+        raise UnusableInput(Text("we know no GPU Operator release",
+                                 "wir kennen kein GPU-Operator-Release"))
     return known[0] if value is None else versions.operator(value, known)
 
 

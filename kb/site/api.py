@@ -80,10 +80,10 @@ def api_page(ctx) -> str:
         [code(f"api/{VERSION}/index.json"), ctx.t("Was es gibt: Datenversion, Prüfdatum, die Dateien", "What there is: data version, verified date, the files"), "—"],
         [code(f"api/{VERSION}/cards.json"), ctx.t("Alle Karten mit MIG-Urteil und Eintrag in der Supportliste", "Every card with its MIG verdict and support-list entry"), code("gpukb cards --json")],
         [code(f"api/{VERSION}/cards/<id>.json"), ctx.t("Eine Karte mit jeder Angabe und ihren Quellen", "One card with every fact and its sources"), code("gpukb card <id> --json")],
-        [code(f"api/{VERSION}/answers.json"), ctx.t("Jede Antwort der Regel-Engine: Karte × Release × Frage", "Every answer of the rule engine: card × release × question"), code("gpukb export answers --json")],
+        [code(f"api/{VERSION}/answers.json"), ctx.t("Jede unserer Antworten: Karte × Release × Frage", "Every answer of ours: card × release × question"), code("gpukb export answers --json")],
     ]
-    out = [ctx.front(ctx.t("Die Daten dieser Seite als JSON für Werkzeuge: Karten, Angaben mit Quellen, Antworten der Regel-Engine.",
-                           "The data of this site as JSON for tools: cards, facts with sources, the rule engine's answers.")),
+    out = [ctx.front(ctx.t("Die Daten dieser Seite als JSON für Werkzeuge: Karten, Angaben mit Quellen, unsere Antworten.",
+                           "The data of this site as JSON for tools: cards, facts with sources, our answers.")),
            f"# {ctx.t('Daten als JSON', 'Data as JSON')}", "", ctx.header([], ("kb/cli/",)), "",
            ctx.t(f"Dieselben Daten wie auf diesen Seiten, als statische JSON-Dateien unter {code(f'api/{VERSION}/')}, "
                  f"Datenversion {d['data_version']}. Jede Datei ist gleich der JSON-Ausgabe des Kommandozeilenwerkzeugs "

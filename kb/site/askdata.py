@@ -21,7 +21,7 @@ from kb.engine.syntax import VERDICTS
 from kb.questions import words
 from kb.questions.resource import MIN_REPLICAS
 from kb.site.askbatch import TemplateAsker, intervals, padded, slot
-from kb.wording import nested, section_text
+from kb.wording import nested, section_text, title_text
 
 VERSION = re.compile(r"^(\d+(\.\d+){1,3}|\d{3,})$")  # "595": a driver branch the MIG guide names as minimum
 LANGS = ("de", "en")
@@ -460,6 +460,8 @@ class _Pool:
         key = ("cite", c["source"], c.get("section"), c["quote"], c.get("url"), c.get("title"))
         if key not in self._index:
             cite = {k: c[k] for k in ("title", "section", "quote", "url") if c.get(k)}
+            if cite.get("title"):
+                cite["title"] = title_text(cite["title"], self.lang)  # our words in it in the reader's language
             if cite.get("section"):
                 cite["section"] = section_text(cite["section"], self.lang)  # the place in the reader's words
             cite["quote"] = nested(cite["quote"], self.lang)  # ask.js sets it in <q>: quotes inside it in ‚…‘ / ‘…’

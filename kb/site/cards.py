@@ -101,8 +101,8 @@ def methods_section(ctx: Ctx, card_id: str, answer: dict, ask_page: str) -> list
              " ".join(conditions.get(m, [])) or "—"] for m in methods]
     op = answer["inputs"]["operator"]
     out = [f"## {ctx.t('Teilen: welche Methode geht', 'Sharing: which method works')}", "",
-           ctx.t(f"Die Antwort der Regel-Engine mit GPU Operator {code(op)}, ohne Angabe des Treibers.",
-                 f"The rule engine's answer with GPU Operator {code(op)}, without a driver given."), "",
+           ctx.t(f"Unsere Antwort mit GPU Operator {code(op)}, ohne Angabe des Treibers.",
+                 f"Our answer with GPU Operator {code(op)}, without a driver given."), "",
            table([ctx.t("Methode", "Method"), ctx.t("Urteil", "Verdict"), ctx.t("Bedingungen", "Conditions")], rows), ""]
     if conditions.get(""):
         out += [ctx.t("Für die ganze Karte: ", "For the whole card: ") + " ".join(conditions[""]), ""]
@@ -142,7 +142,7 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
     out += ["## MIG", ""]
     rows = _rows(ctx, f"{e} mig", mig, [
         ("status", "Status", "Status"),
-        ("max_instances", "Höchstzahl Instanzen", "Maximum instances"),
+        ("max_instances", "Höchstzahl der Instanzen", "Maximum instances"),
         ("smallest_profile", "Kleinstes Profil", "Smallest profile", code),
     ])
     pre = mig.get("prerequisites") or {}

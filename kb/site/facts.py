@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from kb.catalog.facts import FactError, citation, resolve_ref
 from kb.site.md import esc, link_or_text, quote_html, translation_html
-from kb.wording import citation_text, shown
+from kb.wording import citation_text, shown, title_text
 
 
 @dataclass
@@ -59,7 +59,7 @@ class Footnotes:
             src = self.data["sources"][cite["source"]]
             shown_cite = {**citation(self.data, cite), "snapshot": cite.get("snapshot"),
                           "only_source": cite.get("only_source")}
-            title = link_or_text(esc(src["title"]), shown_cite["url"])
+            title = link_or_text(esc(title_text(src["title"], self.lang)), shown_cite["url"])
             foreign = src.get("language") if src.get("language") != self.lang else None
             text = citation_text({**shown_cite, "quote": quote_html(cite["quote"], foreign),
                                   "section": esc(cite["section"]) if cite.get("section") else None,

@@ -7,6 +7,7 @@ from kb.site.labels import date, value_label
 from kb.publication import source_url
 from kb.site.md import esc, link_or_text, table
 from kb.site.page import Ctx
+from kb.wording import title_text
 
 def count_citations(data: dict) -> dict[str, int]:
     """How often each source is cited anywhere in cards, releases and methods."""
@@ -36,9 +37,9 @@ def sources_page(ctx: Ctx) -> str:
     for sid, src in ctx.data["sources"].items():
         kind = words.SOURCE_KIND[src["kind"]][ctx.lang]
         doc_date = date(src["document_date"], ctx.lang) if src.get("document_date") else "—"
-        doc = link_or_text(esc(src["title"]), source_url(src))
+        doc = link_or_text(esc(title_text(src["title"], ctx.lang)), source_url(src))
         if src.get("note"):
-            notes.append(f"{len(notes) + 1}. {esc(src['title'])}: {ctx.pick(src['note'])}")
+            notes.append(f"{len(notes) + 1}. {esc(title_text(src['title'], ctx.lang))}: {ctx.pick(src['note'])}")
             doc += f" <sup>{len(notes)}</sup>"
         doc += f"<br>{esc(src['publisher'])} · {kind} · {esc(src['language'])}"
         rows.append([doc, doc_date, date(src["retrieved"], ctx.lang),
