@@ -37,7 +37,7 @@ Sources
   [1] NVIDIA GPU Operator: GPU Operator with MIG, Enabling MIG During Installation: “mixed: MIG mode is not enabled on all GPUs on a node.” <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html>
   [2] NVIDIA GPU Operator: GPU Operator with MIG, Example: Custom MIG Configuration: “If the custom configuration specifies more than one instance profile, set the strategy to mixed:” <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html>
 
-Result: 1 error(s), 0 warning(s), 0 note(s); 2 object(s) checked, 1 file(s)
+Result: 1 error, 0 warnings, 0 notes; 2 objects checked, 1 file
 """
 
 SANDBOX_DE = """\
@@ -48,11 +48,11 @@ rules/check/CHK-081/fires.yaml
       kubectl patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'
 
 Quellen
-  [1] NVIDIA GPU Operator: Installing the NVIDIA GPU Operator (chart customization options), Common Chart Customization Options, sandboxWorkloads.enabled: „Specifies if sandbox containers are enabled.“ <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/getting-started.html>
+  [1] NVIDIA GPU Operator: Installing the NVIDIA GPU Operator (Optionen zum Anpassen des Charts), Common Chart Customization Options, sandboxWorkloads.enabled: „Specifies if sandbox containers are enabled.“ <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/getting-started.html>
   [2] NVIDIA GPU Operator: GPU Operator with KubeVirt, Install the GPU Operator, Hinweis: „This flag is disabled by default, meaning all nodes get provisioned with the same software to enable container workloads, and the nvidia.com/gpu.workload.config node label is not used.“ <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-kubevirt.html>
   [3] NVIDIA GPU Operator: GPU Operator with KubeVirt, Configure Worker Nodes for GPU Operator components: „This is configured by adding a nvidia.com/gpu.workload.config label to the worker node with the value of container, vm-passthrough, or vm-vgpu depending on if you are planning to use vGPU or not.“ <https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-kubevirt.html>
 
-Ergebnis: 0 Fehler, 1 Warnung(en), 0 Hinweis(e); 2 Objekt(e) geprüft, 1 Datei(en)
+Ergebnis: 0 Fehler, 1 Warnung, 0 Hinweise; 2 Objekte geprüft, 1 Datei
 """
 
 
@@ -112,7 +112,7 @@ def test_a_malformed_file_is_named_and_the_others_are_still_checked(run):
     assert result.output.endswith(
         "Not read\n  fixtures/check/inputs/malformed.yaml:5: not valid YAML: did not find expected ',' or ']' "
         "(while parsing a flow sequence)\n\n"
-        "Result: 1 error(s), 0 warning(s), 0 note(s); 2 object(s) checked, 2 file(s)\n")
+        "Result: 1 error, 0 warnings, 0 notes; 2 objects checked, 2 files\n")
 
 
 def test_nothing_readable_exits_2(run):
@@ -152,13 +152,13 @@ def test_nothing_to_check_says_so_and_lists_what_was_ignored(run):
     assert (result.exit_code, result.output) == (0, (
         "Nothing in the input is a GPU Operator object or configuration that gpukb checks.\n\n"
         "Not checked\n  Service/web (<stdin>, doc 1): kind not checked\n\n"
-        "Result: 0 error(s), 0 warning(s), 0 note(s); 0 object(s) checked, 1 file(s)\n"))
+        "Result: 0 errors, 0 warnings, 0 notes; 0 objects checked, 1 file\n"))
 
 
 def test_clean_input_exits_0(run):
     result = run("rules/check/CHK-050/quiet.yaml")
-    assert (result.exit_code, result.output) == (0, "No findings.\n\nResult: 0 error(s), 0 warning(s), 0 note(s); "
-                                                    "1 object(s) checked, 1 file(s)\n")
+    assert (result.exit_code, result.output) == (0, "No findings.\n\nResult: 0 errors, 0 warnings, 0 notes; "
+                                                    "1 object checked, 1 file\n")
 
 
 def test_help_shows_an_example_in_both_languages(run):

@@ -82,7 +82,7 @@ def test_quiet_hides_notes_and_says_how_many():
     text = (FIXTURES.parent / "rules/check/CHK-063/fires.yaml").read_text(encoding="utf-8")
     result = CliRunner().invoke(cli, ["check", "-", "--quiet"], input=text)
     assert result.exit_code == 0
-    assert result.output.startswith("No findings.\n2 note(s) hidden (--quiet)\n")
+    assert result.output.startswith("No findings.\n2 notes hidden (--quiet)\n")
     out = json.loads(CliRunner().invoke(cli, ["check", "-", "-q", "--json"], input=text).output)
     assert (out["findings"], out["summary"]["hidden_infos"]) == ([], 2)
 

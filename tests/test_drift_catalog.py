@@ -172,22 +172,18 @@ def test_l4_gone_from_the_ad10x_line_turns_its_vgpu_answer_unconfirmed(tmp_path)
          "Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt Karte L4 nicht mehr"),
         # close to the old line, but a name with a digit is gone: a changed fact, not a rewording (the L40 card
         # cites the line too)
-        ("quote-changed", "quote “AD10x: L40, RTX 6000 Ada, L4.” of cards/l40 operator_support.kubevirt_vgpu now "
-                          "reads “AD10x: L40, RTX 6000 Ada.” in gpu-operator-platform-support (another number, name "
-                          "or negation)",
-         "Zitat „AD10x: L40, RTX 6000 Ada, L4.“ von cards/l40 operator_support.kubevirt_vgpu lautet in "
-         "gpu-operator-platform-support jetzt „AD10x: L40, RTX 6000 Ada.“ (andere Zahl, anderer Name oder eine "
-         "Verneinung)"),
-        ("quote-changed", "quote “AD10x: L40, RTX 6000 Ada, L4.” of cards/l40s operator_support.kubevirt_vgpu.disputed_by[0] now "
-                          "reads “AD10x: L40, RTX 6000 Ada.” in gpu-operator-platform-support (another number, name "
-                          "or negation)",
-         "Zitat „AD10x: L40, RTX 6000 Ada, L4.“ von cards/l40s operator_support.kubevirt_vgpu.disputed_by[0] lautet in "
-         "gpu-operator-platform-support jetzt „AD10x: L40, RTX 6000 Ada.“ (andere Zahl, anderer Name oder eine "
-         "Verneinung)"),
-        ("quote-changed", "quote “AD10x: L40, RTX 6000 Ada, L4.” of methods/vgpu limits[1] now reads “AD10x: L40, "
-                          "RTX 6000 Ada.” in gpu-operator-platform-support (another number, name or negation)",
-         "Zitat „AD10x: L40, RTX 6000 Ada, L4.“ von methods/vgpu limits[1] lautet in gpu-operator-platform-support "
-         "jetzt „AD10x: L40, RTX 6000 Ada.“ (andere Zahl, anderer Name oder eine Verneinung)")]
+        ("quote-changed", "the quote “AD10x: L40, RTX 6000 Ada, L4.” behind our data on L40 now reads "
+                          "“AD10x: L40, RTX 6000 Ada.” in the document (another number, name or negation)",
+         "Das Zitat „AD10x: L40, RTX 6000 Ada, L4.“, das unsere Daten zu L40 belegt, lautet im Dokument jetzt "
+         "„AD10x: L40, RTX 6000 Ada.“ (andere Zahl, anderer Name oder eine Verneinung)"),
+        ("quote-changed", "the quote “AD10x: L40, RTX 6000 Ada, L4.” behind our data on L40S now reads "
+                          "“AD10x: L40, RTX 6000 Ada.” in the document (another number, name or negation)",
+         "Das Zitat „AD10x: L40, RTX 6000 Ada, L4.“, das unsere Daten zu L40S belegt, lautet im Dokument jetzt "
+         "„AD10x: L40, RTX 6000 Ada.“ (andere Zahl, anderer Name oder eine Verneinung)"),
+        ("quote-changed", "the quote “AD10x: L40, RTX 6000 Ada, L4.” behind our data on VMs with NVIDIA vGPU (KubeVirt) now reads "
+                          "“AD10x: L40, RTX 6000 Ada.” in the document (another number, name or negation)",
+         "Das Zitat „AD10x: L40, RTX 6000 Ada, L4.“, das unsere Daten zu VMs mit NVIDIA vGPU (KubeVirt) belegt, lautet im Dokument jetzt "
+         "„AD10x: L40, RTX 6000 Ada.“ (andere Zahl, anderer Name oder eine Verneinung)")]
     change = item["changes"][0]
     assert change["touches"] == ["cards/l4 operator_support.kubevirt_vgpu"]
     assert change["patch"] == [{"entity": "cards/l4", "path": ["operator_support", "kubevirt_vgpu", "value"],
@@ -223,7 +219,7 @@ def test_l40s_on_the_vgpu_list_settles_the_dispute_without_changing_an_answer(tm
     assert (change["kind"], change["text"]["en"], change["text"]["de"]) == (
         "vgpu-listed", "platform support's KubeVirt vGPU device list now names L40S: it no longer disputes that card "
                        "L40S is supported; drop the disputed value",
-        "Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt jetzt L40S: Sie widerspricht "
+        "Die Geräteliste für KubeVirt mit NVIDIA vGPU in der Plattform-Unterstützung nennt jetzt L40S: Die Liste widerspricht "
         "nicht mehr, dass Karte L40S unterstützt wird; den abweichenden Wert entfernen")
     assert change["touches"] == ["cards/l40s operator_support.kubevirt_vgpu.disputed_by[0]"]
     assert change["patch"] == []

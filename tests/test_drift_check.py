@@ -106,10 +106,10 @@ def test_mig_doc_before_v26_3_0_lacks_the_generated_config(drift_catalog):
     assert code == 1
     assert item["changes"] == [{
         "source": "gpu-operator-mig", "kind": "quote-gone",
-        "text": {"en": "quote “MIG Manager generates the MIG configuration for a node at runtime from the available "
-                       "ha…” of releases/gpu-operator releases[2].changes[0] is gone from gpu-operator-mig",
-                 "de": "Zitat „MIG Manager generates the MIG configuration for a node at runtime from the available "
-                       "ha…“ von releases/gpu-operator releases[2].changes[0] fehlt jetzt in gpu-operator-mig"},
+        "text": {"en": "the quote “MIG Manager generates the MIG configuration for a node at runtime from the available "
+                       "ha…” behind our data on NVIDIA GPU Operator 26.3.0 is gone from the document",
+                 "de": "Das Zitat „MIG Manager generates the MIG configuration for a node at runtime from the available "
+                       "ha…“, das unsere Daten zu NVIDIA GPU Operator 26.3.0 belegt, fehlt jetzt im Dokument"},
         "touches": ["releases/gpu-operator releases[2].changes[0]"], "patch": [],
         "details": {"quote": "MIG Manager generates the MIG configuration for a node at runtime from the available "
                              "hardware."},
@@ -136,9 +136,10 @@ def test_dra_docs_index_says_kubernetes_1_32(drift_catalog):
     code, item = diff_json("dra-driver-prerequisites", need_sources() / "dra-driver-nvidia-gpu/_index@2026-06-26.md")
     assert code == 1
     assert kinds_and_texts(item) == [
-        ("requirement-changed", "the document now requires Kubernetes 1.32 or later for dra (our data: 1.34.2)"),
+        ("requirement-changed", "the document now requires Kubernetes 1.32 or later for Dynamic Resource Allocation "
+                                "under the GPU Operator (our data: 1.34.2)"),
         ("requirement-changed", "the document no longer states a minimum for the NVIDIA driver "
-                                "(our data, dra: 565.0)")]
+                                "(our data on Dynamic Resource Allocation under the GPU Operator: 565.0)")]
     assert item["changes"][0]["patch"] == [{"entity": "methods/dra", "path": ["requirements", "min_kubernetes", "value"],
                                             "value": "1.32"}]
 
@@ -227,7 +228,8 @@ def test_release_notes_with_another_component_version(drift_catalog, tmp_path):
     path = edited(tmp_path, RN, "NVIDIA Device Plugin for Kubernetes v0.20.0", "NVIDIA Device Plugin for Kubernetes v0.20.1")
     code, item = diff_json("gpu-operator-release-notes", path)
     assert kinds_and_texts(item) == [
-        ("component-changed", "the document lists device-plugin 0.20.1 for 26.7.0 (our data: 0.20.0)")]
+        ("component-changed", "the document lists NVIDIA device plugin for Kubernetes 0.20.1 for NVIDIA GPU Operator "
+                              "26.7.0 (our data: 0.20.0)")]
     assert item["changes"][0]["patch"] == [{"entity": "releases/gpu-operator",
                                             "path": ["releases", 0, "components", 2, "version"], "value": "0.20.1"}]
 
@@ -236,7 +238,8 @@ def test_release_notes_drop_a_component(drift_catalog, tmp_path):
     path = edited(tmp_path, RN, "  - NVIDIA MIG Manager for Kubernetes v0.15.0\n", "")
     code, item = diff_json("gpu-operator-release-notes", path)
     assert kinds_and_texts(item) == [
-        ("component-removed", "the document no longer lists mig-manager 0.15.0 for 26.7.0")]
+        ("component-removed", "the document no longer lists NVIDIA MIG Manager for Kubernetes 0.15.0 for NVIDIA GPU "
+                              "Operator 26.7.0")]
 
 
 def test_component_matrix_for_a_newer_release(drift_catalog, tmp_path):
@@ -253,7 +256,8 @@ def test_component_matrix_with_another_default_driver(drift_catalog, tmp_path):
                                              "tesla-release-notes-610-57-04/index.html>`_ (**D**)\n"))
     code, item = diff_json("gpu-operator-component-matrix", path)
     assert kinds_and_texts(item) == [
-        ("component-changed", "the component matrix gives driver 610.57.04 for 26.7.0 (our data: 595.91.07)")]
+        ("component-changed", "the component matrix gives NVIDIA GPU Driver 610.57.04 for GPU Operator 26.7.0 (our data: "
+                              "595.91.07)")]
 
 
 def test_readme_naming_a_newer_release(drift_catalog, tmp_path):
@@ -278,7 +282,7 @@ def test_mig_layout_with_another_count(drift_catalog, tmp_path):
     code, item = diff_json("mig-parted-config-default", path)
     assert kinds_and_texts(item) == [(
         "profile-count",
-        "mig-parted's layout all-1g.24gb.gfx creates 3 × 1g.24gb+gfx (card RTX PRO 6000 Server Edition: max_count 4)")]
+        "mig-parted's layout all-1g.24gb.gfx creates 3 × 1g.24gb+gfx (our data on the RTX PRO 6000 Server Edition: at most 4)")]
     assert item["changes"][0]["patch"] == [{"entity": "cards/rtx-pro-6000-blackwell-server",
                                             "path": ["mig", "profiles", 0, "max_count"], "value": 3}]
 
@@ -288,7 +292,8 @@ def test_dra_prerequisites_with_a_newer_kubernetes(drift_catalog, tmp_path):
                   "| Kubernetes | v1.35.0 or later")
     code, item = diff_json("dra-driver-prerequisites", path)
     assert kinds_and_texts(item) == [(
-        "requirement-changed", "the document now requires Kubernetes 1.35.0 or later for dra (our data: 1.34.2)")]
+        "requirement-changed", "the document now requires Kubernetes 1.35.0 or later for Dynamic Resource "
+        "Allocation under the GPU Operator (our data: 1.34.2)")]
 
 
 # --- unreadable or unparseable input: exit 3, never drift, never "no drift" ---------------------------

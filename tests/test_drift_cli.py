@@ -87,7 +87,7 @@ def test_markdown_report_in_german_with_an_unreadable_source(drift_catalog, old_
     text = report.read_text(encoding="utf-8")
     assert text.splitlines()[0] == f"# Abweichungen in der Dokumentation – {date_text(dt.date.today(), 'de')}"
     assert text.splitlines()[2] == ("**Quellen: 1 geändert (4 Fakten), 0 nur umformuliert, 1 nicht vollständig prüfbar, "
-                                    "0 unverändert — Datenversion 2026.11.29-drift-fixture**")
+                                    "0 unverändert – Datenversion 2026.11.29-drift-fixture**")
     assert "- Die Plattform-Unterstützung nennt NVIDIA DGX B300 nicht mehr\n" in text
     assert ("## Nicht prüfbar\n\nDiese Quellen oder Teile davon gelten weder als geändert noch als unverändert: Über "
             "sie ist nichts bekannt, bis sie wieder lesbar sind. Der Rest jedes Dokuments wurde verglichen.\n\n"

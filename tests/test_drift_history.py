@@ -161,7 +161,7 @@ def test_matrix_mutation_another_default_driver_in_one_column(tmp_path):
     assert code == 1
     changed = [c for c in item["changes"] if c["kind"] == "component-changed"]
     assert [c["text"]["en"] for c in changed] == [
-        "the component matrix gives driver 580.173.02 for 26.7.0 (our data: 595.91.07)"]
+        "the component matrix gives NVIDIA GPU Driver 580.173.02 for GPU Operator 26.7.0 (our data: 595.91.07)"]
     assert changed[0]["patch"] == [{"entity": "releases/gpu-operator", "path": ["releases", 0, "components", 0, "version"],
                                     "value": "580.173.02"}]
 
@@ -375,8 +375,8 @@ def test_feature_gate_mutation_alpha_to_beta_is_a_changed_maturity(tmp_path):
     assert code == 1
     (change,) = item["changes"]
     assert (change["kind"], change["rank"]) == ("gate-maturity", "fact")
-    assert change["text"]["en"] == "feature gate MPSSupport is Beta now (our data, capability mps: Alpha)"
-    assert change["text"]["de"] == "Feature-Gate MPSSupport ist jetzt Beta (unsere Daten, Fähigkeit mps: Alpha)"
+    assert change["text"]["en"] == "feature gate MPSSupport is Beta now (our data on DRA for MPS: Alpha)"
+    assert change["text"]["de"] == "Feature-Gate MPSSupport ist jetzt Beta (unsere Daten zu DRA für MPS: Alpha)"
     assert change["touches"] == ["methods/dra capabilities[3].maturity"]
     assert change["patch"] == [{"entity": "methods/dra", "path": ["capabilities", 3, "maturity", "value"],
                                 "value": "beta"}]
@@ -600,7 +600,8 @@ def test_chart_mutation_a_higher_kubernetes_minimum(tmp_path):
     assert code == 1
     changed = [c for c in item["changes"] if c["kind"] == "requirement-changed"]
     assert [c["text"]["en"] for c in changed] == [
-        "the document now requires Kubernetes 1.34.0 or later for dra (our data: 1.32)"]
+        "the document now requires Kubernetes 1.34.0 or later for Dynamic Resource Allocation (DRA driver), installed on its "
+        "own (our data: 1.32)"]
     assert changed[0]["touches"] == ["methods/dra standalone_requirements.min_kubernetes.disputed_by[0]"]
 
 

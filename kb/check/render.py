@@ -14,9 +14,7 @@ SEVERITY = {"error": Text("error", "Fehler"), "warning": Text("warning", "Warnun
 W = {
     "doc": Text("doc", "Dok."), "line": Text("line", "Zeile"), "sources": Text("Sources", "Quellen"),
     "ignored": Text("Not checked", "Nicht geprüft"), "not_read": Text("Not read", "Nicht gelesen"),
-    "result": Text("Result", "Ergebnis"), "errors": Text("error(s)", "Fehler"),
-    "warnings": Text("warning(s)", "Warnung(en)"), "infos": Text("note(s)", "Hinweis(e)"),
-    "checked": Text("object(s) checked", "Objekt(e) geprüft"), "files": Text("file(s)", "Datei(en)"),
+    "result": Text("Result", "Ergebnis"),
     "none": Text("No findings.", "Keine Befunde."),
     "nothing": Text("Nothing in the input is a GPU Operator object or configuration that gpukb checks.",
                     "Nichts in der Eingabe ist ein GPU-Operator-Objekt oder eine Konfiguration, die gpukb prüft."),
@@ -24,7 +22,8 @@ W = {
     "same": Text("Same for {n} more: {names}", "Ebenso bei {n} weiteren: {names}"),
     "folded": Text("Follows from this ({n}):", "Folgt daraus ({n}):"),
     "more": Text("Also:", "Außerdem:"),
-    "quiet": Text("{n} note(s) hidden (--quiet)", "{n} Hinweis(e) ausgeblendet (--quiet)"),
+    "quiet": (Text("{n} note hidden (--quiet)", "{n} Hinweis ausgeblendet (--quiet)"),
+              Text("{n} notes hidden (--quiet)", "{n} Hinweise ausgeblendet (--quiet)")),
     "fix": Text("Fix:", "Behebung:"),
     "same_fix": Text("Fix: as for {rule} above (line {line}).", "Behebung: wie bei {rule} oben (Zeile {line})."),
     "builds": Text("In kustomize build of: {b}", "In kustomize build von: {b}"),
@@ -39,19 +38,32 @@ W = {
                      "Datei für Datei geprüft: {n} Dateien enthalten je eine vollständige GPU-Operator-Konfiguration "
                      "({names}), ein Cluster hat aber nur eine – Objekte verschiedener Dateien wurden nicht "
                      "miteinander abgeglichen."),
-    "skipped": Text("{n} other file(s) in {folder} hold nothing gpukb reads", "{n} weitere Datei(en) in {folder} "
-                    "enthalten nichts, was gpukb liest"),
-    "objects": Text("{n} object(s)", "{n} Objekt(e)"),
+    "skipped": (Text("{n} other file in {folder} holds nothing gpukb reads", "{n} weitere Datei in {folder} "
+                     "enthält nichts, was gpukb liest"),
+                Text("{n} other files in {folder} hold nothing gpukb reads", "{n} weitere Dateien in {folder} "
+                     "enthalten nichts, was gpukb liest")),
     "substituted": Text("Read with Flux substitutions", "Mit Flux-Ersetzungen gelesen"),
     "kustomize": Text("Kustomize", "Kustomize"),
     "node_configs": Text("Device-plugin configuration per node", "Device-Plugin-Konfiguration je Node"),
     "by_label": Text("by its label", "per Label"), "by_default": Text("the default", "der Standard"),
     "no_config": Text("none (the plugin's defaults)", "keine (Standard des Plugins)"),
-    "nodes": Text("{n} node(s)", "{n} Node(s)"),
+    "nodes": (Text("{n} node", "{n} Node"), Text("{n} nodes", "{n} Nodes")),
+    # the result line's counts, singular and plural
+    "errors": (Text("{n} error", "{n} Fehler"), Text("{n} errors", "{n} Fehler")),
+    "warnings": (Text("{n} warning", "{n} Warnung"), Text("{n} warnings", "{n} Warnungen")),
+    "infos": (Text("{n} note", "{n} Hinweis"), Text("{n} notes", "{n} Hinweise")),
+    "checked": (Text("{n} object checked", "{n} Objekt geprüft"), Text("{n} objects checked", "{n} Objekte geprüft")),
+    "files": (Text("{n} file", "{n} Datei"), Text("{n} files", "{n} Dateien")),
     "default": Text("the default written in the file", "der in der Datei geschriebene Standard"),
     "given": Text("from the Flux Kustomization", "aus der Flux-Kustomization"),
 }
 
+
+
+def counted(key: str, n: int, lang: str, **values) -> str:
+    """A count with its noun in singular or plural ("1 warning", "2 Warnungen"; never "Warnung(en)")."""
+    one, many = W[key]
+    return (one if n == 1 else many).format(n=n, **values)(lang)
 
 def _cite_text(c: dict, lang: str) -> str:
     """One source line: title, place (in the reader's words) and NVIDIA's quote in the language's quotation marks
@@ -120,7 +132,7 @@ def render(report: dict, lang: str = "en") -> str:
     if not findings:
         lines.append(W["none"](lang) if checked else W["nothing"](lang))
     if summary.get("hidden_infos"):
-        lines.append(W["quiet"].format(n=summary["hidden_infos"])(lang))
+        lines.append(counted("quiet", summary["hidden_infos"], lang))
     if notes:
         lines += ["", W["sources"](lang)] + [f"  [{i}] {n}" for i, n in enumerate(notes, start=1)]
     if summary.get("not_read"):
@@ -139,7 +151,7 @@ def render(report: dict, lang: str = "en") -> str:
             how = {"label": W["by_label"], "default": W["by_default"]}.get(c["source"])
             what = f"{c['config']} ({how(lang)})" if how else W["no_config"](lang)
             names = ", ".join(c["names"]) + (", …" if c["count"] > len(c["names"]) else "")
-            lines.append(f"  {what}: {W['nodes'].format(n=c['count'])(lang)} ({names})")
+            lines.append(f"  {what}: {counted('nodes', c['count'], lang)} ({names})")
     if summary.get("kustomize"):
         lines += ["", W["kustomize"](lang)] + [f"  {n['file']}: {n['message']}" for n in summary["kustomize"]]
     if summary.get("substituted"):
@@ -152,7 +164,7 @@ def render(report: dict, lang: str = "en") -> str:
     if summary["ignored"] or skipped:
         lines += ["", W["ignored"](lang)]
     for folder, n in skipped.items():
-        lines.append("  " + W["skipped"].format(n=n, folder=folder)(lang))
+        lines.append("  " + counted("skipped", n, lang, folder=folder))
     if summary["ignored"]:
         for i in summary["ignored"]:
             kind = W["no_kind"](lang) if i["kind"] == "(no kind)" else i["kind"]
@@ -162,7 +174,7 @@ def render(report: dict, lang: str = "en") -> str:
             else:
                 names = ", ".join(n for n in i["names"] if n) + (", …" if i["count"] > len(i["names"]) else "")
                 lines.append(f"  {i['count']} × {kind}" + (f" ({names})" if names else "") + f": {i['reason']}")
-    lines += ["", f"{W['result'](lang)}: {summary['errors']} {W['errors'](lang)}, {summary['warnings']} "
-                  f"{W['warnings'](lang)}, {summary['infos']} {W['infos'](lang)}; {checked} {W['checked'](lang)}, "
-                  f"{len(summary['files'])} {W['files'](lang)}"]
+    lines += ["", f"{W['result'](lang)}: {counted('errors', summary['errors'], lang)}, "
+                  f"{counted('warnings', summary['warnings'], lang)}, {counted('infos', summary['infos'], lang)}; "
+                  f"{counted('checked', checked, lang)}, {counted('files', len(summary['files']), lang)}"]
     return "\n".join(safe(line, keep_newlines=False) for line in lines)

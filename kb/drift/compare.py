@@ -88,15 +88,19 @@ def component_name(data: dict, component: str) -> str:
     return (data.get("releases", {}).get(component) or {}).get("name") or words.COMPONENT.get(component, component)
 
 
-def entity_name(data: dict, entity: str) -> Text:
+def entity_name(data: dict, entity: str, path: tuple = ()) -> Text:
     """What an entity ("cards/l4", "releases/device-plugin", "methods/mps") is called in a finding sentence: the
-    card's short name, the component's name, the method's name (its id stays in the finding's reference part)."""
+    card's short name, the component's name (with the release a path into its releases names), the method's name
+    (its id stays in the finding's reference part)."""
     kind, _, ident = entity.partition("/")
     node = data.get(kind, {}).get(ident) or {}
     if kind == "cards":
         return Text(node.get("short_name") or ident)
     if kind == "releases":
-        return Text(component_name(data, ident))
+        name = component_name(data, ident)
+        if len(path) > 1 and path[0] == "releases" and isinstance(path[1], int) and path[1] < len(node.get("releases", [])):
+            name += f" {node['releases'][path[1]].get('version', '')}".rstrip()
+        return Text(name)
     name = node.get("name")
     return Text.of(name) if isinstance(name, dict) else Text(name or ident)
 
@@ -169,7 +173,7 @@ def quotes_gone(source: dict, text: str, data: dict, extracted: dict | None = No
                 continue
             # the sentence names what the quote backs in the reader's words; the fact path is the reference part's
             ref = f"{entity} {fact_ref(path)}"
-            about = entity_name(data, entity)
+            about = entity_name(data, entity, path)
             short = Text(quoted(_short(found.quote), "en"), quoted(_short(found.quote), "de"))
             if found.match is not None and not found.reworded:
                 new = Text(quoted(_short(found.match), "en"), quoted(_short(found.match), "de"))

@@ -14,7 +14,7 @@ from kb.text import Text
 WHAT = {"min_kubernetes": Text("Kubernetes", "Kubernetes"), "min_driver": Text("the NVIDIA driver", "den NVIDIA-Treiber")}
 #: the requirement blocks of a method (under the GPU Operator, and the standalone driver's own), in words
 SETUP = {"requirements": Text(" under the GPU Operator", " unter dem GPU Operator"),
-         "standalone_requirements": Text(" installed on its own", ", eigenständig installiert")}
+         "standalone_requirements": Text(", installed on its own", ", eigenständig installiert")}
 BLOCKS = tuple(SETUP)
 
 
