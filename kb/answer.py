@@ -17,7 +17,7 @@ LABELS = {
     "why": Text("Why", "Warum"), "conditions": Text("Conditions", "Bedingungen"),
     "details": Text("Details", "Details"), "sources": Text("Sources", "Quellen"),
     "rules": Text("Rules that apply", "Regeln, die greifen"), "read": Text("read", "liest"),
-    "data": Text("Data version", "Datenstand"), "none": Text("none", "keine"),
+    "data": Text("Data version", "Datenversion"), "none": Text("none", "keine"),
     "disputes": Text("Sources disagree", "Quellen widersprechen sich"),
     "followed": Text("this answer follows it", "dieser Antwort zugrunde gelegt"),
 }

@@ -74,7 +74,7 @@ Quellen:
   [2] NVIDIA MIG User Guide, Supported GPUs: „RTX PRO 6000 Server Edition MIG status“ https://docs.nvidia.com/datacenter/tesla/mig-user-guide/
   [3] NVIDIA MIG User Guide: „RTX PRO 6000 Server Edition up to 4 instances“ https://docs.nvidia.com/datacenter/tesla/mig-user-guide/
   [4] GPU Operator Platform Support: „Driver versions 575.57.08 or later is required.“ https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html
-Datenstand: 2026.11.1-fixture
+Datenversion: 2026.11.1-fixture
 """
 
 

@@ -78,7 +78,7 @@ def test_cards_table_de(run_engine_catalog):
     assert lines[8] == ("RTX PRO 4500                 unbestätigt  auf NVIDIAs MIG-Liste        2          "
                         "kein Eintrag gefunden      ja")
     assert lines[-1] == ("8 Karten. MIG: Urteil für GPU Operator 26.7.0, ohne Treiberangabe (gpukb ask mig KARTE). "
-                         "Datenstand 2026.11.1-fixture")
+                         "Datenversion 2026.11.1-fixture")
 
 
 def test_cards_json(run_engine_catalog):
@@ -114,7 +114,7 @@ Quellen:
 [5] Demo datasheet: „no MIG“ https://example.invalid/datasheet
 [6] Demo support list: „NVIDIA Beta 10 was listed here.“ (Stand 1. Juni 2025) https://example.invalid/support
 [7] Demo datasheet: „not shipped“ https://example.invalid/datasheet
-Datenstand 2026.01.02
+Datenversion 2026.01.02
 """
 
 

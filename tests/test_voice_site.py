@@ -15,7 +15,7 @@ import pytest
 from kb.catalog.compiled import load_data
 from kb.catalog.facts import fact_ref, iter_facts
 from kb.publication import publication
-from kb.style import catalog_ids, internal_words, style_problems
+from kb.style import catalog_ids, internal_words, nested_quotes, style_problems
 from kb.wording import own_fact, shown
 
 FOR_SUPPORT_STAFF = ("reference/cli/", "reference/rules/")
@@ -102,6 +102,28 @@ def test_german_and_english_pages_follow_the_house_style(built):
         problems = [f"{excerpt} ({rule})" for excerpt, rule in style_problems(text, lang)]
         if problems:
             found[rel] = sorted(set(problems))
+    assert found == {}
+
+
+class AllText(CustomerText):
+    """Every word a reader reads, NVIDIA's quotes and places included (code and scripts left out)."""
+
+    def handle_starttag(self, tag, attrs):
+        super().handle_starttag(tag, [(k, v) for k, v in attrs if k != "class"] + [("class", " ".join(
+            c for c in (dict(attrs).get("class") or "").split() if c not in ("gpukb-quote", "gpukb-place")))])
+
+
+def test_a_quote_inside_a_quote_takes_the_secondary_marks(built):
+    """Issue 16: our German article quotes NVIDIA in „…“; cited on our pages that is „… ‚…‘ …“ (German) and
+    “… ‘…’ …” (English), never „…„…“…“ — checked with NVIDIA's quotes, which the style test leaves out."""
+    found = {}
+    for path in sorted(built.site.rglob("*.html")):
+        rel = path.relative_to(built.site).as_posix()
+        parser = AllText()
+        parser.feed(path.read_text(encoding="utf-8"))
+        hits = nested_quotes(" ".join(parser.text), "en" if rel.startswith("en/") else "de")
+        if hits:
+            found[rel] = hits[:2]
     assert found == {}
 
 

@@ -130,7 +130,7 @@ def cards(mig, listed, family, as_json, lang):
     click.echo(Text("{count}. MIG: verdict for GPU Operator {operator}, no driver given (gpukb ask mig CARD). "
                     "Data version {version}",
                     "{count}. MIG: Urteil für GPU Operator {operator}, ohne Treiberangabe (gpukb ask mig KARTE). "
-                    "Datenstand {version}")
+                    "Datenversion {version}")
                .format(count=count, operator=newest, version=data["data_version"])(lang))
 
 

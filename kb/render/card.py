@@ -91,5 +91,5 @@ def card_text(data: dict, card_id: str, lang: str) -> str:
             lead = Text("Disputed: ", "Abweichend: ")(lang)
             lines.append(f"    {lead}{value_text(other['value'], lang, fact['path'])} {omarks} {dash(lang)} {other['note'][lang]}")
     lines += ["", Text("Sources:", "Quellen:")(lang)] + notes
-    lines.append(Text("Data version {version}", "Datenstand {version}").format(version=data["data_version"])(lang))
+    lines.append(Text("Data version {version}", "Datenversion {version}").format(version=data["data_version"])(lang))
     return "\n".join(lines)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from kb.catalog.names import normalise
 from kb.drift.compare import Change, cites
 from kb.text import Text
+from kb.wording import quoted
 
 
 def compare(source: dict, extracted: dict, data: dict) -> list[Change]:
@@ -61,8 +62,8 @@ def _products(sid: str, products: list[dict], now: dict, gone: dict, vgpu: list[
         if old_notes != new_notes:
             added = [n for n in new_notes if n not in old_notes]
             dropped = [n for n in old_notes if n not in new_notes]
-            en = "; ".join([f"new: “{n}”" for n in added] + [f"gone: “{n}”" for n in dropped])
-            de = "; ".join([f"neu: „{n}“" for n in added] + [f"entfallen: „{n}“" for n in dropped])
+            en = "; ".join([f"new: {quoted(n, 'en')}" for n in added] + [f"gone: {quoted(n, 'en')}" for n in dropped])
+            de = "; ".join([f"neu: {quoted(n, 'de')}" for n in added] + [f"entfallen: {quoted(n, 'de')}" for n in dropped])
             out.append(Change(sid, "product-notes", Text(
                 f"platform support notes on {p['name']} changed — {en}",
                 f"Die Hinweise der Plattform-Unterstützung zu {p['name']} haben sich geändert – {de}"),

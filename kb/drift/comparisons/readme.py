@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from kb.drift.compare import Change, cited_sections
 from kb.text import Text
+from kb.wording import quoted
 from kb.versions import key as version_key
 
 
@@ -63,15 +64,15 @@ def _sharing(sid: str, extracted: dict, data: dict) -> list[Change]:
         if mode not in modes:
             refs = sections[mode]
             out.append(Change(sid, "sharing-mode-removed", Text(
-                f"the device plugin README no longer documents the sharing mode “{mode}” "
+                f"the device plugin README no longer documents the sharing mode {quoted(mode, 'en')} "
                 f"({len(refs)} facts of our data rest on that section)",
-                f"Das README des Device-Plugins beschreibt den Sharing-Modus „{mode}“ nicht mehr "
+                f"Das README des Device-Plugins beschreibt den Sharing-Modus {quoted(mode, 'de')} nicht mehr "
                 f"({len(refs)} Fakten unserer Daten stützen sich auf diesen Abschnitt)"),
                 touches=refs, details={"quotes": sorted({q for q in sections.quotes(mode)})}))
     for mode in modes if known else []:  # a catalog that rests on no mode does not track them
         if mode not in known:
             out.append(Change(sid, "sharing-mode-added", Text(
-                f"the device plugin README documents a sharing mode our data do not know: “{mode}”",
+                f"the device plugin README documents a sharing mode our data do not know: {quoted(mode, 'en')}",
                 f"Das README des Device-Plugins beschreibt einen Sharing-Modus, den unsere Daten nicht kennen: "
-                f"„{mode}“"), touches=["methods"]))
+                f"{quoted(mode, 'de')}"), touches=["methods"]))
     return out
