@@ -113,8 +113,9 @@ def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
     page = changes.changes_page(Ctx(load_data(), "de", pub), [newer, first])
     assert "## Datenversion 2026.12.01 (1. Dezember 2026) { #v2026-12-01 }" in page
     assert "Angaben: 1 neu, 1 geändert, 0 entfernt." in page
-    assert "H200 NVL · `mig.status`: `documented` → `not-listed`" in page and "Antworten mit anderem Urteil: 1." in page
-    assert "Kann die Karte MIG nutzen? — H200 NVL, GPU Operator 26.7.0: Ja → Bedingt" in page
+    # the field and its values in words (issue 16: no field path, no raw value on a customer page)
+    assert "H200 NVL · MIG-Status: auf NVIDIAs MIG-Liste → nicht auf NVIDIAs MIG-Liste" in page and "Antworten mit anderem Urteil: 1." in page
+    assert "Kann die Karte MIG nutzen? – H200 NVL, GPU Operator 26.7.0: Ja → Bedingt" in page
     assert "Die erste veröffentlichte Datenversion, mit 2 belegten Angaben." in page
     page = changes.changes_page(Ctx(load_data(), "en", pub), None)
     assert "No version history is available for this copy" in page

@@ -221,7 +221,32 @@ def _name(ctx, fact: str) -> str:
         name = ctx.t("Quellen", "Sources")
     else:
         name = entity
-    return f"{esc(name)} · {code(path)}" if path else esc(name)
+    return f"{esc(name)} · {_field(ctx, path)}" if path else esc(name)
+
+
+def _field(ctx, path: str) -> str:
+    """A fact's field in the reader's words where we have them ('mig.status' → 'MIG-Status', 'mig.profiles[3g.40gb]'
+    → 'MIG-Profil 3g.40gb'); a field without words stays as written, in code."""
+    import re
+
+    from kb.render.labels import FIELD_LABELS
+
+    key = re.sub(r"\[[^\]]*\]", "", path)
+    if key not in FIELD_LABELS:
+        return code(path)
+    keys = [k for k in re.findall(r"\[([^\]]*)\]", path) if not k.isdigit()]
+    return esc(" ".join([FIELD_LABELS[key](ctx.lang), *keys]))
+
+
+def _value(ctx, value: str, limit: int) -> str:
+    """A changed value in words where it is one of ours (a status, yes/no), else as written, in code."""
+    from kb.questions import words
+
+    if value in ("true", "false"):
+        return esc(words.TRUTH[value == "true"][ctx.lang])
+    if value in words.VALUES:
+        return esc(words.VALUES[value][ctx.lang])
+    return code(value[:limit])
 
 
 def changes_page(ctx, versions: list[Version] | None) -> str:
@@ -252,8 +277,9 @@ def changes_page(ctx, versions: list[Version] | None) -> str:
                              _count(len(v.removed), "entfernt", "removed", ctx.lang)])
         out += [f"{t('Angaben', 'Facts')}: {summary}.", ""]
         for title, items, fmt in (
-                (t("Neu", "Added"), v.added, lambda i: f"{_name(ctx, i[0])}: {code(i[1][:120])}"),
-                (t("Geändert", "Changed"), v.changed, lambda i: f"{_name(ctx, i[0])}: {code(i[1][:80])} → {code(i[2][:80])}"),
+                (t("Neu", "Added"), v.added, lambda i: f"{_name(ctx, i[0])}: {_value(ctx, i[1], 120)}"),
+                (t("Geändert", "Changed"), v.changed,
+                 lambda i: f"{_name(ctx, i[0])}: {_value(ctx, i[1], 80)} → {_value(ctx, i[2], 80)}"),
                 (t("Entfernt", "Removed"), v.removed, lambda i: _name(ctx, i[0])),
         ):
             if items:
