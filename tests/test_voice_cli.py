@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from conftest import REPO
 from kb.catalog.compiled import load_data
 from kb.cli.main import cli
-from kb.style import catalog_ids, internal_words, style_problems
+from kb.style import catalog_ids, internal_words, nested_quotes, style_problems
 
 ASKS = [
     ("ask", "mig", "RTX PRO 6000 Server Edition", "--driver", "580.82.07"),
@@ -92,6 +92,14 @@ def test_cli_texts_carry_no_internal_word(ids, lang):
         words = sorted({w for w, _ in internal_words(ours(output), ids)})
         if words:
             found[" ".join(args)] = words
+    assert found == {}
+
+
+def test_no_quote_inside_a_quote_in_any_answer_or_card():
+    """Issue 16: every output of ASKS and `card` (both languages), source lines included: a quote inside a quote in
+    ‚…‘ / ‘…’ (our article quotes NVIDIA in „…“: `ask methods L4` cites it), never „…„…“…“."""
+    found = {f"{' '.join(args)} --lang {lang}": hits[:1] for args, lang, output in outputs()
+             if (hits := nested_quotes(output, lang))}
     assert found == {}
 
 
