@@ -230,12 +230,31 @@ def test_a_question_reads_the_part_of_its_card_only(catalog, monkeypatch):
 
 
 def test_a_card_part_gone_after_the_head_was_read_is_built_again(catalog):
+    load_data()  # built and stored; then a new process's view: the head read, no card yet
     compiled.forget()
     cards = load_data(parts=("cards",))["cards"]
     for part in compiled.cache_dir().glob(f"catalog-*.{compiled.CARD_PART}h200-nvl.json"):
         part.unlink()
     assert cards["h200-nvl"]["mig"]["max_instances"]["value"] == 7
     assert cards == load_data()["cards"]
+
+
+def test_a_field_or_source_part_gone_after_the_head_was_read_is_built_again(catalog):
+    """A release file's field, a method's field and a source are parts of their own, read when first looked up;
+    one deleted after the head was read (another process pruned the build) is built again, the same data."""
+    load_data()  # built and stored; then a new process's view: the head read, no part yet
+    compiled.forget()
+    lazy = load_data(parts=("releases", "methods", "sources"))
+    component, method = next(iter(lazy["releases"])), next(iter(lazy["methods"]))
+    parts = [p for p in compiled.cache_dir().glob("catalog-*.json")
+             if p.name.count(".") >= 2 and p.name.split(".", 1)[1].startswith(("releases.", "methods.", "source-"))]
+    assert parts, "no field or source parts in the cache"
+    for part in parts:
+        part.unlink()
+    seen = (dict(lazy["releases"][component]), dict(lazy["methods"][method]),
+            {s: dict(lazy["sources"][s]) for s in lazy["sources"]})
+    full = load_data()
+    assert seen == (full["releases"][component], full["methods"][method], full["sources"])
 
 
 def test_damaged_rule_cache_is_a_miss(catalog):
