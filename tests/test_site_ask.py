@@ -103,6 +103,20 @@ def test_replica_counts_fall_into_classes_between_the_rules_numbers():
         assert derived("client_memory_gb", n, {"memory_gb": 141}) == round(141 / n, 1)
 
 
+def test_a_cards_files_are_the_same_computed_alone_in_a_forked_process_or_after_another_card():
+    """kb.site.askdata.files computes every second card in a forked process: a card's files may depend on
+    nothing but the card (byte for byte), and the child's release cites and component versions come back."""
+    from kb.site.askbatch import TemplateAsker
+
+    data, rules = load_data(), load_rules()
+    after = askdata._card_files(TemplateAsker(data, rules=rules), data, ["a10", "l4"])
+    alone = askdata._fork(lambda: askdata._card_files(TemplateAsker(data, rules=rules), data, ["l4"]))()
+    assert alone[0] == {k: v for k, v in after[0].items() if "/l4." in k} and len(alone[0]) == 2
+    assert alone[2] and all(v.get("component-device-plugin") for v in alone[2].values())
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        askdata._fork(lambda: 1 / 0)()
+
+
 # --- every exported answer ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("lang", ["de", "en"])

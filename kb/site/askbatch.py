@@ -19,7 +19,7 @@ answer quotes it. This module computes such answers with the real engine:
 - *Releases share templates*: what an answer says of the GPU Operator release it is asked about is filled in
   by the page from a small table per release (kb.site.askdata `releases`): the release itself (slot
   `operator`), the version each component of it ships (slot `component-<name>`, e.g. the device plugin's
-  version RES-006 quotes) and the citations of a catalog entry of the release itself (a cite `{"release": n}`,
+  version RES-006 quotes) and the citations of a catalog entry of the release itself (a cite `{"release": key}`,
   e.g. RES-006's `releases/gpu-operator#releases[{operator}].components[device-plugin]`). Requests of two
   releases whose facts are equal but for those values, and that fire the same rules, get one template object.
 
@@ -289,8 +289,9 @@ class TemplateAsker(Asker):
         self.real: dict[str, str] = {}
         #: templates shared by the releases (see the module's text), by what decides them but the release
         self._shared: dict = {}
-        #: a citation of the release's own entry: its reference with RELEASE for the release → its number
-        self.release_refs: dict[str, int] = {}
+        #: a citation of the release's own entry: its reference with RELEASE for the release → its key (a digest
+        #: of the reference: the same in every process that computes templates)
+        self.release_refs: dict[str, str] = {}
         #: operator sentinel → {component slot: the version the release ships}, as the facts had them
         self.release_values: dict[str, dict[str, str]] = {}
         self._tokens: dict[str, str] | None = None
@@ -401,6 +402,15 @@ class TemplateAsker(Asker):
                                        (tmpl, {**self._component_fill(), **{name: s for s, name in request[1].items()}}))
         return out
 
+    def forget_templates(self) -> None:
+        """Drop the templates and answers computed so far (one card's, once its files are written); what the
+        releases share (release cites, component versions) is kept."""
+        self._templates.clear()
+        self._exact.clear()
+        self._shared.clear()
+        self._memo.clear()
+        self.__dict__.pop("_strategy_gpu", None)
+
     # -- releases sharing templates
 
     def _components(self) -> dict[str, str]:
@@ -437,7 +447,13 @@ class TemplateAsker(Asker):
 
     def _release_cite(self, ref: str) -> dict:
         """The cite standing for a citation of the release's own entry (`ref` with RELEASE for the release)."""
-        return {"release": self.release_refs.setdefault(ref, len(self.release_refs))}
+        key = self.release_refs.get(ref)
+        if key is None:
+            key = "r" + hashlib.blake2b(ref.encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
+            if key in self.release_refs.values():
+                raise ValueError(f"two release citations with one key {key}: {ref}")
+            self.release_refs[ref] = key
+        return {"release": key}
 
     def _cites(self, rule: dict, render: tuple, op: str | None) -> list[dict]:
         """The citations of a conclusion, as kb.engine.conclude writes them: looked up by the real versions (a
@@ -469,15 +485,15 @@ class TemplateAsker(Asker):
             out += [dict(c) for c in found if c not in out]
         return out
 
-    def release_cites(self, n: int, op: str) -> list[dict]:
-        """The citations release cite `n` stands for under GPU Operator release `op` (the real version), as
+    def release_cites(self, key: str, op: str) -> list[dict]:
+        """The citations release cite `key` stands for under GPU Operator release `op` (the real version), as
         kb.engine.conclude finds them; the page shows them where the release cite stands. Such an entry may not
         carry a condition or a dispute (the page could not show them)."""
         from kb.catalog.facts import FactError
         from kb.engine.conclude import fact_conditions, resolve_cite, resolve_disputes
         from kb.errors import EngineFailure
 
-        ref = next(r for r, k in self.release_refs.items() if k == n)
+        ref = next(r for r, k in self.release_refs.items() if k == key)
         optional = ref.endswith("?")
         filled = ref.rstrip("?").replace(RELEASE, op)
         found = resolve_cite(self.data, filled)

@@ -12,6 +12,7 @@ the card's facts (for drivers) or the DRA method's facts (for Kubernetes) name.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -138,28 +139,40 @@ def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sen
 
 
 def compute(data: dict, rules: dict) -> dict:
-    """Every template the page needs, both languages still in them: {"cards": {id: …}, "shared": …}. Python's
-    cyclic garbage collector is paused meanwhile (templates are trees: reference counting frees them)."""
+    """Every template the page needs, both languages still in them: {"cards": {id: …}, "shared": …}."""
+    asker = TemplateAsker(data, rules=rules)
+    with _paused_gc():
+        cards = compute_cards(asker, data, list(data["cards"]))
+        shared = compute_shared(asker, data, rules)
+        shared["releases"] = release_table(asker, data, shared["ops"])
+        return {"cards": cards, "shared": shared}
+
+
+@contextlib.contextmanager
+def _paused_gc():
+    """Python's cyclic garbage collector paused (templates are trees: reference counting frees them)."""
     import gc
 
     was = gc.isenabled()
     gc.disable()
     try:
-        return _compute(data, rules)
+        yield
     finally:
         if was:
             gc.enable()
 
 
-def _compute(data: dict, rules: dict) -> dict:
-    """Every template the page needs, both languages still in them: {"cards": {id: …}, "shared": …}."""
-    asker = TemplateAsker(data, rules=rules)
+def compute_cards(asker, data: dict, cids: list[str]) -> dict:
+    """The templates of the questions about each of these cards: {id: …}. What a card's templates say depends
+    on that card only (the asker's memos hold answers by their inputs, card included): cards may be computed
+    apart, in any grouping, with the same result."""
     index = asker.index
     ops = index["operator_releases"]
-    replicas = replica_classes(rules)
+    replicas = replica_classes(asker.rules)
     asker.real.update({_op(op): op for op in ops})
     cards = {}
-    for cid, card in data["cards"].items():
+    for cid in cids:
+        card = data["cards"][cid]
         lines = driver_lines(card, data)
         classes = intervals(lines)
         drivers = [None] + [padded(c["rep"], kind="driver") for c in classes]
@@ -206,6 +219,17 @@ def _compute(data: dict, rules: dict) -> dict:
         out["resource_combos"] = [combo_key(c) for c in combos]
         out["recommend_combos"] = [f"{w}|{i or ''}" for w, i in rec_combos]
         cards[cid] = out
+    return cards
+
+
+def compute_shared(asker, data: dict, rules: dict) -> dict:
+    """The templates no card decides (dra, recommend without a card, the node part of strategy). The table per
+    release of what the page fills in (`release_table`) comes after every card: it holds the release cites
+    their templates use."""
+    index = asker.index
+    ops = index["operator_releases"]
+    replicas = replica_classes(rules)
+    asker.real.update({_op(op): op for op in ops})
     shared = {"ops": ops, "recommend": {}, "dra": {}, "replica_classes": replicas}
     for w in index["workloads"]:
         for i in (None, "required"):
@@ -240,8 +264,7 @@ def _compute(data: dict, rules: dict) -> dict:
     shared["dra_drivers"] = drivers
     shared["dra_release"] = {v: [[rel[((i * 2 + m) * nf + j) * nk:((i * 2 + m) * nf + j + 1) * nk] for j in range(nf)]
                                  for m in range(2)] for i, v in enumerate(drivers)}
-    shared["releases"] = release_table(asker, data, ops)
-    return {"cards": cards, "shared": shared}
+    return shared
 
 
 def release_table(asker, data: dict, ops: list[str]) -> dict:
@@ -257,7 +280,7 @@ def release_table(asker, data: dict, ops: list[str]) -> dict:
         seen = asker.release_values.get(_op(op), {})
         if any(values.get(k) != v for k, v in seen.items()):
             raise ValueError(f"GPU Operator {op}: the facts' component versions {seen} are not the release's {values}")
-        out[op] = {"values": values, "cites": [asker.release_cites(n, op) for n in range(len(asker.release_refs))]}
+        out[op] = {"values": values, "cites": {key: asker.release_cites(key, op) for key in sorted(asker.release_refs.values())}}
     return out
 
 
@@ -538,7 +561,7 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
         "dra": {op: [[[pool.answer(a) for a in row] for row in how] for how in rows] for op, rows in s["dra"].items()},
         "installs": s["installs"], "dra_min_operator": index.get("dra_min_operator"),
         "dra_drivers": s["dra_drivers"],
-        "releases": {op: {"values": r["values"], "cites": [[pool._cite(c) for c in cites] for cites in r["cites"]]}
+        "releases": {op: {"values": r["values"], "cites": {key: [pool._cite(c) for c in cites] for key, cites in r["cites"].items()}}
                      for op, r in s["releases"].items()},
         "dra_release": {v: [[[pool.answer(a) for a in row] for row in side] for side in sides]
                         for v, sides in s["dra_release"].items()},
@@ -547,15 +570,100 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
     return out
 
 
-def files(data: dict, rules: dict) -> dict[str, str]:
-    """The JSON files below the ask page's folder, per language: {"data/shared.de.json": …, "data/l4.en.json": …}."""
-    computed = compute(data, rules)
+def files(data: dict, rules: dict, workers: int | None = None) -> dict[str, str]:
+    """The JSON files below the ask page's folder, per language: {"data/shared.de.json": …, "data/l4.en.json": …}.
+
+    With `workers` 2 (the default where the machine has two CPUs or more, the process runs one thread and
+    GPUKB_SITE_WORKERS is not 1), a forked process computes and writes every second card's files meanwhile;
+    cards are computed apart with the same result (`compute_cards`), and release cites carry keys that are
+    the same in both processes: the files are byte for byte those of one process (tests/test_site_ask.py)."""
+    cids = list(data["cards"])
+    if workers is None:
+        workers = _workers(len(cids))
+    asker = TemplateAsker(data, rules=rules)
+    # every second card, and every eighth of the rest: this process computes the shared templates too
+    theirs = [c for i, c in enumerate(cids) if i % 2 or i % 16 == 8] if workers > 1 else []
+    child = _fork(lambda: _card_files(TemplateAsker(data, rules=rules), data, theirs)) if theirs else None
+    mine = [c for c in cids if c not in theirs]
+    out_cards = _card_files(asker, data, mine)[0]
+    with _paused_gc():
+        shared = compute_shared(asker, data, rules)
+        if child is not None:
+            files_, refs, values = child()
+            out_cards.update(files_)
+            for ref, key in refs.items():
+                if asker.release_refs.setdefault(ref, key) != key:
+                    raise ValueError(f"two keys for one release citation: {ref}")
+            for op, vals in values.items():
+                for name, v in vals.items():
+                    if asker.release_values.setdefault(op, {}).setdefault(name, v) != v:
+                        raise ValueError(f"two versions of {name} for one release: {v}")
+        shared["releases"] = release_table(asker, data, shared["ops"])
     out = {}
     for lang in LANGS:
-        out[f"data/shared.{lang}.json"] = _dump(shared_payload(data, computed, lang))
-        for cid in data["cards"]:
-            out[f"data/cards/{cid}.{lang}.json"] = _dump(card_payload(data, computed, cid, lang))
+        out[f"data/shared.{lang}.json"] = _dump(shared_payload(data, {"shared": shared}, lang))
+        for cid in cids:
+            out[f"data/cards/{cid}.{lang}.json"] = out_cards[f"data/cards/{cid}.{lang}.json"]
     return out
+
+
+def _card_files(asker, data: dict, cids: list[str]):
+    """The files of these cards (both languages), and the release cites and component versions their templates
+    use: (files, asker.release_refs, asker.release_values)."""
+    out = {}
+    with _paused_gc():
+        for cid in cids:  # one card at a time: its templates are dropped once its files are written
+            computed = {"cards": compute_cards(asker, data, [cid])}
+            for lang in LANGS:
+                out[f"data/cards/{cid}.{lang}.json"] = _dump(card_payload(data, computed, cid, lang))
+            asker.forget_templates()
+    return out, dict(asker.release_refs), {k: dict(v) for k, v in asker.release_values.items()}
+
+
+def _workers(cards: int) -> int:
+    import os
+    import threading
+
+    wanted = os.environ.get("GPUKB_SITE_WORKERS", "")
+    if wanted.strip() == "1" or not hasattr(os, "fork") or threading.active_count() > 1 or cards < 8:
+        return 1
+    return 2 if (os.cpu_count() or 1) >= 2 else 1
+
+
+def _fork(work):
+    """Run `work()` in a forked process; returns a function that waits for it and gives its result (or raises
+    what it raised, as a RuntimeError naming it)."""
+    import os
+    import pickle
+    import traceback
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, send, leave without running the parent's exit handlers
+        code = 0
+        try:
+            os.close(read)
+            try:
+                result = ("ok", work())
+            except BaseException:  # noqa: BLE001 - handed to the parent, which raises it
+                result, code = ("error", traceback.format_exc()), 1
+            with os.fdopen(write, "wb") as pipe:
+                pickle.dump(result, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+        finally:
+            os._exit(code)
+    os.close(write)
+
+    def wait():
+        with os.fdopen(read, "rb") as pipe:
+            try:
+                status, value = pickle.load(pipe)
+            except EOFError:
+                status, value = "error", "the process computing half of the ask page's cards ended without a result"
+        os.waitpid(pid, 0)
+        if status != "ok":
+            raise RuntimeError(f"computing the ask page's data failed:\n{value}")
+        return value
+    return wait
 
 
 def _dump(value) -> str:
