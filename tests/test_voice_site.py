@@ -127,6 +127,21 @@ def test_a_quote_inside_a_quote_takes_the_secondary_marks(built):
     assert found == {}
 
 
+def test_german_pages_name_documents_with_german_words_of_ours(built):
+    """Issue 16: a document's title on a German page has our words in German („(Quellcode)“, „frühere Fassungen der
+    Seite“, „Issue #720“): kb.wording.title_text wherever a page names a source (footnotes, the method matrix, the
+    sources page)."""
+    from kb.wording import ENGLISH_TITLE_WORDS
+
+    found = {}
+    for rel, lang, text, _h, _p in pages(built.site):
+        if lang == "de":
+            hits = sorted({w for w in ENGLISH_TITLE_WORDS if w in text})
+            if hits:
+                found[rel] = hits
+    assert found == {}
+
+
 def test_markup_titles_in_the_page_language(built):
     for rel, lang, text, _h, _p in pages(built.site):
         assert "Jump back to footnote" not in text and "Permanent link" not in text, rel

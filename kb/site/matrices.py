@@ -9,7 +9,7 @@ import re
 from kb import versions
 from kb.questions import words
 from kb.site.md import code, esc, link, quote_html, table, translation_html
-from kb.wording import quoted, translated, translation_text
+from kb.wording import quoted, title_text, translated, translation_text
 from kb.site.page import Ctx
 
 #: hides the table of contents: the matrices need the page's full width
@@ -73,7 +73,8 @@ class Notes:
                 if translated(c, self.ctx.lang, source):
                     q += translation_text(translation_html(c["translation"]), self.ctx.lang)
                 quotes.setdefault((c["source"], c["url"]), []).append(q)
-            parts = [f"{link(esc(self.ctx.data['sources'].get(src, {}).get('title', src)), url)}: {', '.join(qs)}"
+            parts = [f"{link(esc(title_text(self.ctx.data['sources'].get(src, {}).get('title', src), self.ctx.lang)), url)}: "
+                     f"{', '.join(qs)}"
                      for (src, url), qs in quotes.items()]
             label = self.ctx.t("Quelle", "Source") if len(parts) == 1 else self.ctx.t("Quellen", "Sources")
             out.append(f"{label}: " + "; ".join(parts))
