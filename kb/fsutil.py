@@ -28,9 +28,11 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write(path: str | os.PathLike, data: str | bytes, *, encoding: str = "utf-8") -> Path:
+def atomic_write(path: str | os.PathLike, data: str | bytes, *, encoding: str = "utf-8", durable: bool = True) -> Path:
     """Write `data` to `path` atomically (see the module docstring). Raises OSError (nothing changed then).
-    Returns the path actually written (the symlink's target where `path` is a symlink)."""
+    Returns the path actually written (the symlink's target where `path` is a symlink). `durable=False` leaves
+    out the fsyncs (file and folder) — for a cache whose reader treats a file lost or emptied by a power cut as a
+    miss (the compiled-data cache: ~190 files per build, 2 fsyncs each cost seconds here)."""
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     payload = data.encode(encoding) if isinstance(data, str) else data
     try:
@@ -42,14 +44,16 @@ def atomic_write(path: str | os.PathLike, data: str | bytes, *, encoding: str = 
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(target.parent)
+    if durable:
+        _fsync_dir(target.parent)
     return target
 
 

@@ -151,7 +151,7 @@ def _write_entry(name: str, entry: dict) -> None:
     try:
         cache_dir().mkdir(parents=True, exist_ok=True)
         atomic_write(_entry_path(name), json.dumps({"format": CACHE_FORMAT, "name": name, "entry": entry},
-                                                   separators=(",", ":")))
+                                                   separators=(",", ":")), durable=False)
     except OSError:
         pass  # an index that cannot be written only costs a re-hash next time
 
@@ -381,7 +381,7 @@ def _store(kind: str, key: str, head: dict, parts: dict) -> None:
 
     def write(path: Path, obj: dict) -> None:
         atomic_write(path, json.dumps({"format": CACHE_FORMAT, "key": key, **obj}, ensure_ascii=False,
-                                      separators=(",", ":")))
+                                      separators=(",", ":")), durable=False)  # a lost file is a miss: no fsync
 
     try:
         for part, data in parts.items():

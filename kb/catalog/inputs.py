@@ -142,7 +142,7 @@ def package_dir() -> Path:
 #: drift) do not change what is compiled. A test checks that building imports nothing outside these.
 BUILD_CODE = ("__init__.py", "catalog/", "models/", "engine/", "questions/__init__.py", "questions/base.py",
               "questions/words.py",
-              "text.py", "errors.py", "versions.py")
+              "text.py", "errors.py", "versions.py", "wording.py")  # wording: the loader's problem messages
 
 
 def code_files(dirs: list | None = None) -> list[InputFile]:
