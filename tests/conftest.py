@@ -8,10 +8,11 @@ safe), and what a test compiles is linked back for the next ones — so a catalo
 session, not once per test. It works with `pytest` from the repository root and from anywhere else.
 
 Speed (issue 9: the suite runs in about a minute on two cores): pytest-xdist runs two workers (`-n 2` in
-pyproject.toml; `-n 0` for one process); the site is built once per run (fixture `site`, shared by the
-workers); the tests that use it, or a module-scoped fixture of their module, run on one worker
-(pytest_xdist_make_scheduler); grids are sampled (tests/sampling.py) and hypothesis tries a modest number
-of examples — GPUKB_FULL=1 walks every grid and tries ten times as many.
+pyproject.toml; `-n 0` for one process); the site is built once per run (fixture `site_built`, shared by the
+workers), in the background from the end of collection on, and the tests that use it run last; the tests of a
+module with a module-scoped fixture run on one worker (pytest_xdist_make_scheduler); grids are sampled
+(tests/sampling.py) and hypothesis tries a modest number of examples — GPUKB_FULL=1 walks every grid and tries
+ten times as many.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from __future__ import annotations
 import io
 import functools
 import os
-import re
 import shutil
 import subprocess
 import tarfile
@@ -58,6 +58,9 @@ settings.load_profile("gpukb")
 
 
 def pytest_unconfigure(config):
+    import sitebuild
+
+    sitebuild.stop()
     shutil.rmtree(_SANDBOX, ignore_errors=True)
 
 
@@ -140,30 +143,68 @@ def old_platform(tmp_path):
     return folder
 
 
-#: a module using the site's session fixtures (tests/site_fixtures.py; `page` and `phone` need `site_server`)
-_SITE_USER = re.compile(r"\b(site_built|site_server|chromium)\b")
-
-
 @functools.lru_cache(maxsize=None)
-def _worker_group(module: str) -> str | None:
-    """Which tests of a module must run on one worker: "site" where the module uses the built site or the
-    browser; the module itself where it has a module-scoped fixture (made once, not once per worker)."""
+def _module_text(module: str) -> str:
     try:
-        text = (REPO / module).read_text(encoding="utf-8")
+        return (REPO / module).read_text(encoding="utf-8")
     except OSError:
-        return None
-    if _SITE_USER.search(text):
-        return "site"
-    return module if 'scope="module"' in text else None
+        return ""
+
+
+def _uses_site(item) -> bool:
+    """Whether a test uses the site's session fixtures (tests/site_fixtures.py; `page` and `phone` need them)."""
+    return bool({"site_built", "site_server", "chromium"} & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    """The modules with site tests last (each whole): the site builds in the background meanwhile (below). Before
+    the others, the modules that run on one worker (_worker_group): big pieces first, the small ones balance the
+    workers at the end. Stable: every worker gets the same order."""
+    site = {item.nodeid.split("::", 1)[0] for item in items if _uses_site(item)}
+
+    def order(item):
+        module = item.nodeid.split("::", 1)[0]
+        return module in site, _worker_group(module) is None
+
+    items.sort(key=order)
+
+
+def pytest_collection_finish(session):
+    """Start building the site at once where a collected test needs it (tests/sitebuild.py `start`)."""
+    if any(map(_uses_site, session.items)) and not session.config.option.collectonly:
+        import sitebuild
+        from site_fixtures import site_root
+
+        sitebuild.start(site_root(session.config._tmp_path_factory))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Remember whether a test's call failed (tests/site_fixtures.py takes a screenshot then)."""
+    report = yield
+    if report.when == "call":
+        item.gpukb_call_failed = report.failed
+    return report
+
+
+def _worker_group(module: str) -> str | None:
+    """Which tests of a module must run on one worker: the module's, where it has a module-scoped fixture (made
+    once, not once per worker). The site tests spread over the workers: the build is shared (tests/sitebuild.py),
+    each worker serves it and starts its own Chromium."""
+    return module if 'scope="module"' in _module_text(module) else None
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
-    """pytest-xdist spreads tests one by one, except those sharing an expensive fixture (see _worker_group).
+    """pytest-xdist spreads tests one by one, except those sharing a module fixture (see _worker_group), in the
+    order collected — the site tests last (not the biggest group first: it would wait for the site's build).
     (xdist's own --dist loadgroup no longer works with pytest 9.2, which ignores the group it appends to an id.)"""
     if config.getvalue("dist") not in ("load", "loadgroup"):
         return None
     from xdist.scheduler import LoadScopeScheduling
+
+    config.option.loadscopereorder = False
 
     class Scheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:

@@ -1,10 +1,11 @@
 """Session fixtures of the site tests, imported by tests/conftest.py: the site built once (tests/sitebuild.py),
-served once on 127.0.0.1, and ONE Chromium for every browser test of the session (Playwright driving Debian's
-/usr/bin/chromium; never `playwright install`)."""
+served once per worker on 127.0.0.1, and ONE Chromium per worker for its browser tests (Playwright driving
+Debian's /usr/bin/chromium; never `playwright install`)."""
 
 from __future__ import annotations
 
 import http.server
+import os
 import threading
 from functools import partial
 from pathlib import Path
@@ -25,14 +26,19 @@ def site_built(tmp_path_factory):
     """The whole site, built strictly once per run (both languages, every generated page), one card's note
     made of markup: SimpleNamespace(ok, log, site, docs, catalog, poisoned, export) — tests/sitebuild.py;
     with pytest-xdist the workers share one build."""
-    import os
-
     import sitebuild
 
-    base = tmp_path_factory.getbasetemp()
-    site = sitebuild.shared(base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base)
+    site = sitebuild.shared(site_root(tmp_path_factory))
     assert site.ok, site.log
     return site
+
+
+def site_root(tmp_path_factory) -> Path:
+    """Where the run's one build lives: the common temporary folder of the xdist workers, or the session's."""
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 @pytest.fixture(scope="session")
@@ -52,7 +58,7 @@ def site_server(site_built):
 
 @pytest.fixture(scope="session")
 def chromium():
-    """One Chromium for the whole session (skipped, saying why, where Debian's chromium is missing)."""
+    """One Chromium for the whole session of a worker (skipped, saying why, where Debian's chromium is missing)."""
     if not CHROMIUM.exists():
         pytest.skip("/usr/bin/chromium not found: the browser tests need Debian's chromium (.ci/run installs it)")
     from playwright.sync_api import sync_playwright
@@ -64,8 +70,9 @@ def chromium():
 
 
 def open_page(browser, request, viewport: dict, **context_args):
-    """A fresh context and page recording requests and script errors; returns (page, finish) — finish() takes
-    the screenshot and fails the test on a request that left 127.0.0.1 or a script error."""
+    """A fresh context and page recording requests and script errors; returns (page, finish) — finish() fails
+    the test on a request that left 127.0.0.1 or a script error, and takes a screenshot (test-artifacts/
+    site-browser/) where the test failed (every test's with GPUKB_SHOTS=1)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(viewport=viewport, **context_args)
     pg = context.new_page()
@@ -76,11 +83,13 @@ def open_page(browser, request, viewport: dict, **context_args):
     pg.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
 
     def finish():
-        try:
-            pg.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
-        except Exception:  # noqa: BLE001 - a screenshot is a help, not a result
-            pass
         outside = [u for u in requests if urlparse(u).scheme not in ("data", "blob") and urlparse(u).hostname != "127.0.0.1"]
+        # a screenshot of what failed (a full page at phone scale costs seconds: not of every passing test)
+        if outside or errors or getattr(request.node, "gpukb_call_failed", True) or os.environ.get("GPUKB_SHOTS"):
+            try:
+                pg.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
+            except Exception:  # noqa: BLE001 - a screenshot is a help, not a result
+                pass
         context.close()
         assert outside == [], f"requests outside 127.0.0.1: {outside}"
         assert errors == [], f"script or console errors: {errors}"

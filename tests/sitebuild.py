@@ -3,6 +3,8 @@ replaced by markup) — shared by every test that asks for the `site` fixture (t
 
 With pytest-xdist the workers share one build: the first worker that needs it builds under a file lock in
 the run's common temporary folder, the others wait and read what it wrote (result.json beside the site).
+tests/conftest.py starts it in the background as soon as the collected tests include a site test (`start`),
+and runs the site tests last: the other tests use the CPU meanwhile.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -50,12 +53,46 @@ def build(base: Path) -> dict:
     code = ("import sys; from mkdocs.__main__ import cli\n"
             "try:\n    cli(sys.argv[1:], standalone_mode=False)\nexcept BaseException as exc:\n"
             "    print(f'build failed: {exc!r}', file=sys.stderr); sys.exit(1)\n")
-    proc = subprocess.run([sys.executable, "-c", code, "build", "--strict", "-f", str(base / "mkdocs.yml"),
-                           "-d", str(base / "site")], env=env, capture_output=True, text=True)
+    with subprocess.Popen([sys.executable, "-c", code, "build", "--strict", "-f", str(base / "mkdocs.yml"),
+                           "-d", str(base / "site")], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True) as proc:
+        _RUNNING.append(proc)
+        try:
+            log = proc.communicate()[0]
+        finally:
+            _RUNNING.remove(proc)
     answers = base / "site" / "api" / "v1" / "answers.json"
     export = json.loads(answers.read_text(encoding="utf-8")) if proc.returncode == 0 else None
-    return {"ok": proc.returncode == 0, "log": proc.stdout + proc.stderr, "site": str(base / "site"),
+    return {"ok": proc.returncode == 0, "log": log, "site": str(base / "site"),
             "docs": str(base / "docs"), "catalog": str(base / "catalog"), "poisoned": poisoned, "export": export}
+
+
+#: the build running in this process (stopped when the session ends before it does: see stop())
+_RUNNING: list = []
+
+
+def start(root: Path) -> None:
+    """Begin the shared build in the background (a thread waiting for the mkdocs process), so the tests that do
+    not need the site run meanwhile; `shared(root)` then waits for it. Once per process."""
+    if not _STARTED:
+        _STARTED.append(threading.Thread(target=_quietly, args=(root,), name="gpukb-site-build", daemon=True))
+        _STARTED[0].start()
+
+
+_STARTED: list = []
+
+
+def _quietly(root: Path) -> None:
+    try:
+        shared(root)
+    except Exception:  # noqa: BLE001 — the fixture builds again (under the lock) and reports what failed
+        pass
+
+
+def stop() -> None:
+    """End a build still running (the session is over)."""
+    for proc in list(_RUNNING):
+        proc.kill()
 
 
 def shared(root: Path) -> SimpleNamespace:

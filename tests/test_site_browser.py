@@ -2,7 +2,7 @@
 
 The site is built once per session from a copy of docs/ and of the real catalog, with one card's note replaced
 by HTML and script, and served by http.server on 127.0.0.1; one Chromium serves every browser test
-(tests/site_fixtures.py). Screenshots go to test-artifacts/site-browser/.
+(tests/site_fixtures.py). Screenshots of failed tests go to test-artifacts/site-browser/ (GPUKB_SHOTS=1: of all).
 """
 
 from __future__ import annotations

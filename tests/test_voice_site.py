@@ -7,8 +7,10 @@ reviewers); both are under reference/ and out of the customer search."""
 
 from __future__ import annotations
 
+import functools
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -60,14 +62,22 @@ class CustomerText(HTMLParser):
 
 
 def pages(site):
-    for path in sorted(site.rglob("*.html")):
+    """(page, language, customer text, hrefs, file) of every customer page; read and parsed once per session."""
+    return _pages(str(site))
+
+
+@functools.lru_cache(maxsize=2)
+def _pages(site: str) -> tuple:
+    out = []
+    for path in sorted(Path(site).rglob("*.html")):
         rel = path.relative_to(site).as_posix()
         lang = "en" if rel.startswith("en/") else "de"
         if rel.removeprefix("en/").startswith(FOR_SUPPORT_STAFF):
             continue
         parser = CustomerText()
         parser.feed(path.read_text(encoding="utf-8"))
-        yield rel, lang, " ".join(parser.text), parser.hrefs, path
+        out.append((rel, lang, " ".join(parser.text), tuple(parser.hrefs), path))
+    return tuple(out)
 
 
 def test_the_site_has_pages_of_both_languages(built):
