@@ -631,8 +631,9 @@ def _workers(cards: int) -> int:
 
 
 def _fork(work):
-    """Run `work()` in a forked process; returns a function that waits for it and gives its result (or raises
-    what it raised, as a RuntimeError naming it)."""
+    """Run `work()` in a forked process; returns a function that waits for it and gives its result, or raises
+    what it raised (the same exception where it can be pickled: a catalog or rule problem reads as it would in
+    one process)."""
     import os
     import pickle
     import traceback
@@ -645,8 +646,12 @@ def _fork(work):
             os.close(read)
             try:
                 result = ("ok", work())
-            except BaseException:  # noqa: BLE001 - handed to the parent, which raises it
-                result, code = ("error", traceback.format_exc()), 1
+            except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
+                code = 1
+                try:
+                    result = ("raise", pickle.loads(pickle.dumps(exc.with_traceback(None))))
+                except Exception:  # noqa: BLE001 - not picklable: its text
+                    result = ("error", traceback.format_exc())
             with os.fdopen(write, "wb") as pipe:
                 pickle.dump(result, pipe, protocol=pickle.HIGHEST_PROTOCOL)
         finally:
@@ -660,6 +665,8 @@ def _fork(work):
             except EOFError:
                 status, value = "error", "the process computing half of the ask page's cards ended without a result"
         os.waitpid(pid, 0)
+        if status == "raise":
+            raise value
         if status != "ok":
             raise RuntimeError(f"computing the ask page's data failed:\n{value}")
         return value
