@@ -62,3 +62,21 @@ def test_a_reworded_quote_changes_no_answer_as_computing_them_all_shows(drift_ca
     assert fast.answers == full.answers == []
     # while another value of the same fact does change answers
     assert impact.attach(data, [changed := unlisted("h200-nvl")]) == [] and changed.answers
+
+
+def test_a_patched_copy_is_answered_from_its_own_facts_not_the_memos_of_the_catalog(monkeypatch):
+    """The engine keeps citations, conditions and disputes per catalog content key: a patched copy carrying the
+    catalog's key would be answered with the catalog's conditions (here: the GB200's vGPU condition, patched away,
+    would still stand in its answers and no answer would be listed as changed)."""
+    monkeypatch.setattr("kb.questions.questions", lambda *a: ("methods",))  # the real catalog, one question
+    data = load_data()
+    assert data["cards"]["gb200"]["operator_support"]["kubevirt_vgpu"].get("condition")
+    gone = Change("gpu-operator-platform-support", "note-changed", Text("condition gone", "Bedingung entfallen"),
+                  touches=["cards/gb200 operator_support.kubevirt_vgpu"],
+                  patch=[{"entity": "cards/gb200", "path": ["operator_support", "kubevirt_vgpu", "condition"],
+                          "value": None}])
+    assert impact.attach(data, [gone]) == []
+    assert {a["question"] for a in gone.answers} == {"methods"}
+    assert all(a["inputs"]["card"] == "gb200" for a in gone.answers if "card" in a["inputs"])
+    patched = impact.apply(data, gone.patch)
+    assert patched["hash"] != data["hash"] and impact.apply(data, gone.patch)["hash"] == patched["hash"]

@@ -16,6 +16,8 @@ which the patched answers' citations are read through.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 
 from kb.drift.compare import Change
 
@@ -207,9 +209,11 @@ def _methods_changed(old: dict, new: dict) -> dict[str, list[str]]:
 
 
 def _said(answer: dict) -> tuple:
-    """What an answer tells its reader besides the verdict: summary, conditions, reasons and their citations."""
+    """What an answer tells its reader besides the verdict: summary, conditions, reasons and the sources they
+    cite. A quote's wording is left out: a reworded quote is its own finding (rank "reworded"), not a change of
+    the answers citing it (see _rewords_only)."""
     return (answer.get("summary"), [c.get("text") for c in answer.get("conditions", [])],
-            [(r.get("rule"), r.get("text"), [(c.get("source"), c.get("quote")) for c in r.get("citations", [])])
+            [(r.get("rule"), r.get("text"), [c.get("source") for c in r.get("citations", [])])
              for r in answer.get("reasons", [])])
 
 
@@ -231,8 +235,13 @@ def _relying(change: Change, current: dict) -> list[dict]:
 
 
 def apply(data: dict, patch: list[dict]) -> dict:
-    """A deep copy of the catalog data with the patch's values set."""
+    """A deep copy of the catalog data with the patch's values set. The copy gets a content key of its own
+    (the catalog's hash and the patch's): the engine's memos of citations, conditions and disputes are kept per
+    content key, and the copy's facts are not the catalog's."""
     out = copy.deepcopy(data)
+    if data.get("hash"):
+        edits = json.dumps(patch, sort_keys=True, default=str).encode()
+        out["hash"] = f"{data['hash']}+{hashlib.sha256(edits).hexdigest()[:16]}"
     for edit in patch:
         kind, ident = edit["entity"].split("/", 1)
         node = out[kind][ident]
