@@ -78,6 +78,18 @@ def resolve_cite(data: dict, ref: str) -> list[dict] | FactError:
     return found
 
 
+def cited_fact(data: dict, ref: str, optional: bool, rule_file: str | None = None) -> list[dict]:
+    """The citations of the cited fact `ref` (resolve_cite); [] where an optional reference names none; an
+    EngineFailure naming the rule's file where a required one names none."""
+    found = resolve_cite(data, ref)
+    if isinstance(found, FactError):
+        if optional:
+            return []
+        where = f"{rule_file}: " if rule_file else ""
+        raise EngineFailure(f"{where}cites {ref}, which is not a cited fact of the catalog ({found.reason})")
+    return found
+
+
 def _node(data: dict, ref: str):
     """The catalog node `ref` names; None where it names none."""
     try:
@@ -204,12 +216,9 @@ def _conclude(rule: dict, facts: tuple, data: dict, cited: bool = True) -> dict:
     for ref in rule["cites"] if cited else ():
         optional = ref.endswith("?")
         filled = fill(rule, facts, ref.rstrip("?"))
-        found = resolve_cite(data, filled)
-        if isinstance(found, FactError):
-            if optional:
-                continue
-            raise EngineFailure(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog "
-                                f"({found.reason})")
+        found = cited_fact(data, filled, optional, rule["file"])
+        if not found:
+            continue
         cites += [dict(c) for c in found if c not in cites]
         disputes += [d for d in resolve_disputes(data, filled) if d not in disputes]
     out = {"rule": rule["id"], "title": Text.of(rule["title"])}

@@ -459,10 +459,8 @@ class TemplateAsker(Asker):
         """The citations of a conclusion, as kb.engine.conclude writes them: looked up by the real versions (a
         catalog list is selected by "26.3.3", not by its sentinel); a reference that names the asked release
         itself becomes a release cite the page fills in."""
-        from kb.catalog.facts import FactError
+        from kb.engine.conclude import cited_fact
         from kb.engine.conclude import fill as fill_ref
-        from kb.engine.conclude import resolve_cite
-        from kb.errors import EngineFailure
 
         real = tuple({k: self.real.get(v, v) if isinstance(v, str) else v for k, v in f.items()} for f in render)
         out: list[dict] = []
@@ -476,12 +474,7 @@ class TemplateAsker(Asker):
                     out.append(self._release_cite(shown.replace(op, RELEASE) + ("?" if optional else "")))
                     continue
             filled = fill_ref(rule, real, bare)
-            found = resolve_cite(self.data, filled)
-            if isinstance(found, FactError):
-                if optional:
-                    continue
-                raise EngineFailure(f"{rule['file']}: cites {filled}, which is not a cited fact of the catalog "
-                                    f"({found.reason})")
+            found = cited_fact(self.data, filled, optional, rule["file"])
             out += [dict(c) for c in found if c not in out]
         return out
 
@@ -489,18 +482,14 @@ class TemplateAsker(Asker):
         """The citations release cite `key` stands for under GPU Operator release `op` (the real version), as
         kb.engine.conclude finds them; the page shows them where the release cite stands. Such an entry may not
         carry a condition or a dispute (the page could not show them)."""
-        from kb.catalog.facts import FactError
-        from kb.engine.conclude import fact_conditions, resolve_cite, resolve_disputes
-        from kb.errors import EngineFailure
+        from kb.engine.conclude import cited_fact, fact_conditions, resolve_disputes
 
         ref = next(r for r, k in self.release_refs.items() if k == key)
         optional = ref.endswith("?")
         filled = ref.rstrip("?").replace(RELEASE, op)
-        found = resolve_cite(self.data, filled)
-        if isinstance(found, FactError):
-            if optional:
-                return []
-            raise EngineFailure(f"cites {filled}, which is not a cited fact of the catalog ({found.reason})")
+        found = cited_fact(self.data, filled, optional)
+        if not found:
+            return []
         if fact_conditions(self.data, filled) or resolve_disputes(self.data, filled):
             raise KeyError(f"{filled} carries a condition or a dispute, which the ask page cannot show per release")
         return [dict(c) for c in found]
