@@ -96,7 +96,7 @@ def test_every_generated_page_shows_data_version_and_yaml_link(built):
         text = page.read_text(encoding="utf-8")
         lang = "de" if page.name.endswith(".de.md") else "en"
         stamp = (f"Datenversion {export['data_version']} · geprüft am {date_text(day, lang)}" if lang == "de"
-                 else f"data version {export['data_version']} · verified as of {date_text(day, lang)}")
+                 else f"Data version {export['data_version']} · verified as of {date_text(day, lang)}")
         assert stamp in text, page.name
         # the repository at the data version the page was built from (kb.publication), never a moving branch
         pub = publication()

@@ -159,7 +159,7 @@ def test_every_page_shows_data_version_verified_date_and_yaml_link(data):
     for rel, text in catalog_pages(data, REPO).items():
         de = rel.endswith(".de.md")
         assert ("Datenversion 2026.11.01 · geprüft am 2. November 2026" if de else
-                "data version 2026.11.01 · verified as of 2 November 2026") in text, rel
+                "Data version 2026.11.01 · verified as of 2 November 2026") in text, rel
         # repository links point at the data version, never at a moving branch
         assert "](https://example.org/gpukb/blob/data-2026.11.01/catalog/" in text or \
             "](https://example.org/gpukb/tree/data-2026.11.01/catalog/" in text, rel
@@ -193,7 +193,7 @@ def hello(name):
 def test_cli_reference_lists_every_command_with_its_help(data):
     assert cli_page(Ctx(data, "en", REPO), command_help(demo, prog="demo"), "9.9") == """# CLI reference
 
-!!! info gpukb-stamp "Data: data version 2026.11.01 · verified as of 2 November 2026"
+!!! info gpukb-stamp "Data version 2026.11.01 · verified as of 2 November 2026"
 
     This page is generated from the help of `gpukb` 9.9; `gpukb <command> --help` prints the same. Data and corrections: [command line](https://example.org/gpukb/tree/data-2026.11.01/kb/cli)
 

@@ -8,8 +8,7 @@ from kb.questions import words
 from kb.wording import date_text
 
 LABELS: dict[str, tuple[str, str]] = {  # key: (de, en)
-    "data": ("Datenstand", "Data"),
-    "data_version": ("Datenversion", "data version"),
+    "data_version": ("Datenversion", "Data version"),
     "verified": ("geprüft am", "verified as of"),
     "yaml": ("Daten und Korrekturen", "Data and corrections"),
     "catalog": ("Katalog", "Catalog"),

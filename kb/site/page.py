@@ -87,7 +87,7 @@ class Ctx:
         """The info box every generated page starts with: data version, verified date, the files behind it
         (`files` relative to catalog/, `repo_paths` relative to the repository)."""
         d = self.data
-        title = f"{L('data', self.lang)}: {L('data_version', self.lang)} {d['data_version']} · {L('verified', self.lang)} {date(d['verified'], self.lang)}"
+        title = f"{L('data_version', self.lang)} {d['data_version']} · {L('verified', self.lang)} {date(d['verified'], self.lang)}"
         lines = [f'!!! info gpukb-stamp "{title}"', ""]
         text = text or self.t("Diese Seite wird aus unseren Daten erzeugt.", "This page is generated from our data.")
         links = self._yaml_links(files)
