@@ -3,6 +3,8 @@ commands share. Errors are raised as domain errors (kb.errors); kb.cli.edge repo
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from kb.cli import edge, i18n
@@ -34,9 +36,7 @@ def output_options(fn):
 
 
 def print_json(data) -> None:
-    from kb.cli.jsonout import dumps
-
-    click.echo(dumps(data))
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def resolve_card(data: dict, name: str) -> str:

@@ -12,14 +12,13 @@ the card's facts (for drivers) or the DRA method's facts (for Kubernetes) name.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 
 from kb import versions
 from kb.answer import _detail_lines
 from kb.engine.syntax import VERDICTS
-from kb.questions import words
+from kb.questions import bulk, words
 from kb.questions.resource import MIN_REPLICAS
 from kb.site.askbatch import TemplateAsker, intervals, padded, slot
 from kb.wording import nested, section_text, title_text
@@ -141,25 +140,11 @@ def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sen
 def compute(data: dict, rules: dict) -> dict:
     """Every template the page needs, both languages still in them: {"cards": {id: …}, "shared": …}."""
     asker = TemplateAsker(data, rules=rules)
-    with _paused_gc():
+    with bulk():
         cards = compute_cards(asker, data, list(data["cards"]))
         shared = compute_shared(asker, data, rules)
         shared["releases"] = release_table(asker, data, shared["ops"])
         return {"cards": cards, "shared": shared}
-
-
-@contextlib.contextmanager
-def _paused_gc():
-    """Python's cyclic garbage collector paused (templates are trees: reference counting frees them)."""
-    import gc
-
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def compute_cards(asker, data: dict, cids: list[str]) -> dict:
@@ -586,7 +571,7 @@ def files(data: dict, rules: dict, workers: int | None = None) -> dict[str, str]
     child = _fork(lambda: _card_files(TemplateAsker(data, rules=rules), data, theirs)) if theirs else None
     mine = [c for c in cids if c not in theirs]
     out_cards = _card_files(asker, data, mine)[0]
-    with _paused_gc():
+    with bulk():
         shared = compute_shared(asker, data, rules)
         if child is not None:
             files_, refs, values = child()
@@ -611,7 +596,7 @@ def _card_files(asker, data: dict, cids: list[str]):
     """The files of these cards (both languages), and the release cites and component versions their templates
     use: (files, asker.release_refs, asker.release_values)."""
     out = {}
-    with _paused_gc():
+    with bulk():
         for cid in cids:  # one card at a time: its templates are dropped once its files are written
             computed = {"cards": compute_cards(asker, data, [cid])}
             for lang in LANGS:
