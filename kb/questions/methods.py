@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from kb import versions
 from kb.errors import UnusableInput
-from kb.questions import base, behaviour, known_issues, mig
+from kb.questions import base, behaviour
+from kb.questions.release import part
 from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
@@ -82,23 +83,24 @@ def facts(asker, inputs: dict) -> list[dict]:
     mig_inputs = {"card": inputs["card"], "operator": inputs["operator"], "driver": inputs["driver"]}
     context = {"card": card["id"], "name": card["short_name"], "operator": inputs["operator"],
                "mig_enabled": inputs["mig_enabled"], "mig_verdict": asker.answer("mig", mig_inputs, cited=False)["verdict"]}
-    shipped = behaviour.facts(data, inputs["operator"])
+    op = inputs["operator"]
+    shipped = part("behaviour", data, op)
     out = []
     for m in asker.index["methods"]:
         if m in data["methods"]:
             fact = {**method_fact(data["methods"][m]), **context}
             if m == "dra":
-                fact.update(dra_requirements(data, inputs["operator"]))
+                fact.update(part("dra", data, op))
             elif m == "vgpu":
-                fact["kubevirt_vgpu"] = kubevirt_vgpu(card, inputs["operator"])
+                fact["kubevirt_vgpu"] = part("kubevirt_vgpu", data, op, card)
                 if fact["kubevirt_vgpu"] == "later":
                     fact["kubevirt_vgpu_since"] = card["operator_support"]["kubevirt_vgpu_since"]["value"]
             elif m == "mps":
                 fact["plugin_mps"] = behaviour.status_of(shipped, "device-plugin", "mps-sharing")
             out.append(fact)
-    support = {"kind": "support", "card": card["id"], "name": card["short_name"], "operator": inputs["operator"],
-               "operator_listed": mig.listed_at(card, inputs["operator"])}
-    issues = known_issues.facts(data, operator=inputs["operator"], driver=inputs["driver"], card=card["id"])
+    support = {"kind": "support", "card": card["id"], "name": card["short_name"], "operator": op,
+               "operator_listed": part("listed", data, op, card)}
+    issues = part("issues", data, op, card, driver=inputs["driver"])
     return [*out, support, *shipped, *issues]
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from kb import versions
-from kb.questions import base, behaviour, known_issues
+from kb.questions import base
+from kb.questions.release import part
 from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
@@ -46,14 +47,15 @@ def listed_at(card: dict, operator: str) -> bool:
     return bool(support["listed"]["value"]) and versions.in_range(operator, listed_since(card))
 
 
-def card_facts(card: dict, operator: str, driver: str | None = None) -> list[dict]:
-    """The card fact and its driver exceptions, as of the operator release and driver (shared with
-    other questions). Version comparisons are done here: rules compare properties with constants only."""
+def card_facts(card: dict, operator: str, driver: str | None = None, *, listed: bool) -> list[dict]:
+    """The card fact and its driver exceptions, as of the operator release (`listed`: its support list names the
+    card, kb.questions.release) and driver. Version comparisons are done here: rules compare properties with
+    constants only."""
     mig, support = card["mig"], card["operator_support"]
     fact = {
         "kind": "card", "card": card["id"], "name": card["short_name"], "operator": operator,
         "mig_status": mig["status"]["value"], "availability": (card.get("availability") or {}).get("value", "unknown"),
-        "operator_listed": listed_at(card, operator),
+        "operator_listed": listed,
         "prerequisites_published": bool(_value(mig, "prerequisites", "prerequisites_published")),
         "display_mode_switch": bool(_value(mig, "prerequisites", "display_mode_switch")),
         "written_confirmation": bool(_value(mig, "prerequisites", "written_confirmation")),
@@ -99,15 +101,16 @@ def layouts_fact(data: dict, card: dict, operator: str, index: dict | None = Non
     """Whether the release's MIG Manager has layouts for the card's PCI device id or for a GPU with the same MIG
     profiles (kb.questions.behaviour)."""
     return {"kind": "mig_layouts", "card": card["id"], "name": card["short_name"], "operator": operator,
-            "operator_listed": listed_at(card, operator),
-            **behaviour.mig_layouts(data, operator, layout_ids(card, index))}
+            "operator_listed": part("listed", data, operator, card),
+            **part("layouts", data, operator, card, index)}
 
 
 def facts(asker, inputs: dict) -> list[dict]:
-    card = asker.data["cards"][inputs["card"]]
-    return [*card_facts(card, inputs["operator"], inputs["driver"]),
-            layouts_fact(asker.data, card, inputs["operator"], asker.index),
-            *known_issues.facts(asker.data, operator=inputs["operator"], driver=inputs["driver"], card=inputs["card"])]
+    data, op = asker.data, inputs["operator"]
+    card = data["cards"][inputs["card"]]
+    return [*card_facts(card, op, inputs["driver"], listed=part("listed", data, op, card)),
+            layouts_fact(data, card, op, asker.index),
+            *part("issues", data, op, card, driver=inputs["driver"])]
 
 
 _SUMMARY = {
@@ -122,7 +125,7 @@ _SUMMARY = {
 }
 
 
-def details(card: dict, inputs: dict) -> dict:
+def details(data: dict, card: dict, inputs: dict) -> dict:
     mig, support = card["mig"], card["operator_support"]
     prereq = {k: v["value"] for k, v in (mig.get("prerequisites") or {}).items() if isinstance(v, dict)}
     return {
@@ -131,7 +134,7 @@ def details(card: dict, inputs: dict) -> dict:
         "smallest_profile": _value(mig, "smallest_profile"),
         "profiles": [p["name"] for p in mig.get("profiles", [])],
         "prerequisites": prereq,
-        "operator_listed": listed_at(card, inputs["operator"]),
+        "operator_listed": part("listed", data, inputs["operator"], card),
         "operator_min_driver": _value(support, "min_driver"),
     }
 
@@ -145,4 +148,4 @@ def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
             "drv": f" and driver {drv}" if drv else "", "drv_de": f" und Treiber {drv}" if drv else ""}
     return base.build("mig", inputs, conclusions, verdict=verdict,
                       summary={"en": en.format(**fill), "de": de.format(**fill)},
-                      details=details(card, inputs), data=asker.data)
+                      details=details(asker.data, card, inputs), data=asker.data)

@@ -15,6 +15,7 @@ import shlex
 
 from kb.errors import UnusableInput
 from kb.questions import base, behaviour
+from kb.questions.release import part
 from kb.text import Text
 from kb.versions import shown_text
 
@@ -150,10 +151,10 @@ def facts(asker, inputs: dict) -> list[dict]:
     card = data["cards"][inputs["card"]]
     fact = {"kind": "request", "card": card["id"], "name": card["short_name"], "product": product_label(card),
             "operator": inputs["operator"], "mode": inputs["mode"], "on_mig": inputs["profile"] is not None,
-            "rename": inputs["rename_by_default"], "operator_listed": _listed(card, inputs["operator"])}
+            "rename": inputs["rename_by_default"], "operator_listed": part("listed", data, inputs["operator"], card)}
     if inputs["replicas"] is not None:
         fact["replicas"] = inputs["replicas"]
-    shipped = behaviour.facts(data, inputs["operator"])
+    shipped = part("behaviour", data, inputs["operator"])
     if inputs["profile"] is not None:
         profile = next(p for p in card["mig"]["profiles"] if p["name"] == inputs["profile"])
         mig = asker.answer("mig", {"card": card["id"], "operator": inputs["operator"], "driver": None}, cited=False)
@@ -169,12 +170,6 @@ def facts(asker, inputs: dict) -> list[dict]:
             fact["client_memory_gb"] = round(memory / inputs["replicas"], 1)
         fact["client_thread_percentage"] = 100 // inputs["replicas"]
     return [fact, *shipped]
-
-
-def _listed(card: dict, operator: str) -> bool:
-    from kb.questions.mig import listed_at
-
-    return listed_at(card, operator)
 
 
 _SUMMARY = {

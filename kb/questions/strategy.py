@@ -7,7 +7,8 @@ profiles joined by commas (`1g.18gb,1g.18gb,2g.35gb`). details.strategy is `sing
 from __future__ import annotations
 
 from kb.errors import UnusableInput
-from kb.questions import base, known_issues, words
+from kb.questions import base, words
+from kb.questions.release import part
 from kb.text import Text
 from kb.versions import shown
 
@@ -113,8 +114,8 @@ def facts(asker, inputs: dict) -> list[dict]:
                                cited=False)
             fact["mig_verdict"] = mig["verdict"]
         out.append(fact)
-    return out + known_issues.facts(asker.data, operator=inputs["operator"], driver=inputs.get("driver"),
-                                    trigger="node-mixes-mig-and-full-gpus")
+    return out + [f for f in part("issues", asker.data, inputs["operator"], driver=inputs.get("driver"))
+                  if f["trigger"] == "node-mixes-mig-and-full-gpus"]
 
 
 _SUMMARY = {

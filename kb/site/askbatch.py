@@ -424,6 +424,10 @@ class TemplateAsker(Asker):
                 raise KeyError("a rule reads inherited_from, which the ask page leaves out of the templates' facts")
         return self._tokens
 
+    def component_tokens(self) -> dict[str, str]:
+        """{component token: its slot} (`_components`)."""
+        return self._components()
+
     def _component_fill(self) -> dict[str, str]:
         return {name: token for token, name in self._components().items()}
 

@@ -147,10 +147,25 @@ def compute(data: dict, rules: dict) -> dict:
         return {"cards": cards, "shared": shared}
 
 
-def compute_cards(asker, data: dict, cids: list[str]) -> dict:
+def release_classes(asker, card: dict, ops: list[str], drivers: list[str | None]) -> dict[str, str]:
+    """Each release → the first (newest) release of its class: releases whose parts (kb.questions.release.key:
+    everything the facts of a question about the card take from the release, its version and the components'
+    versions as the tokens the templates carry) are equal. Their requests have equal facts but for those tokens,
+    so they get the very same templates (kb.site.askbatch, "Releases share templates"): only the first is asked."""
+    from kb.questions import release
+    from kb.site.askbatch import RELEASE, component_token
+
+    asker.component_tokens()  # (checks that no rule reads what the templates' facts leave out)
+    first: dict[str, str] = {}
+    return {op: first.setdefault(release.key(asker.data, _op(op), card, asker.index, drivers, token=RELEASE,
+                                             component_token=component_token), op) for op in ops}
+
+
+def compute_cards(asker, data: dict, cids: list[str], classes_of_releases: bool = True) -> dict:
     """The templates of the questions about each of these cards: {id: …}. What a card's templates say depends
     on that card only (the asker's memos hold answers by their inputs, card included): cards may be computed
-    apart, in any grouping, with the same result."""
+    apart, in any grouping, with the same result. `classes_of_releases=False` asks every release (the same
+    result: tests/test_site_ask.py)."""
     index = asker.index
     ops = index["operator_releases"]
     replicas = replica_classes(asker.rules)
@@ -172,12 +187,15 @@ def compute_cards(asker, data: dict, cids: list[str]) -> dict:
 
         enabled = [False] + ([True] if index["cards"][cid]["mig_status"] != "not-listed" else [])
         nd, ne = len(drivers), len(enabled)
+        # the answers of one release per class of releases the card's facts cannot tell apart (kb.questions.release)
+        standing = release_classes(asker, card, ops, drivers) if classes_of_releases else {op: op for op in ops}
+        reps = [op for op in ops if standing[op] == op]
         mig = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d))
-                                      for op in ops for d in drivers])
+                                      for op in reps for d in drivers])
         meth = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e},
-                                            sent(op, d)) for op in ops for d in drivers for e in enabled])
+                                            sent(op, d)) for op in reps for d in drivers for e in enabled])
         combos = resource_combos(index["cards"][cid]["profiles"], replicas)
-        res = _resource_templates(asker, cid, ops, combos, sent)
+        res = _resource_templates(asker, cid, reps, combos, sent)
         # `gpukb ask recommend` has no --operator: the newest release answers
         rec_combos = [(w, i) for w in index["workloads"] for i in (None, "required")]
         rec = asker.templates("recommend", [({"workload": w, "card": cid, "isolation": i, "operator": _op(ops[0])},
@@ -187,7 +205,11 @@ def compute_cards(asker, data: dict, cids: list[str]) -> dict:
         # filled in by the page) share one group
         out["groups"] = []
         seen: dict = {}
-        for k, op in enumerate(ops):
+        for op in ops:
+            if standing[op] != op:  # its class's first release stands for it
+                out["ops"][op] = out["ops"][standing[op]]
+                continue
+            k = reps.index(op)
             group = {
                 "mig": mig[k * nd:(k + 1) * nd],
                 "methods": [meth[(k * nd + d) * ne:(k * nd + d + 1) * ne] for d in range(nd)],

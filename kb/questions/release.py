@@ -1,0 +1,94 @@
+"""What the facts of a question take from the GPU Operator release asked about, in one place.
+
+The facts of mig, methods, resource and strategy (kb/questions/*.py `facts`, and mig's `details`) read the asked
+release only through `part(name, data, operator, …)` — besides carrying its version as text (`operator`), which
+no rule compares. Each part is one helper the catalog's release data decide:
+
+- `behaviour`: what the components the release ships do (kb.questions.behaviour.facts),
+- `dra`: the DRA requirements and whether the release manages the DRA driver (kb.questions.methods),
+- `listed`: whether the release's support list names the card (kb.questions.mig.listed_at),
+- `layouts`: whether the release's MIG Manager has layouts for the card (kb.questions.behaviour.mig_layouts),
+- `kubevirt_vgpu`: KubeVirt with NVIDIA vGPU on the card as of the release (kb.questions.methods),
+- `issues`: the known issues for the release and a driver (kb.questions.known_issues.facts).
+
+`key` is every part of a release for one card and its driver classes, with the release's version written as a
+token and the components' versions as tokens (what the ask page fills in): two releases with the same key get
+the same facts for every question about the card, their version aside, hence the same answers but for what the
+page fills in. The ask page (kb.site.askdata) builds the answers of one release per key. A new way in which the
+release enters the facts must be a part here: tests/test_site_ask.py fails on a fact builder that compares the
+release's version anywhere else, and on a key that misses a part.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def _behaviour(data, operator, card, index, driver):
+    from kb.questions import behaviour
+
+    return behaviour.facts(data, operator)
+
+
+def _dra(data, operator, card, index, driver):
+    from kb.questions.methods import dra_requirements
+
+    return dra_requirements(data, operator)
+
+
+def _listed(data, operator, card, index, driver):
+    from kb.questions.mig import listed_at
+
+    return listed_at(card, operator)
+
+
+def _layouts(data, operator, card, index, driver):
+    from kb.questions import behaviour
+    from kb.questions.mig import layout_ids
+
+    return behaviour.mig_layouts(data, operator, layout_ids(card, index))
+
+
+def _kubevirt_vgpu(data, operator, card, index, driver):
+    from kb.questions.methods import kubevirt_vgpu
+
+    return kubevirt_vgpu(card, operator)
+
+
+def _issues(data, operator, card, index, driver):
+    """Every known issue's fact for the release, the driver and the card (None: no card), in catalog order;
+    callers select by trigger."""
+    from kb.questions import known_issues
+
+    return known_issues.facts(data, operator=operator, driver=driver, card=card["id"] if card else None)
+
+
+#: name → helper(data, operator, card, index, driver); `card` is the catalog's card (parts about a card need one)
+PARTS = {"behaviour": _behaviour, "dra": _dra, "listed": _listed, "layouts": _layouts,
+         "kubevirt_vgpu": _kubevirt_vgpu, "issues": _issues}
+#: the parts that do not need a card, and those that depend on the driver asked about
+NO_CARD = ("behaviour", "dra", "issues")
+BY_DRIVER = ("issues",)
+
+
+def part(name: str, data: dict, operator: str, card: dict | None = None, index: dict | None = None,
+         driver: str | None = None):
+    """One part of what the facts take from GPU Operator release `operator` (see the module's text)."""
+    return PARTS[name](data, operator, card, index, driver)
+
+
+def key(data: dict, operator: str, card: dict, index: dict | None, drivers: list, *, token: str,
+        component_token) -> str:
+    """Every part of release `operator` for `card` (with and without the card, for each of `drivers`), as
+    text with `operator` written as `token` and each behaviour fact's component version as its token
+    (`component_token(component)`; `inherited_from`, which no rule reads, left out): equal keys, equal facts."""
+    out = {}
+    for name in PARTS:
+        for with_card in (True, False) if name in NO_CARD else (True,):
+            for driver in drivers if name in BY_DRIVER else (None,):
+                value = part(name, data, operator, card if with_card else None, index, driver)
+                if name == "behaviour":
+                    value = [{k: (component_token(f["component"]) if k == "version" else v) for k, v in f.items()
+                              if k != "inherited_from"} for f in value]
+                out[f"{name}|{with_card}|{driver}"] = value
+    return json.dumps(out, sort_keys=True, ensure_ascii=False).replace(operator, token)

@@ -1,0 +1,160 @@
+"""The ask page builds the answers of one GPU Operator release per class of releases a card's facts cannot tell
+apart (kb.site.askdata.release_classes, from kb.questions.release.key). These tests make that unsafe shortcut
+fail loudly: a fact builder that reads the release other than through kb.questions.release.part, a part the key
+leaves out, or a class whose releases would have got different answers."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from kb import versions
+from kb.catalog.compiled import load_data
+from kb.engine.rules import load_rules
+from kb.questions import bulk, module, release
+from kb.site import askdata
+from kb.site.askbatch import TemplateAsker, intervals, padded
+
+#: a listed MIG card with few profiles (cheap), and the questions whose facts take the release
+CARD = "a30"
+QUESTIONS = ("mig", "methods", "resource", "strategy")
+
+
+@pytest.fixture(scope="module")
+def real():
+    return load_data(), load_rules()
+
+
+def _drivers(data, cid):
+    return [None] + [padded(c["rep"], kind="driver") for c in intervals(askdata.driver_lines(data["cards"][cid], data))]
+
+
+def _classes(data, rules, cid):
+    asker = TemplateAsker(data, rules=rules)
+    return askdata.release_classes(asker, data["cards"][cid], asker.index["operator_releases"], _drivers(data, cid))
+
+
+def _pair(data, rules, cid):
+    """Two releases of one class (the class's first, newest, and an older one)."""
+    standing = _classes(data, rules, cid)
+    return next((first, op) for op, first in standing.items() if first != op)
+
+
+def _groups(data, rules, cid, classes=True):
+    asker = TemplateAsker(data, rules=rules)
+    with bulk():
+        return askdata.compute_cards(asker, data, [cid], classes)[cid]["ops"]
+
+
+def test_the_facts_compare_the_release_only_through_its_parts(real, monkeypatch):
+    """Every question about a card, with a release whose version raises when compared anywhere but inside
+    kb.questions.release.part: a fact builder reading the release any other way fails here."""
+    data, rules = real
+    op = askdata._op(data["releases"]["gpu-operator"]["releases"][3]["version"])
+    inside = []
+    original_part, original_key = release.part, versions.key
+
+    def part(*args, **kw):
+        inside.append(1)
+        try:
+            return original_part(*args, **kw)
+        finally:
+            inside.pop()
+
+    def key(text):
+        if text == op and not inside:
+            raise AssertionError("the release's version is compared outside kb.questions.release.part")
+        return original_key(text)
+    monkeypatch.setattr(release, "part", part)
+    for mod in ("mig", "methods", "resource", "strategy"):
+        monkeypatch.setattr(f"kb.questions.{mod}.part", part)
+    monkeypatch.setattr(versions, "key", key)
+    asker = TemplateAsker(data, rules=rules)
+    profile = asker.index["cards"][CARD]["profiles"][0]
+    inputs = {
+        "mig": {"card": CARD, "operator": op, "driver": None},
+        "methods": {"card": CARD, "operator": op, "driver": "580.82.07", "mig_enabled": True},
+        "resource": {"card": CARD, "operator": op, "profile": profile, "mig_strategy": "mixed", "mode": "mps",
+                     "replicas": 4, "rename_by_default": False},
+        "strategy": {"gpus": [{"card": CARD, "profiles": [profile]}, {"card": CARD, "profiles": []}],
+                     "operator": op, "driver": None},
+    }
+    for question in QUESTIONS:
+        facts = module(question).facts(asker, inputs[question])
+        assert any(f.get("operator") == op for f in facts), question  # (the release was asked about)
+        asker.answer(question, inputs[question])  # the fold (mig's details read the release) too
+
+
+def _patched(data, name: str, newer: str, older: str, cid: str) -> dict:
+    """A copy of the catalog where releases `newer` and `older` differ in one part only (for the card `cid`)."""
+    out = copy.deepcopy({k: v for k, v in data.items() if k != "index"})
+    out["hash"] = f"{data.get('hash')}+test-release-parts-{name}"
+    operator = out["releases"]["gpu-operator"]
+    rel = next(r for r in operator["releases"] if r["version"] == newer)
+    card = out["cards"][cid]
+    if name == "behaviour":  # the newer release ships a device plugin too old for MPS
+        rel["components"] = [{"component": "device-plugin", "version": "0.12.0"}, *rel.get("components", [])]
+    elif name == "listed":  # the support list names the card from the newer release on
+        card["operator_support"]["since"] = {"value": newer, "cite": card["operator_support"]["listed"]["cite"]}
+    elif name == "kubevirt_vgpu":
+        support = card["operator_support"]
+        support["kubevirt_vgpu"] = {"value": True, "cite": support["listed"]["cite"]}
+        support["kubevirt_vgpu_since"] = {"value": newer, "cite": support["listed"]["cite"]}
+    elif name == "dra":  # the newer release is the first to manage the DRA driver
+        out["methods"]["dra"]["requirements"]["min_operator"]["value"] = newer
+    elif name == "layouts":  # only the newer release's MIG Manager has layouts for the card
+        ids = card["pci_device_ids"]["value"]
+        operator["features"] = [f for f in operator.get("features", []) if f["id"] != "dynamic-mig-config"]
+        for r in operator["releases"]:
+            r["mig_devices"] = {**(r.get("mig_devices") or {"cite": rel["cite"]}), "value": ids if r is rel else ["0xdead"]}
+    elif name == "issues":  # a known issue of the newer release itself (the mig rule about it reads the release's)
+        issue = next(i for _c, f in sorted(out["releases"].items()) for i in f.get("known_issues", []))
+        issue["component"] = "gpu-operator"
+        issue["affects"] = [{"first": newer, "last": newer}]
+    else:
+        raise AssertionError(f"no patch for part {name!r}: add one")
+    return out
+
+
+@pytest.mark.parametrize("name", list(release.PARTS))
+def test_two_releases_differing_in_one_part_get_different_answers(real, name):
+    """For every part: two releases of one class, the catalog patched so they differ in that part only, are
+    classes apart and their answers differ (the page would show the newer one's answers for both if the key
+    left the part out)."""
+    data, rules = real
+    newer, older = _pair(data, rules, CARD)
+    patched = _patched(data, name, newer, older, CARD)
+    if name == "issues":  # the mig rule about a known issue reads the driver's; make it read the release's
+        rules = {**rules, "mig": [_about_release(r) if r["id"] == "MIG-013" else r for r in rules["mig"]]}
+    standing = _classes(patched, rules, CARD)
+    assert standing[newer] != standing[older], f"{name}: the key does not tell {newer} and {older} apart"
+    ops = _groups(patched, rules, CARD)
+    assert ops[newer] != ops[older], f"{name}: {newer} and {older} get the same answers"
+
+
+def _about_release(rule: dict) -> dict:
+    out = copy.deepcopy(rule)
+    out["when"] = [(alias, _swap(cond)) for alias, cond in out["when"]]
+    return out
+
+
+def _swap(node):
+    if isinstance(node, dict):
+        return {k: ("gpu-operator" if k == "component" and v == "driver" else _swap(v)) for k, v in node.items()}
+    if isinstance(node, (list, tuple)):
+        return type(node)(_swap(v) for v in node)
+    return node
+
+
+@pytest.mark.parametrize("cid", ["h200-nvl", "l4"])
+def test_the_page_data_of_a_card_is_the_same_with_every_release_asked(real, cid):
+    """The card's files, computed with one release per class and with every release: byte for byte equal."""
+    data, rules = real
+    out = []
+    for classes in (True, False):
+        asker = TemplateAsker(data, rules=rules)
+        with bulk():
+            computed = {"cards": askdata.compute_cards(asker, data, [cid], classes)}
+        out.append([askdata._dump(askdata.card_payload(data, computed, cid, lang)) for lang in askdata.LANGS])
+    assert out[0] == out[1]
