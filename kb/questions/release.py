@@ -78,17 +78,22 @@ def part(name: str, data: dict, operator: str, card: dict | None = None, index: 
 
 
 def key(data: dict, operator: str, card: dict, index: dict | None, drivers: list, *, token: str,
-        component_token) -> str:
+        component_token, memo: dict | None = None) -> str:
     """Every part of release `operator` for `card` (with and without the card, for each of `drivers`), as
     text with `operator` written as `token` and each behaviour fact's component version as its token
     (`component_token(component)`; `inherited_from`, which no rule reads, left out): equal keys, equal facts."""
-    out = {}
+    memo = {} if memo is None else memo  # (one catalog, one index) the text of each part, by what it was asked for
+    out = []
     for name in PARTS:
         for with_card in (True, False) if name in NO_CARD else (True,):
             for driver in drivers if name in BY_DRIVER else (None,):
-                value = part(name, data, operator, card if with_card else None, index, driver)
-                if name == "behaviour":
-                    value = [{k: (component_token(f["component"]) if k == "version" else v) for k, v in f.items()
-                              if k != "inherited_from"} for f in value]
-                out[f"{name}|{with_card}|{driver}"] = value
-    return json.dumps(out, sort_keys=True, ensure_ascii=False).replace(operator, token)
+                asked = (name, operator, card["id"] if with_card else None, driver, token)
+                text = memo.get(asked)
+                if text is None:
+                    value = part(name, data, operator, card if with_card else None, index, driver)
+                    if name == "behaviour":
+                        value = [{k: (component_token(f["component"]) if k == "version" else v) for k, v in f.items()
+                                  if k != "inherited_from"} for f in value]
+                    text = memo[asked] = json.dumps(value, sort_keys=True, ensure_ascii=False).replace(operator, token)
+                out.append(f"{name}|{with_card}|{driver}|{text}")
+    return "\n".join(out)

@@ -158,12 +158,25 @@ def template(answer: dict, sentinels: dict[str, str]) -> dict:
     escape can touch them; an answer that is no JSON is walked instead.)"""
     if not sentinels:
         return answer
-    pattern = _pattern(sentinels)
+    reasons = answer.get("reasons") if isinstance(answer, dict) else None
+    cites = None
+    if isinstance(reasons, list) and all(isinstance(r, dict) and "citations" in r for r in reasons):
+        # the citations (half of an answer's text) come out as they are: no need to write and read them
+        cites = [r["citations"] for r in reasons]
+        answer = {**answer, "reasons": [{k: v for k, v in r.items() if k != "citations"} for r in reasons]}
     try:
         text = json.dumps(answer, ensure_ascii=False)
     except (TypeError, ValueError):
-        return _walk(answer, lambda s: pattern.sub(lambda m: slot(sentinels[m.group(0)]), s))
-    return json.loads(pattern.sub(lambda m: slot(sentinels[m.group(0)]), text))
+        out = _walk(answer, lambda s: _pattern(sentinels).sub(lambda m: slot(sentinels[m.group(0)]), s))
+    else:
+        # one str.replace per sentinel, the longest first, is the pattern's substitution: no sentinel occurs in
+        # another or in a slot (digits, dots and private-use characters; slots hold letters and dashes)
+        for sentinel in sorted(sentinels, key=len, reverse=True):
+            text = text.replace(sentinel, slot(sentinels[sentinel]))
+        out = json.loads(text)
+    if cites is not None:  # each reason as it was, its citations in their place
+        out["reasons"] = [{k: (c if k == "citations" else r[k]) for k in old} for old, r, c in zip(reasons, out["reasons"], cites)]
+    return out
 
 
 _SLOT = re.compile(re.escape(OPEN) + r"([a-z0-9_-]+)" + re.escape(CLOSE))

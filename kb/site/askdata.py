@@ -156,9 +156,10 @@ def release_classes(asker, card: dict, ops: list[str], drivers: list[str | None]
     from kb.site.askbatch import RELEASE, component_token
 
     asker.component_tokens()  # (checks that no rule reads what the templates' facts leave out)
+    memo = asker.__dict__.setdefault("_release_parts", {})  # the parts no card decides are the same for every card
     first: dict[str, str] = {}
     return {op: first.setdefault(release.key(asker.data, _op(op), card, asker.index, drivers, token=RELEASE,
-                                             component_token=component_token), op) for op in ops}
+                                             component_token=component_token, memo=memo), op) for op in ops}
 
 
 def compute_cards(asker, data: dict, cids: list[str], classes_of_releases: bool = True) -> dict:
