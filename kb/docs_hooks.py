@@ -154,6 +154,13 @@ def on_config(config):
     return config
 
 
+def on_pre_build(config):
+    """The search plugin reads each page with a faster parser of the same result (kb/site/searchparse.py)."""
+    from kb.site.searchparse import install
+
+    install(config)
+
+
 #: up to this many cards the navigation lists every card page; beyond it only the card list (grouped by family,
 #: with a filter), which stays usable where a sidebar of 60 names would not
 NAV_CARDS = 24
