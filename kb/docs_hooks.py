@@ -302,6 +302,8 @@ def on_page_content(html, page, config, files):
         return '<span class="gpukb-fnrefs">' + '<sup class="gpukb-fnsep">,</sup>'.join(refs) + "".join(anchors) + "</span>"
     if page is not None and not page.meta.get("description"):
         page.meta["description"] = describe(html)
+    if page is not None and _not_searched(page):  # its entries would be dropped (kb.site.publish): not parsed
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
     html = _FOOTNOTE_RUN.sub(run, html)
     html = tighten_units_html(html)
     html = re.sub(_GLUED_MARK, "\\1\u202f\\2", html)
@@ -311,6 +313,14 @@ def on_page_content(html, page, config, files):
     html = _PERMALINK_TITLE.sub(f'title="{titles["permalink"]}"', html)
     html = _LONG_CODE.sub(_breakable, html)
     return _NOT_SEARCHED.sub(r"\1 data-search-exclude\2", html)
+
+
+def _not_searched(page) -> bool:
+    """A page for support staff (reference/ in either language), left out of the customer search."""
+    from kb.site.publish import NOT_SEARCHED
+
+    dest = page.file.dest_uri or ""
+    return (dest[3:] if dest.startswith("en/") else dest).startswith(NOT_SEARCHED)
 
 
 #: inline code that is long enough to widen a phone's page (code blocks are <pre><code>, left alone)
