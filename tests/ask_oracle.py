@@ -5,10 +5,16 @@ the page's script with it.
 
 from __future__ import annotations
 
+import functools
 import re
 
+from kb import wording
 from kb.answer import _detail_lines
-from kb.wording import nested, section_text, title_text
+
+# the CLI's words for a citation's place, quote and title: pure functions of (text, language), asked for the same
+# few hundred citations thousands of times by tests/test_site_ask.py — each worked out once
+section_text, nested, title_text = (functools.lru_cache(maxsize=None)(f)
+                                    for f in (wording.section_text, wording.nested, wording.title_text))
 
 SLOT = re.compile("\ue000([a-z0-9_-]+)\ue001")
 RANK = {"yes": 0, "conditional": 1, "unconfirmed": 2, "no": 3}
@@ -74,11 +80,41 @@ class Fits(ValueError):
         self.name, self.cards = name, cards
 
 
+class _Resolved(dict):
+    """kb.questions.base.card_id's table of names as written, answered by the page's one name index: a name it
+    resolves is that card (as card_id's own NameIndex would resolve it); any other is left to card_id, which then
+    raises its error in the CLI's words."""
+
+    def __init__(self, names):
+        super().__init__()
+        self.names = names
+
+    def get(self, name, default=None):
+        from kb.catalog.names import NameError_
+
+        try:
+            return self.names.resolve(name)
+        except NameError_:
+            return default
+
+
 class Oracle:
     def __init__(self, payload: dict):
+        from kb.catalog.names import NameIndex
+
         self.shared = payload["shared"]
         self.cards = payload["cards"]
         self.by_id = {c["id"]: c for c in self.shared["cards"]}
+        # the page indexes the names of the catalog it loaded once (ask.js resolveCard: `indexed`); so does this
+        self.names = NameIndex({c["id"]: {"id": c["id"], "name": c["name"], "short_name": c["short"],
+                                          "aliases": c["names"][3:], "plain_product": c["plain"]}
+                                for c in self.shared["cards"]})
+        # the index strategy's parse_gpu reads (the CLI's parser; ask.js parseGpu resolves through resolveCard):
+        # a name is looked up in the one name index above, not in a new one per GPU
+        self.strategy_index = {"cards": {c["id"]: {"id": c["id"], "name": c["name"], "short_name": c["short"],
+                                                   "aliases": c["names"][3:], "plain_product": c["plain"],
+                                                   "profiles": c["profiles"], "profile_counts": c["counts"]}
+                                         for c in self.shared["cards"]}, "exact": _Resolved(self.names)}
 
     # -- helpers the JS has too
     @staticmethod
@@ -106,14 +142,12 @@ class Oracle:
         return ".".join(map(str, key)) if inside(key) else None
 
     def resolve(self, name: str) -> str:
-        from kb.catalog.names import NameError_, NameIndex
+        from kb.catalog.names import NameError_
 
         if not str(name).strip():
             raise ValueError("the card name is empty")
-        cards = {c["id"]: {"id": c["id"], "name": c["name"], "short_name": c["short"],
-                           "aliases": c["names"][3:], "plain_product": c["plain"]} for c in self.shared["cards"]}
         try:
-            return NameIndex(cards).resolve(name)
+            return self.names.resolve(name)
         except NameError_ as exc:
             if exc.ambiguous and not exc.several:
                 raise Fits(name, sorted(exc.candidates)) from None
@@ -280,10 +314,7 @@ class Oracle:
         from kb.questions.base import make_index  # noqa: F401 (the layout rules are the CLI's)
         from kb.questions.strategy import parse_gpu
 
-        index = {"cards": {c["id"]: {"id": c["id"], "name": c["name"], "short_name": c["short"], "aliases": c["names"][3:],
-                                     "plain_product": c["plain"], "profiles": c["profiles"], "profile_counts": c["counts"]}
-                           for c in self.shared["cards"]}, "exact": {}}
-        gpus = [parse_gpu(index, g) for g in s["gpu"]]
+        gpus = [parse_gpu(self.strategy_index, g) for g in s["gpu"]]
         op = self.operator(s.get("operator"))
         node = self.shared["strategy"]
         drv = self.driver(s["driver"]) if s.get("driver") else None

@@ -24,8 +24,8 @@ PHONE = {"width": 375, "height": 812}
 @pytest.fixture(scope="session")
 def site_built(tmp_path_factory):
     """The whole site, built strictly once per run (both languages, every generated page), one card's note
-    made of markup: SimpleNamespace(ok, log, site, docs, catalog, poisoned, export) — tests/sitebuild.py;
-    with pytest-xdist the workers share one build."""
+    made of markup: sitebuild.Site(ok, log, site, docs, catalog, poisoned, export — read on first use) —
+    tests/sitebuild.py; with pytest-xdist the workers share one build."""
     import sitebuild
 
     site = sitebuild.shared(site_root(tmp_path_factory))

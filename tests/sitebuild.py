@@ -10,6 +10,7 @@ and runs the site tests last: the other tests use the CPU meanwhile.
 from __future__ import annotations
 
 import fcntl
+import functools
 import json
 import os
 import re
@@ -36,7 +37,8 @@ def _poison(catalog: Path) -> str:
 
 
 def build(base: Path) -> dict:
-    """Build into `base`; returns {ok, log, site, docs, catalog, poisoned, export} (JSON-able)."""
+    """Build into `base`; returns {ok, log, site, docs, catalog, poisoned} (JSON-able; `Site.export` below reads
+    the engine's export from the built site)."""
     shutil.copytree(ROOT / "catalog", base / "catalog")
     shutil.copytree(ROOT / "docs", base / "docs", ignore=shutil.ignore_patterns("generated"))
     shutil.copytree(ROOT / "overrides", base / "overrides")
@@ -61,10 +63,18 @@ def build(base: Path) -> dict:
             log = proc.communicate()[0]
         finally:
             _RUNNING.remove(proc)
-    answers = base / "site" / "api" / "v1" / "answers.json"
-    export = json.loads(answers.read_text(encoding="utf-8")) if proc.returncode == 0 else None
     return {"ok": proc.returncode == 0, "log": log, "site": str(base / "site"),
-            "docs": str(base / "docs"), "catalog": str(base / "catalog"), "poisoned": poisoned, "export": export}
+            "docs": str(base / "docs"), "catalog": str(base / "catalog"), "poisoned": poisoned}
+
+
+class Site(SimpleNamespace):
+    """The build's result; `export` is the site's api/v1/answers.json, parsed on first use (~80 MB: only the
+    processes whose tests read it parse it, once)."""
+
+    @functools.cached_property
+    def export(self) -> dict | None:
+        answers = self.site / "api" / "v1" / "answers.json"
+        return json.loads(answers.read_text(encoding="utf-8")) if self.ok else None
 
 
 #: the build running in this process (stopped when the session ends before it does: see stop())
@@ -109,4 +119,4 @@ def shared(root: Path) -> SimpleNamespace:
             base.mkdir()
             result = build(base)
             done.write_text(json.dumps(result), encoding="utf-8")
-    return SimpleNamespace(**{**result, **{k: Path(result[k]) for k in ("site", "docs", "catalog")}})
+    return Site(**{**result, **{k: Path(result[k]) for k in ("site", "docs", "catalog")}})

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from ask_oracle import Oracle, cli_view, page_view
+from conftest import REPO
 from sampling import FULL, sample
 from kb.answer import localise
 from kb.catalog.compiled import load_data
@@ -37,6 +38,8 @@ def world(site_built):
         return json.loads(path.read_text(encoding="utf-8"))
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("GPUKB_CATALOG", str(site_built.catalog))
+        # the catalog as the build compiled it (the cache is keyed by content: what a CLI on this folder reads)
+        mp.setenv("GPUKB_CACHE_DIR", str(site_built.site.parent / "cache"))
         compiled.forget()
         data = load_data()
         rules = load_rules()
@@ -108,7 +111,7 @@ def test_a_cards_files_are_the_same_computed_alone_in_a_forked_process_or_after_
     nothing but the card (byte for byte), and the child's release cites and component versions come back."""
     from kb.site.askbatch import TemplateAsker
 
-    data, rules = load_data(), load_rules()
+    data, rules = load_data(REPO / "catalog"), load_rules()  # compiled by earlier tests (not the site's copy)
     after = askdata._card_files(TemplateAsker(data, rules=rules), data, ["a10", "l4"])
     alone = askdata._fork(lambda: askdata._card_files(TemplateAsker(data, rules=rules), data, ["l4"]))()
     assert alone[0] == {k: v for k, v in after[0].items() if "/l4." in k} and len(alone[0]) == 2
