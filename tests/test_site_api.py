@@ -16,18 +16,24 @@ from sampling import sample
 
 @pytest.fixture
 def same_catalog(site_built, monkeypatch):
-    """The CLI on the catalog the site was built from (a copy with one card's note replaced)."""
+    """The CLI on the catalog the site was built from (a copy with one card's note replaced), compiled as the
+    build compiled it (its cache folder; the cache is keyed by content)."""
     monkeypatch.setenv("GPUKB_CATALOG", str(site_built.site.parent / "catalog"))
+    monkeypatch.setenv("GPUKB_CACHE_DIR", str(site_built.site.parent / "cache"))
     from kb.catalog import compiled
 
     compiled.forget()
     return site_built.site / "api" / "v1"
 
 
-def cli_json(*args: str):
+def cli_main():
     from kb.cli.main import cli
 
-    result = CliRunner().invoke(cli, [*args, "--json"])
+    return cli
+
+
+def cli_json(*args: str):
+    result = CliRunner().invoke(cli_main(), [*args, "--json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
 
@@ -43,9 +49,37 @@ def test_every_api_file_equals_the_clis_json(same_catalog, site_built):
     # the card whose note is markup among them
     for cid in sample(ids, 8, seed="api-cards", always=[site_built.poisoned]):
         assert json.loads((api / "cards" / f"{cid}.json").read_text(encoding="utf-8")) == cli_json("card", cid), cid
-    answers = json.loads((api / "answers.json").read_text(encoding="utf-8"))
-    assert answers == cli_json("export", "answers")
-    assert index["data_version"] == answers["data_version"] and index["files"]["answers"]["count"] == len(answers["answers"])
+    # the answers: every byte of the site's file is the JSON of what `gpukb export answers --json` prints (the CLI
+    # prints kb.questions.export_all() indented: test_the_cli_prints_the_export_the_api_file_holds) — 80 MB,
+    # compared as text, not parsed twice and walked
+    from kb.questions import export_all
+
+    export = export_all()
+    text = (api / "answers.json").read_text(encoding="utf-8")
+    if text != json.dumps(export, ensure_ascii=False, separators=(",", ":")) + "\n":  # name the first difference
+        site, cli = json.loads(text), json.loads(json.dumps(export))
+        first = next((i for i, (a, b) in enumerate(zip(site["answers"], cli["answers"])) if a != b), None)
+        assert first is None or site["answers"][first] == cli["answers"][first], f"answer {first}"
+        assert site == cli
+    assert index["data_version"] == export["data_version"] and index["files"]["answers"]["count"] == len(export["answers"])
+
+
+def test_the_cli_prints_the_export_the_api_file_holds(monkeypatch):
+    """`gpukb export answers --json` prints kb.questions.export_all(), indented: the function the test above
+    compares the site's answers with (on the fixture catalog here: the CLI's whole matrix of a few cards)."""
+    from kb.catalog import compiled
+    from kb.questions import export_all, questions
+
+    from conftest import FIXTURES
+
+    monkeypatch.setenv("GPUKB_CATALOG", str(FIXTURES / "catalog"))
+    compiled.forget()
+    printed = CliRunner().invoke(cli_main(), ["export", "answers", "--json"])
+    assert printed.exit_code == 0, printed.output
+    compiled.forget()
+    export = export_all()
+    assert {a["question"] for a in export["answers"]} == set(questions()) and len(export["answers"]) > 100
+    assert printed.output == json.dumps(export, ensure_ascii=False, indent=2) + "\n"
 
 
 def test_the_api_page_and_the_changes_page_are_published(site_built):
@@ -66,7 +100,8 @@ def test_each_language_has_an_atom_feed_of_the_data_versions(site_built, lang, p
     entries = root.findall("a:entry", ns)
     assert entries, "a feed without entries"
     newest = entries[0]
-    assert newest.find("a:title", ns).text.endswith(site_built.export["data_version"])
+    version = json.loads((site_built.site / "api" / "v1" / "index.json").read_text(encoding="utf-8"))["data_version"]
+    assert newest.find("a:title", ns).text.endswith(version)
     link = newest.find("a:link", ns).get("href")
     assert link.startswith("http") and ("/en/changes/#v" in link) == (lang == "en")
 
