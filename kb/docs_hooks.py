@@ -161,6 +161,16 @@ def on_pre_build(config):
     install(config)
 
 
+def on_env(env, config, files):
+    """Each language's build makes a new jinja environment: the theme's ~40 templates are compiled once per
+    process, not once per language (an in-memory bytecode cache; a template whose source changed is compiled
+    again: its checksum is part of the cached code)."""
+    from kb.site.jinjacache import SHARED
+
+    env.bytecode_cache = SHARED
+    return env
+
+
 #: up to this many cards the navigation lists every card page; beyond it only the card list (grouped by family,
 #: with a filter), which stays usable where a sidebar of 60 names would not
 NAV_CARDS = 24
