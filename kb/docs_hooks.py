@@ -270,17 +270,28 @@ _CODE_OR_TAG = re.compile(r"(<(pre|code|script|style)\b.*?</\2>|<[^>]+>)", re.S)
 
 def tighten_units_html(html: str) -> str:
     """A narrow no-break space between a number and its unit in the page's text (kb.style.tighten_units); code,
-    scripts and tag attributes are left as they are."""
-    from kb.style import tighten_units
+    scripts and tag attributes are left as they are.
 
-    parts = _CODE_OR_TAG.split(html)
-    out, i = [], 0
-    while i < len(parts):
-        out.append(tighten_units(parts[i]))  # text between tags
-        if i + 1 < len(parts):
-            out.append(parts[i + 1])  # a tag or a whole code/pre/script/style element, unchanged
-        i += 3  # split() yields text, group 1, group 2
-    return "".join(out)
+    A number and its unit hold no "<" or ">", so each one found in the whole page lies either in the text between
+    tags or inside a tag or code element: only those in the text are replaced (the same as replacing in each text
+    part, without visiting the page's thousands of parts one by one)."""
+    from bisect import bisect_right
+
+    from kb.style import tighten_units, unit_matches
+
+    units = unit_matches(html)
+    if not units:
+        return html
+    spans = [m.span() for m in _CODE_OR_TAG.finditer(html)]  # tags and whole code/pre/script/style elements
+    starts = [start for start, _ in spans]
+    out, done = [], 0
+    for m in units:
+        i = bisect_right(starts, m.start()) - 1
+        if i >= 0 and m.start() < spans[i][1]:
+            continue  # inside a tag or a code element
+        out += [html[done:m.start()], tighten_units(m.group(0))]
+        done = m.end()
+    return "".join(out) + html[done:] if out else html
 
 
 def page_lang(page) -> str:
@@ -291,6 +302,29 @@ def page_lang(page) -> str:
 
 #: a footnote mark right after a number, also where the number closes an inline element (`575.51.03`¹¹ in code)
 _GLUED_MARK = re.compile(r'(\d(?:</(?:code|strong|em|a|span)>)*)(<span class="gpukb-fnrefs">|<sup id="fnref)')
+_MARK = re.compile(r'<span class="gpukb-fnrefs">|<sup id="fnref')
+_CLOSERS = ("</code>", "</strong>", "</em>", "</a>", "</span>")
+
+
+def set_off_marks(html: str) -> str:
+    """_GLUED_MARK.sub("\\1\u202f\\2", html), found from the marks backwards: the expression, starting at every digit of
+    the page, cost more than the rest of this hook. A mark gets the space where a digit comes before it, possibly
+    followed by closing tags (none of which holds a digit or a mark, so the matches are the same)."""
+    out, done = [], 0
+    for m in _MARK.finditer(html):
+        end = m.start()
+        stripped = True
+        while stripped:
+            stripped = False
+            for closer in _CLOSERS:
+                if html.endswith(closer, done, end):
+                    end -= len(closer)
+                    stripped = True
+                    break
+        if end > done and html[end - 1].isdecimal():  # \d: a Unicode decimal digit
+            out += [html[done:m.start()], "\u202f"]
+            done = m.start()
+    return "".join(out) + html[done:] if out else html
 
 
 def on_page_content(html, page, config, files):
@@ -316,7 +350,7 @@ def on_page_content(html, page, config, files):
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
     html = _FOOTNOTE_RUN.sub(run, html)
     html = tighten_units_html(html)
-    html = re.sub(_GLUED_MARK, "\\1\u202f\\2", html)
+    html = set_off_marks(html)
     lang = page_lang(page) if page is not None else "de"
     titles = MARKUP_TITLES["de" if lang == "de" else "en"]
     html = _BACKLINK_TITLE.sub(lambda m: f'title="{titles["backlink"].format(n=m.group(1))}"', html)
@@ -334,7 +368,7 @@ def _not_searched(page) -> bool:
 
 
 #: inline code that is long enough to widen a phone's page (code blocks are <pre><code>, left alone)
-_LONG_CODE = re.compile(r"(?<!<pre>)<code>([^<]{30,})</code>")
+_LONG_CODE = re.compile(r"<code>(?<!<pre><code>)([^<]{30,})</code>")  # "<code>" first: found by its text
 _TOKEN = re.compile(r"^(nvidia\.com/[\w./+-]+|v?\d+(\.\d+){1,3})$")
 
 

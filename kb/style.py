@@ -91,7 +91,9 @@ AVOIDED = (
 _STRAIGHT = re.compile(r'"[^"\n]{1,200}"')
 _EN_QUOTES_IN_DE = re.compile(r"“[^”„\n]{1,200}”")
 _ISO_DATE = re.compile(r"(?<![\w.-])(19|20)\d\d-[01]\d-[0-3]\d(?![\w-])")
-_UNIT = re.compile(r"(?<![\w.+-])(\d+(?:[.,]\d+)?) (GB|MB|GiB|MiB|TB|KB|W|GHz|MHz)\b")
+#: a number not glued to a word, a version or a sign, a plain space, a unit; the look-behind comes after the first
+#: digit (the same condition on the character before it) so that the search jumps from digit to digit
+_UNIT = re.compile(r"(\d(?<![\w.+-]\d)\d*(?:[.,]\d+)?) (GB|MB|GiB|MiB|TB|KB|W|GHz|MHz)\b")
 
 
 _EN_DATE_IN_DE = re.compile(r"\b\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|"
@@ -135,6 +137,11 @@ def style_problems(text: str, lang: str, *, prose: bool = True) -> list[tuple[st
     if prose:
         out += [(m.group(0), "number and unit: narrow no-break space (U+202F)") for m in _UNIT.finditer(text)]
     return out
+
+
+def unit_matches(text: str) -> list:
+    """Every number followed by a unit with a plain space ('24 GB'), as regular-expression matches."""
+    return list(_UNIT.finditer(text))
 
 
 def tighten_units(text: str) -> str:
