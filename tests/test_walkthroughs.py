@@ -11,17 +11,18 @@ import sys
 import textwrap
 from pathlib import Path
 from types import SimpleNamespace
+from unittest.mock import ANY
 
 import yaml
 from click.testing import CliRunner
 
-from conftest import REPO
+from conftest import FIXTURES, REPO
 from kb.cli.main import cli
 from rulefixtures import OUTCOMES
 
 
-#: runs gpukb commands (a JSON list of argument lists, argv[1]) in ONE process, with the kb package of
-#: $GPUKB_TRY_REPO where set (not the installed, editable one); prints [{code, stdout, stderr}, …]
+#: runs gpukb commands (a JSON list of [argument list, extra environment], argv[1]) in ONE process, with the kb
+#: package of $GPUKB_TRY_REPO where set (not the installed, editable one); prints [{code, stdout, stderr}, …]
 RUN = ("import json, os, sys\n"
        "repo = os.environ.get('GPUKB_TRY_REPO')\n"
        "if repo:\n"
@@ -30,16 +31,18 @@ RUN = ("import json, os, sys\n"
        "from click.testing import CliRunner\n"
        "from kb.cli.main import cli\n"
        "out = []\n"
-       "for args in json.loads(sys.argv[1]):\n"
-       "    r = CliRunner().invoke(cli, args)\n"
+       "for args, env in json.loads(sys.argv[1]):\n"
+       "    r = CliRunner().invoke(cli, args, env=env)\n"
        "    out.append({'code': r.exit_code, 'stdout': r.stdout, 'stderr': r.stderr})\n"
        "print(json.dumps(out))")
 
 
 def gpukb_process(*commands: list, env: dict) -> list[SimpleNamespace]:
-    """Several gpukb commands in one new process (for a kb package other than the one under test)."""
-    proc = subprocess.run([sys.executable, "-c", RUN, json.dumps([list(map(str, c)) for c in commands])], env=env,
-                          cwd=REPO, capture_output=True, text=True)
+    """Several gpukb commands in one new process (for a kb package other than the one under test); a command
+    may end with a dict: environment variables of its own (GPUKB_CATALOG …)."""
+    runs = [[list(map(str, c[:-1])), c[-1]] if isinstance(c[-1], dict) else [list(map(str, c)), {}] for c in commands]
+    proc = subprocess.run([sys.executable, "-c", RUN, json.dumps(runs)], env=env, cwd=REPO, capture_output=True,
+                          text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return [SimpleNamespace(returncode=r["code"], stdout=r["stdout"], stderr=r["stderr"]) for r in json.loads(proc.stdout)]
 
@@ -155,16 +158,21 @@ def test_add_a_question_touches_four_files(tmp_path):
                                      "tests/rules/memory/MEM-001/fires.yaml", "tests/rules/memory/MEM-001/quiet.yaml"}
     env = dict(os.environ, GPUKB_TRY_REPO=str(repo), GPUKB_RULES=str(repo / "rules"),
                GPUKB_CATALOG=str(REPO / "catalog"))
-    helps, answer, l4, export, lint = gpukb_process(
+    # the export of the real catalog is 110 MB of JSON (8 s): the question's place in it is shown on the fixture
+    # catalog's (its cards: H200 NVL and L4 among them)
+    small = {"GPUKB_CATALOG": str(FIXTURES / "catalog")}
+    helps, answer, l4, lint, export = gpukb_process(
         ["ask", "--help"], ["ask", "memory", "H200 NVL", "--lang", "de"], ["ask", "memory", "L4", "--json"],
-        ["export", "answers", "--json"], ["lint", "--json"], env=env)
+        ["lint", "--json"], ["export", "answers", "--json", small], env=env)
     assert "memory" in helps.stdout
     assert answer.returncode == 0, answer.stderr
     assert answer.stdout.startswith("Speicher (Karte H200 NVL): ja") and "Die H200 NVL hat 141 GB." in answer.stdout
     assert json.loads(l4.stdout)["verdict"] == "unconfirmed"
-    export = json.loads(export.stdout)
-    assert {a["inputs"]["card"] for a in export["answers"] if a["question"] == "memory"} >= {"h200-nvl", "l4"}
     assert [p for p in json.loads(lint.stdout)["problems"]] == [], lint.stdout
+    export = json.loads(export.stdout)
+    memory = {a["inputs"]["card"]: a["verdict"] for a in export["answers"] if a["question"] == "memory"}
+    assert memory == {p.stem: ANY for p in (FIXTURES / "catalog" / "cards").glob("*.yaml")}
+    assert memory["h200-nvl"] == "yes" and memory["l4"] == "unconfirmed"
     code = ("import sys, yaml; from pathlib import Path; sys.path.insert(0, sys.argv[1])\n"
             "sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith('__editable__')]\n"
             "sys.path.insert(0, str(Path(sys.argv[1]).parent))\n"
