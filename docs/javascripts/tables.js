@@ -9,9 +9,12 @@
   var SHOWN = de ? function (n, all) { return n + " von " + all + " Karten"; }
                  : function (n, all) { return n + " of " + all + " cards"; };
 
+  // Writes first, then every width read, then the attributes: one style and layout pass for the whole page. Reading
+  // a width after each inserted cue made the browser lay the page out again for every table (the rules reference
+  // has hundreds: seconds of CPU on a phone before the page answered a tap).
   function cues() {
-    document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (wrap) {
-      var inner = wrap.querySelector(".md-typeset__table") || wrap;
+    var wraps = Array.prototype.slice.call(document.querySelectorAll(".md-typeset__scrollwrap"));
+    wraps.forEach(function (wrap) {
       var cue = wrap.nextElementSibling;
       if (!cue || !cue.classList.contains("gpukb-scroll-cue")) {
         cue = document.createElement("p");
@@ -19,7 +22,13 @@
         cue.textContent = CUE;
         wrap.parentNode.insertBefore(cue, wrap.nextSibling);
       }
-      if (wrap.scrollWidth > wrap.clientWidth + 1 || inner.scrollWidth > wrap.clientWidth + 1) {
+    });
+    var overflows = wraps.map(function (wrap) {
+      var inner = wrap.querySelector(".md-typeset__table") || wrap;
+      return wrap.scrollWidth > wrap.clientWidth + 1 || inner.scrollWidth > wrap.clientWidth + 1;
+    });
+    wraps.forEach(function (wrap, i) {
+      if (overflows[i]) {
         wrap.setAttribute("data-gpukb-overflows", "");
       } else {
         wrap.removeAttribute("data-gpukb-overflows");
