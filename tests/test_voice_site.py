@@ -30,53 +30,76 @@ def built(site_built):
     return site_built
 
 
+VOID = ("br", "img", "input", "meta", "link", "hr", "source", "wbr")
+
+
 class CustomerText(HTMLParser):
     """The words a reader reads: text and title/alt/aria-label attributes, without code, scripts, quotes of sources
     and the places in them (span.gpukb-quote, span.gpukb-place: NVIDIA's words and headings, not ours — their
-    German framing is kb.wording.section_text's, tested in test_wording.py); hrefs collected apart."""
+    German framing is kb.wording.section_text's, tested in test_wording.py); hrefs collected apart.
+
+    In the same pass `every` collects every word a reader reads, NVIDIA's quotes and places included (code and
+    scripts left out): each page is parsed once for all the tests below."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.stack: list[bool] = []  # per open element: does it hide its text?
+        self.stack: list[tuple[bool, bool]] = []  # per open element: does it hide its text (ours, every)?
+        self.hidden = [0, 0]  # open elements hiding text: of ours, of every text
         self.text: list[str] = []
+        self.every: list[str] = []
         self.hrefs: list[str] = []
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         classes = (attrs.get("class") or "").split()
-        hidden = tag in SKIPPED_ELEMENTS or "gpukb-quote" in classes or "gpukb-place" in classes
-        if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr"):
+        code = tag in SKIPPED_ELEMENTS
+        hidden = (code or "gpukb-quote" in classes or "gpukb-place" in classes, code)
+        if tag not in VOID:
             self.stack.append(hidden)
-        if not any(self.stack):
-            self.text += [attrs[a] for a in ("title", "alt", "aria-label") if attrs.get(a)]
+            self.hidden[0] += hidden[0]
+            self.hidden[1] += hidden[1]
+        said = [attrs[a] for a in ("title", "alt", "aria-label") if attrs.get(a)]
+        if not self.hidden[0]:
+            self.text += said
+        if not self.hidden[1]:
+            self.every += said
         if attrs.get("href"):
             self.hrefs.append(attrs["href"])
 
     def handle_endtag(self, tag):
-        if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr") and self.stack:
-            self.stack.pop()
+        if tag not in VOID and self.stack:
+            ours, every = self.stack.pop()
+            self.hidden[0] -= ours
+            self.hidden[1] -= every
 
     def handle_data(self, data):
-        if not any(self.stack):
+        if not self.hidden[0]:
             self.text.append(data)
+        if not self.hidden[1]:
+            self.every.append(data)
 
 
 def pages(site):
     """(page, language, customer text, hrefs, file) of every customer page; read and parsed once per session."""
-    return _pages(str(site))
+    return tuple(page[:5] for page in _parsed(str(site)) if not page[5])
+
+
+def every_page(site):
+    """(page, language, customer text, every text, file) of every built page, the reference pages for support
+    staff included (the same single parse as `pages`)."""
+    return tuple((rel, lang, text, every, path) for rel, lang, text, _h, path, _staff, every in _parsed(str(site)))
 
 
 @functools.lru_cache(maxsize=2)
-def _pages(site: str) -> tuple:
+def _parsed(site: str) -> tuple:
     out = []
     for path in sorted(Path(site).rglob("*.html")):
         rel = path.relative_to(site).as_posix()
         lang = "en" if rel.startswith("en/") else "de"
-        if rel.removeprefix("en/").startswith(FOR_SUPPORT_STAFF):
-            continue
         parser = CustomerText()
         parser.feed(path.read_text(encoding="utf-8"))
-        out.append((rel, lang, " ".join(parser.text), tuple(parser.hrefs), path))
+        out.append((rel, lang, " ".join(parser.text), tuple(parser.hrefs), path,
+                    rel.removeprefix("en/").startswith(FOR_SUPPORT_STAFF), " ".join(parser.every)))
     return tuple(out)
 
 
@@ -115,23 +138,12 @@ def test_german_and_english_pages_follow_the_house_style(built):
     assert found == {}
 
 
-class AllText(CustomerText):
-    """Every word a reader reads, NVIDIA's quotes and places included (code and scripts left out)."""
-
-    def handle_starttag(self, tag, attrs):
-        super().handle_starttag(tag, [(k, v) for k, v in attrs if k != "class"] + [("class", " ".join(
-            c for c in (dict(attrs).get("class") or "").split() if c not in ("gpukb-quote", "gpukb-place")))])
-
-
 def test_a_quote_inside_a_quote_takes_the_secondary_marks(built):
     """Issue 16: our German article quotes NVIDIA in „…“; cited on our pages that is „… ‚…‘ …“ (German) and
     “… ‘…’ …” (English), never „…„…“…“ — checked with NVIDIA's quotes, which the style test leaves out."""
     found = {}
-    for path in sorted(built.site.rglob("*.html")):
-        rel = path.relative_to(built.site).as_posix()
-        parser = AllText()
-        parser.feed(path.read_text(encoding="utf-8"))
-        hits = nested_quotes(" ".join(parser.text), "en" if rel.startswith("en/") else "de")
+    for rel, lang, _text, every, _path in every_page(built.site):
+        hits = nested_quotes(every, lang)
         if hits:
             found[rel] = hits[:2]
     assert found == {}
@@ -300,12 +312,10 @@ def test_no_raw_placeholder_braces_on_any_page(built):
     (the DRA page's `${dra_version}`), not one of ours."""
     brace = re.compile(r"(?<!\$)\{[A-Za-z_][A-Za-z0-9_.]*\}")
     found = {}
-    for path in sorted(built.site.rglob("*.html")):
-        parser = CustomerText()
-        parser.feed(path.read_text(encoding="utf-8"))
-        hits = sorted(set(brace.findall(" ".join(parser.text))))
+    for rel, _lang, text, _every, _path in every_page(built.site):
+        hits = sorted(set(brace.findall(text)))
         if hits:
-            found[path.relative_to(built.site).as_posix()] = hits
+            found[rel] = hits
     assert found == {}
     reference = (built.site / "reference" / "rules" / "index.html").read_text(encoding="utf-8")
     assert "<em>(geprüfte Datei)</em>" in reference  # the test reads the page it means to
