@@ -3,6 +3,7 @@ the `quiet` twin does not."""
 
 from __future__ import annotations
 
+import functools
 import shlex
 from pathlib import Path
 
@@ -31,6 +32,13 @@ def options(path: Path) -> Environment:
 
 
 def run(path: Path, engine: str = "reference"):
+    """The check of one fixture, once per run and engine: test_fixture_outcome and test_durable_and_reference_agree
+    read the same reference report (a check reads nothing but the fixture and the repository's catalog)."""
+    return _run(path, engine)
+
+
+@functools.lru_cache(maxsize=None)
+def _run(path: Path, engine: str):
     return check([str(path)], load_data(), options(path), engine=engine)
 
 
