@@ -99,24 +99,35 @@ def _oracle(site: Path, lang: str):
                    "cards": {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in (root / "cards").glob("*.json")}})
 
 
+#: the answer's parts as the page shows them (innerText, as Playwright's inner_text), read in one round trip; the
+#: parts there must be one of are counted (Playwright's strict locators failed on two)
+SHOWN = """() => {
+  const out = document.querySelector('#gpukb-ask-answer'), all = (el, s) => [...el.querySelectorAll(s)];
+  const text = el => el.innerText;
+  return {
+    verdict: all(out, '[data-verdict]').map(e => e.getAttribute('data-verdict')),
+    summary: all(out, '.gpukb-ask-summary').map(text),
+    conditions: all(out, '.gpukb-ask-conditions > li').map(text),
+    cites: all(out, '.gpukb-ask-sources > li').map(text),
+    reasons: all(out, '.gpukb-ask-reasons > li').map(li => ({
+      marks: all(li, 'a.gpukb-ask-ref').map(text), rule: all(li, 'code').map(text),
+      text: all(li, 'span').slice(0, 1).map(text)})),
+    details: all(out, '.gpukb-ask-details').map(text),
+  };
+}"""
+
+
 def _shown(page) -> dict:
     """The answer as the page shows it, in the shape of the oracle's answers."""
-    out = page.locator("#gpukb-ask-answer")
-    reasons = out.locator(".gpukb-ask-reasons > li")
-    sources = out.locator(".gpukb-ask-sources > li")
-    cites = [sources.nth(i).inner_text() for i in range(sources.count())]
-
-    def reason(i):
-        li = reasons.nth(i)
-        marks = [int(m.strip("[]")) for m in li.locator("a.gpukb-ask-ref").all_inner_texts()]
-        return {"rule": li.locator("code").inner_text(), "text": li.locator("span").first.inner_text().strip(),
-                "cites": [cites[m - 1] for m in marks]}
-    details = out.locator(".gpukb-ask-details")
-    return {"verdict": out.locator("[data-verdict]").get_attribute("data-verdict"),
-            "summary": out.locator(".gpukb-ask-summary").inner_text(),
-            "conditions": out.locator(".gpukb-ask-conditions > li").all_inner_texts(),
-            "reasons": [reason(i) for i in range(reasons.count())],
-            "details": details.inner_text().split("\n") if details.count() else []}
+    raw = page.evaluate(SHOWN)
+    one = {k: raw[k] for k in ("verdict", "summary")}
+    assert all(len(v) == 1 for v in one.values()) and len(raw["details"]) <= 1, raw
+    assert all(len(r["rule"]) == 1 and len(r["text"]) == 1 for r in raw["reasons"]), raw["reasons"]
+    cites = raw["cites"]
+    return {"verdict": raw["verdict"][0], "summary": raw["summary"][0], "conditions": raw["conditions"],
+            "reasons": [{"rule": r["rule"][0], "text": r["text"][0].strip(),
+                         "cites": [cites[int(m.strip("[]")) - 1] for m in r["marks"]]} for r in raw["reasons"]],
+            "details": raw["details"][0].split("\n") if raw["details"] else []}
 
 
 def _expected(answer: dict) -> dict:
