@@ -11,6 +11,7 @@ from conftest import need_sources
 from kb.catalog.compiled import load_data
 from kb.cli.main import cli
 from kb.drift.report import verdict_text
+from test_drift_history import without_answers
 
 
 @pytest.fixture(autouse=True)
@@ -20,7 +21,10 @@ def _repository_catalog(monkeypatch):
 
 
 def diff(source: str, rel: str) -> tuple[int, dict]:
-    result = CliRunner().invoke(cli, ["sources", "diff", source, str(need_sources() / rel), "--json"])
+    """`gpukb sources diff … --json` of a snapshot, without the impact analysis: no test using it reads `answers` or
+    `read_by` (tests/test_drift_history.py without_answers)."""
+    with without_answers():
+        result = CliRunner().invoke(cli, ["sources", "diff", source, str(need_sources() / rel), "--json"])
     return result.exit_code, json.loads(result.stdout)["sources"][0]
 
 

@@ -10,10 +10,12 @@ file (`python -m kb.drift.replay /work/.mirror`, see docs-dev/drift.md).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from click.testing import CliRunner
@@ -30,15 +32,27 @@ def _repository_catalog(monkeypatch):
     monkeypatch.delenv("GPUKB_RULES", raising=False)
 
 
-def diff_text(source: str, text: str, tmp_path: Path, name: str = "doc.txt") -> tuple[int, dict]:
+def diff_text(source: str, text: str, tmp_path: Path, name: str = "doc.txt", *, answers: bool = False) -> tuple[int, dict]:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    return diff_file(source, path)
+    return diff_file(source, path, answers=answers)
 
 
-def diff_file(source: str, path: Path) -> tuple[int, dict]:
-    result = CliRunner().invoke(cli, ["sources", "diff", source, str(path), "--json"])
+def diff_file(source: str, path: Path, *, answers: bool = False) -> tuple[int, dict]:
+    """`gpukb sources diff … --json`: the exit code and the source's item. Without `answers` the impact analysis
+    (kb.drift.impact.attach: each change's `answers` and `read_by`) is left out — see without_answers."""
+    with contextlib.nullcontext() if answers else without_answers():
+        result = CliRunner().invoke(cli, ["sources", "diff", source, str(path), "--json"])
     return result.exit_code, json.loads(result.stdout)["sources"][0]
+
+
+def without_answers():
+    """The drift check without its impact analysis, for the tests that read neither `answers` nor `read_by`: their
+    assertions never saw it (the CLI reports a failure there as `answers_error`, and leaves the changes, exit code
+    and texts as they are), and a patch of a release or method recomputes every answer of the catalog with it
+    (3–4 s CPU a test). What the analysis finds is pinned by the tests asking for it (answers=True) and by
+    tests/test_drift_impact.py."""
+    return mock.patch("kb.drift.impact.attach", lambda data, changes, **kw: [])
 
 
 def shared(rel: str) -> str:
@@ -327,7 +341,7 @@ def _without_section(text: str, heading: str) -> str:
 
 def test_readme_mutation_the_mps_section_removed_is_a_changed_fact(tmp_path):
     text = _without_section(shared(NEWEST_README), "#### With CUDA MPS")
-    code, item = diff_text("device-plugin-readme", text, tmp_path, "README.md")
+    code, item = diff_text("device-plugin-readme", text, tmp_path, "README.md", answers=True)
     assert code == 1
     assert item["extracted"]["sharing"] == ["With CUDA Time-Slicing"]
     removed = [c for c in item["changes"] if c["kind"] == "sharing-mode-removed"]
@@ -476,7 +490,8 @@ L4_ROW = ("     | NVIDIA L4               | NVIDIA Ada                |       |\
 
 
 def test_platform_mutation_card_unlisted_names_the_answers_of_every_question_reading_it(tmp_path):
-    code, item = diff_text("gpu-operator-platform-support", edit(shared(NEWEST_PLATFORM), L4_ROW, ""), tmp_path)
+    code, item = diff_text("gpu-operator-platform-support", edit(shared(NEWEST_PLATFORM), L4_ROW, ""), tmp_path,
+                           answers=True)
     assert code == 1
     (removed,) = [c for c in item["changes"] if c["kind"] == "product-removed"]
     assert removed["touches"] == ["platform-support products[14]", "cards/l4 operator_support.listed"]
@@ -609,7 +624,7 @@ def test_dra_prerequisites_mutation_reaches_the_standalone_requirements(tmp_path
     # the prerequisites page backs the standalone driver's requirements (methods/dra standalone_requirements)
     text = edit(shared("dra-driver-nvidia-gpu/prerequisites@2026-07-16.md"),
                 "v1.34.2 or later, with at least one node", "v1.35.0 or later, with at least one node")
-    code, item = diff_text("dra-driver-prerequisites", text, tmp_path, "prerequisites.md")
+    code, item = diff_text("dra-driver-prerequisites", text, tmp_path, "prerequisites.md", answers=True)
     assert code == 1
     (change,) = [c for c in item["changes"] if c["kind"] == "requirement-changed"]
     assert change["patch"] == [{"entity": "methods/dra", "path": ["standalone_requirements", "min_kubernetes", "value"],
