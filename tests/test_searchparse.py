@@ -31,6 +31,8 @@ SAMPLES = [
     "<p>a<br>b<br/>c<br />d<img src=\"x.png\" alt=\"a &amp; b\"/><p/>e</p>",
     "<P CLASS='Up'>Upper <B>case</B></P><h2 ID=\"x\" data-x=''>H</h2>",
     "<h2 id=\"a&amp;b\" title='&quot;q&quot;'>Entities in attributes</h2><p>t</p>",
+    "<div class=\"linenod&#105;v\">escaped linenodiv</div><p>y</p><DIV DATA-SEARCH-EXCLUDE>upper</DIV><p>z</p>",
+    "<span class=\"x\" id=\"s\">attributes of other tags</span><table><tr><td class=\"linenodiv\">1</td></tr></table>",
     "<h2 id=\"t\"><sup>1</sup> title <code>c</code></h2><p>body</p></h2></p>",
     # left to HTMLParser: comments, scripts, a bare '<', unquoted values, a Unicode space inside a tag
     "<!-- c --><p>a</p>", "<script>if (a < b) {}</script><p>x</p>", "<p>a < b</p>", "<p class=x>y</p>",

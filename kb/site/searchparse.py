@@ -5,9 +5,9 @@ subclass of `html.parser.HTMLParser` whose callbacks compare elements through Py
 and intersect sets on every tag and text. On our table pages that was ≈ 2.7 s CPU of the ≈ 13.5 s a build with
 generation skipped took. Here:
 
-- the HTML is cut into text, start tags and end tags by one regular expression that accepts only plain markup
-  (tag and attribute names of letters, digits and dashes, quoted attribute values, no comment, no script or
-  style); a page with anything else is read by `HTMLParser` itself, which calls the same callbacks;
+- the HTML is cut into text, start tags and end tags by one regular expression (re.split) that accepts only
+  plain markup (tag and attribute names of letters, digits and dashes, quoted attribute values, no comment, no
+  script or style); a page with anything else is read by `HTMLParser` itself, which calls the same callbacks;
 - the callbacks do what material's do, on tag names: material's elements compare by tag name, so its set of
   skipped elements is a set of tag names and "an element in the context" is "its tag name in the context".
 
@@ -27,9 +27,8 @@ _WS = r"[ \t\n\r\f]"  # HTML's white space (HTMLParser ends a tag name at these 
 #: an attribute: a name, and a value in double or single quotes or none (an unquoted value: left to HTMLParser)
 _ATTR = re.compile(rf"{_WS}+([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:{_WS}*={_WS}*(?:\"([^\"]*)\"|'([^']*)'))?")
 _ATTRS = rf"(?:{_WS}+[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:{_WS}*={_WS}*(?:\"[^\"]*\"|'[^']*'))?)*"  # the same, no groups
-_TOKEN = re.compile(
-    rf"([^<]+)"  # text
-    rf"|<({_NAME})({_ATTRS}){_WS}*(/?)>"  # start tag (self-closing with '/')
+_TAG = re.compile(
+    rf"<({_NAME})({_ATTRS}){_WS}*(/?)>"  # start tag (self-closing with '/')
     rf"|</({_NAME}){_WS}*>"  # end tag
 )
 #: elements whose content HTMLParser reads as raw text (and, in newer Pythons, a few more): left to it
@@ -39,37 +38,55 @@ DATA, START, END = 0, 1, 2
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
+#: tags whose attributes the callbacks read (a heading's id and its own attributes, a permalink's class); any
+#: other tag's attributes matter only where they exclude it from the search
+_ATTRS_READ = frozenset(_HEADINGS | {"a"})
+
+
+def _attributes(tag: str, raw: str) -> list[tuple[str, str | None]]:
+    """The attributes as HTMLParser reports them (names lower case, values unescaped), or none where they decide
+    nothing: a tag other than a heading or a link without data-search-exclude or linenodiv."""
+    if not raw:
+        return []
+    if tag not in _ATTRS_READ and "&" not in raw:
+        low = raw.lower()
+        if "data-search-exclude" not in low and "linenodiv" not in low:
+            return []
+    pairs = []
+    for a in _ATTR.finditer(raw):
+        name, double, single = a.groups()
+        value = double if double is not None else single
+        if value and "&" in value:
+            value = unescape(value)
+        pairs.append((name.lower(), value))
+    return pairs
+
+
 def tokens(html: str) -> list[tuple] | None:
-    """(text,) / (tag, attrs) / (tag,) + "/" — text, start tag, end tag — as HTMLParser (convert_charrefs) reports
-    them, or None where the HTML is not plain markup."""
+    """(DATA, text) / (START, tag, attrs) / (END, tag) as HTMLParser (convert_charrefs) reports them to material's
+    callbacks (attributes that decide nothing left out), or None where the HTML is not plain markup."""
+    parts = _TAG.split(html)  # text, then per tag: start tag's name, attributes, "/", end tag's name, then text
     out = []
     append = out.append
-    pos = 0
-    for m in _TOKEN.finditer(html):
-        if m.start() != pos:
-            return None  # something the expression does not read (a comment, a bare "<", an unquoted value, …)
-        pos = m.end()
-        text, tag, attrs, close, end = m.groups()
-        if text is not None:
+    for i in range(0, len(parts), 5):
+        text = parts[i]
+        if text:
+            if "<" in text:
+                return None  # something the expression does not read (a comment, a bare "<", an unquoted value, …)
             append((DATA, unescape(text) if "&" in text else text))
-        elif tag is not None:
+        if i + 1 == len(parts):
+            break
+        tag = parts[i + 1]
+        if tag is not None:
             tag = tag.lower()
             if tag in _RAW:
                 return None
-            pairs = []
-            if attrs:
-                for a in _ATTR.finditer(attrs):
-                    name, double, single = a.groups()
-                    value = double if double is not None else single
-                    if value and "&" in value:
-                        value = unescape(value)
-                    pairs.append((name.lower(), value))
-            append((START, tag, pairs))
-            if close:
+            append((START, tag, _attributes(tag, parts[i + 2])))
+            if parts[i + 3]:
                 append((END, tag))
         else:
-            append((END, end.lower()))
-    return out if pos == len(html) else None
+            append((END, parts[i + 4].lower()))
+    return out
 
 
 class FastParser(Parser):
