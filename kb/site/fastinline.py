@@ -20,12 +20,14 @@ from markdown import Extension, inlinepatterns as ip, util
 from markdown.inlinepatterns import DelimiterProcessor, InlineProcessor as NewStylePattern
 from markdown.treeprocessors import InlineProcessor
 
-#: Python-Markdown's own inline expressions → characters one of which a text must contain for it to match
-#: (a footnote reference and every link or image start with "[", raw HTML, autolinks with "<", …)
+#: Python-Markdown's own inline expressions → characters one of which a text must contain for them to match: of the
+#: characters an expression requires, the rarest in our texts (an image needs "!" and "[", a footnote reference "[",
+#: "^" and "]", an autolink "<", "://" and ">", …). Never a letter, digit or ":": the placeholders a match leaves
+#: in the text are made of those, so the characters named here can only disappear from a text being worked on.
 REQUIRED = {
-    ip.BACKTICK_RE: "`", ip.ESCAPE_RE: "\\", ip.LINK_RE: "[", ip.IMAGE_LINK_RE: "[", ip.AUTOLINK_RE: "<",
-    ip.AUTOMAIL_RE: "<", ip.HTML_RE: "<", ip.ENTITY_RE: "&", ip.LINE_BREAK_RE: "\n",
-    r"\[\^([^\]]*)\]": "[",  # markdown.extensions.footnotes
+    ip.BACKTICK_RE: "`", ip.ESCAPE_RE: "\\", ip.LINK_RE: "[", ip.IMAGE_LINK_RE: "!", ip.AUTOLINK_RE: "/",
+    ip.AUTOMAIL_RE: "@", ip.HTML_RE: "<", ip.ENTITY_RE: "&", ip.LINE_BREAK_RE: "\n",
+    r"\[\^([^\]]*)\]": "^",  # markdown.extensions.footnotes
 }
 
 
