@@ -57,34 +57,82 @@ def _git_head() -> str:
     return (_git("rev-parse", "HEAD") or "").strip()
 
 
-def generate(pub, site_url: str = "") -> dict[str, str | bytes]:
-    """Every generated file, path relative to docs/generated/ → content."""
+def generate(pub, site_url: str = "", *, background: bool = False):
+    """Every generated file, path relative to docs/generated/ → content.
+
+    With `background`: (files, pending) — the files no page includes (the ask page's data, the JSON API) are
+    computed by a forked process meanwhile, `pending` = (their names, a function waiting for them: {name:
+    content}, raising PluginError as this function does); `files` holds every other file."""
     from kb import __version__
-    from kb.catalog.facts import FactError
     from kb.cli.main import cli
     from kb.engine.rules import load_rules
-    from kb.errors import RuleBaseInvalid
     from kb.questions import compute_all
     from kb.site.cliref import command_help
-    from kb.site.pages import catalog_pages, cli_pages, data_pages, engine_pages
+    from kb.site.pages import (api_files, api_names, ask_data, ask_data_names, catalog_pages, cli_pages,
+                               data_pages, engine_pages)
 
     data = _data()
-    try:
+    with _plugin_errors():
         rules = load_rules()
         answers = compute_all(data, rules=rules)
         export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
-        files: dict[str, str | bytes] = dict(catalog_pages(data, pub, export))
-        files.update(cli_pages(data, command_help(cli), __version__, pub))
-        # the matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, on this catalog
-        files.update(engine_pages(data, export, rules, pub))
-        files.update(data_pages(data, export, pub, site_url))
-    except FactError as exc:
-        raise PluginError(f"gpukb: a generated page needs a fact the catalog does not have: {exc}") from None
-    except RuleBaseInvalid as exc:
-        raise PluginError(f"gpukb: the rules are not usable:\n{exc}") from None
-    except KeyError as exc:
-        raise PluginError(f"gpukb: {exc.args[0]}") from None
-    return files
+        pending = None
+        if background:  # started first: it runs beside the pages below and beside mkdocs' rendering
+            from kb.site.askdata import _fork
+
+            wait = _fork(lambda: {**ask_data(data, rules), **api_files(data, export)})
+            pending = (ask_data_names(data) + api_names(data), _joined(wait))
+        try:
+            files: dict[str, str | bytes] = dict(catalog_pages(data, pub, export))
+            files.update(cli_pages(data, command_help(cli), __version__, pub))
+            # the matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, on this catalog
+            files.update(engine_pages(data, export, rules, pub, with_data=not background))
+            files.update(data_pages(data, export, pub, site_url, with_api=not background))
+        except BaseException:
+            if pending is not None:
+                _stop(pending[1].pid)
+            raise
+    return (files, pending) if background else files
+
+
+class _plugin_errors:
+    """A catalog or rule problem met while generating, as the PluginError that fails the build naming it."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        from kb.catalog.facts import FactError
+        from kb.errors import RuleBaseInvalid
+
+        if exc is None:
+            return False
+        if isinstance(exc, FactError):
+            raise PluginError(f"gpukb: a generated page needs a fact the catalog does not have: {exc}") from None
+        if isinstance(exc, RuleBaseInvalid):
+            raise PluginError(f"gpukb: the rules are not usable:\n{exc}") from None
+        if isinstance(exc, KeyError):
+            raise PluginError(f"gpukb: {exc.args[0]}") from None
+        return False
+
+
+def _joined(wait):
+    """`wait` (kb.site.askdata._fork) raising what the forked process met as this module's PluginError; a
+    process that ended otherwise (its traceback) fails the build too, with its message."""
+    from kb.catalog.facts import FactError
+    from kb.errors import RuleBaseInvalid
+
+    def join():
+        with _plugin_errors():
+            try:
+                return wait()
+            except (PluginError, KeyError, RuleBaseInvalid, FactError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the build fails with it either way; the traceback stayed there
+                raise PluginError(f"gpukb: generating the ask page's data and the JSON API failed: "
+                                  f"{type(exc).__name__}: {exc}") from None
+    join.pid = wait.pid
+    return join
 
 
 def _file_stamp(folder: Path) -> dict[str, list[int]]:
@@ -107,16 +155,29 @@ def up_to_date(folder: Path, key: str) -> bool:
     return isinstance(stamp, dict) and stamp.get("key") == key and stamp.get("files") == _file_stamp(folder)
 
 
-def write_tree(folder: Path, files: dict[str, str | bytes], key: str) -> None:
-    """Write files whose content changed and delete files no longer generated (keeps mtimes stable);
-    then stamp the folder with `key` and its files."""
-    folder.mkdir(parents=True, exist_ok=True)
+def write_files(folder: Path, files: dict[str, str | bytes]) -> None:
+    """Write files whose content changed (keeps mtimes stable)."""
     for rel, content in files.items():
         path = folder / rel
         raw = content.encode("utf-8") if isinstance(content, str) else content
-        if not path.is_file() or path.read_bytes() != raw:
+        if not path.is_file() or path.stat().st_size != len(raw) or path.read_bytes() != raw:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(raw)
+
+
+def stamp(folder: Path, key: str) -> None:
+    """Stamp the folder with `key` and its files (`up_to_date`)."""
+    stamped = {"key": key, "files": _file_stamp(folder)}
+    (folder / STAMP).write_text(json.dumps(stamped, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def write_tree(folder: Path, files: dict[str, str | bytes], key: str | None) -> None:
+    """Write files whose content changed and delete files no longer generated (keeps mtimes stable);
+    then stamp the folder with `key` and its files (no stamp, and none left, for `key` None)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if key is None:
+        (folder / STAMP).unlink(missing_ok=True)
+    write_files(folder, files)
     keep = set(files) | {STAMP}
     for path in sorted(folder.rglob("*"), reverse=True):
         rel = path.relative_to(folder).as_posix()
@@ -124,8 +185,8 @@ def write_tree(folder: Path, files: dict[str, str | bytes], key: str) -> None:
             path.unlink()
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
-    stamp = {"key": key, "files": _file_stamp(folder)}
-    (folder / STAMP).write_text(json.dumps(stamp, sort_keys=True) + "\n", encoding="utf-8")
+    if key is not None:
+        stamp(folder, key)
 
 
 def on_config(config):
@@ -142,14 +203,25 @@ def on_config(config):
 
         pub = publication()
         key = _generation_key(pub, config.site_url or "")
-        if not up_to_date(folder, key):
+        if _PENDING.get("key") == key:
+            pass  # mkdocs-static-i18n's build of the next language: the files are being generated
+        elif not up_to_date(folder, key):
             from kb.site import gencache
 
+            _forget_pending()
             files = gencache.load(key)  # generated before from the same inputs (kb/site/gencache.py)
-            if files is None:
+            if files is not None:
+                write_tree(folder, files, key)
+            elif _background():
+                files, (names, join) = generate(pub, config.site_url or "", background=True)
+                # the files the forked process writes exist (empty) for mkdocs to list and link; on_post_build
+                # writes them where the build put them
+                write_tree(folder, {**{name: b"" for name in names}, **files}, None)
+                _PENDING.update(key=key, folder=folder, files=files, names=set(names), join=join, dests=set())
+            else:
                 files = generate(pub, config.site_url or "")
                 gencache.store(key, files)
-            write_tree(folder, files, key)
+                write_tree(folder, files, key)
     config.nav = _expand_nav(config.nav, folder)
     return config
 
@@ -169,6 +241,66 @@ def on_env(env, config, files):
 
     env.bytecode_cache = SHARED
     return env
+
+
+#: the generation a forked process finishes (`generate(background=True)`): key, folder, files written, names of
+#: the files it writes, join, and the (source, destination) of each of them in the built site
+_PENDING: dict = {}
+
+
+def _background() -> bool:
+    """Generate the files no page includes in a forked process beside mkdocs' rendering: where the platform
+    forks, the process runs one thread (not `mkdocs serve`'s server) and GPUKB_SITE_WORKERS is not 1."""
+    import threading
+
+    return (hasattr(os, "fork") and threading.active_count() == 1
+            and os.environ.get("GPUKB_SITE_WORKERS", "").strip() != "1")
+
+
+def _forget_pending() -> None:
+    """Stop a forked generation nobody will wait for (a failed build; a new key)."""
+    pid = _PENDING.get("join") and _PENDING["join"].pid
+    _PENDING.clear()
+    if pid:
+        _stop(pid)
+
+
+def _stop(pid: int) -> None:
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGTERM)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+
+
+def _finish_pending(site_dir: Path) -> None:
+    """Wait for the forked generation; write its files into docs/generated/ and where the build put them, stamp
+    the folder and store the whole generation in the cache."""
+    if not _PENDING:
+        return
+    from kb.site import gencache
+
+    pending, join = dict(_PENDING), _PENDING["join"]
+    _PENDING.clear()
+    more = join()
+    if set(more) != pending["names"]:
+        raise PluginError(f"gpukb: the forked generation wrote {sorted(set(more) ^ pending['names'])[:5]} "
+                          "other than announced (kb.site.pages ask_data_names/api_names)")
+    folder = pending["folder"]
+    write_files(folder, more)
+    for src, dest in sorted(pending["dests"]):
+        rel = Path(src).relative_to(folder).as_posix()
+        raw = more[rel].encode("utf-8") if isinstance(more[rel], str) else more[rel]
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
+        Path(dest).write_bytes(raw)
+    stamp(folder, pending["key"])
+    gencache.store(pending["key"], {**pending["files"], **more})
+
+
+def on_build_error(error):
+    _forget_pending()
 
 
 #: up to this many cards the navigation lists every card page; beyond it only the card list (grouped by family,
@@ -232,6 +364,8 @@ def on_files(files, config):
         _publish(f, config)
         for alternate in getattr(f, "alternates", {}).values():
             _publish(alternate, config)
+        if _PENDING and f.src_uri.removeprefix("generated/") in _PENDING["names"]:
+            _PENDING["dests"].add((f.abs_src_path, f.abs_dest_path))  # written there once the fork is done
     return files
 
 
@@ -452,6 +586,7 @@ def on_post_build(config):
     from kb.site.publish import language_sitemap, split_search_index
 
     site = Path(config.site_dir)
+    _finish_pending(site)
     default = getattr(plugin, "default_language", "de")
     others = tuple(lang for lang in getattr(plugin, "build_languages", [default]) if lang != default)
     split_search_index(site, default, others)

@@ -152,6 +152,39 @@ def test_write_tree_keeps_unchanged_files_and_removes_stale_ones(tmp_path):
         ".generated", "a.de.md", "b.en.md"]
 
 
+def test_files_of_the_forked_generation_are_written_where_the_build_put_them_then_stamped_and_cached(tmp_path, monkeypatch):
+    """kb/docs_hooks.py: what no page includes is computed by a forked process beside mkdocs' rendering; the build
+    lists it as empty files, and on_post_build writes what the process computed into docs/generated/ and to each
+    place the build copied the empty file to, stamps the folder and caches the whole generation."""
+    from kb import docs_hooks
+    from kb.site import askdata, gencache
+
+    monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
+    folder, site = tmp_path / "generated", tmp_path / "site"
+    docs_hooks.write_tree(folder, {"a.de.md": "A", "ask/data/x.en.json": b""}, None)
+    assert not docs_hooks.up_to_date(folder, "k1")  # no stamp while the process runs
+    join = docs_hooks._joined(askdata._fork(lambda: {"ask/data/x.en.json": '{"x":1}\n'}))
+    monkeypatch.setattr(docs_hooks, "_PENDING", {
+        "key": "k1", "folder": folder, "files": {"a.de.md": "A"}, "names": {"ask/data/x.en.json"}, "join": join,
+        "dests": {(str(folder / "ask/data/x.en.json"), str(site / "en/ask/data/x.json"))}})
+    docs_hooks._finish_pending(site)
+    assert (site / "en/ask/data/x.json").read_text() == (folder / "ask/data/x.en.json").read_text() == '{"x":1}\n'
+    assert docs_hooks.up_to_date(folder, "k1") and not docs_hooks._PENDING
+    assert gencache.load("k1") == {"a.de.md": b"A", "ask/data/x.en.json": b'{"x":1}\n'}
+
+
+def test_a_failing_forked_generation_fails_the_build_with_its_message():
+    from mkdocs.exceptions import PluginError
+
+    from kb import docs_hooks
+    from kb.site import askdata
+
+    with pytest.raises(PluginError, match="gpukb: the ask page needs"):
+        docs_hooks._joined(askdata._fork(lambda: (_ for _ in ()).throw(KeyError("the ask page needs X"))))()
+    with pytest.raises(PluginError, match="ZeroDivisionError"):  # anything else: the process's traceback
+        docs_hooks._joined(askdata._fork(lambda: 1 / 0))()
+
+
 def test_generated_folder_is_up_to_date_only_for_its_key_and_untouched_files(tmp_path):
     from kb import docs_hooks
 

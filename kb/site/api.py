@@ -71,6 +71,13 @@ def files(data: dict, export: dict, hash_: str) -> dict[str, str]:
     return out
 
 
+def names(data: dict) -> list[str]:
+    """The files `files` writes, in its order."""
+    base = f"api/{VERSION}"
+    return [f"{base}/cards.json", *(f"{base}/cards/{cid}.json" for cid in data["cards"]), f"{base}/answers.json",
+            f"{base}/index.json"]
+
+
 def api_page(ctx) -> str:
     """The page that documents the API (Reference section), in the page's language."""
     from kb.site.md import code, table

@@ -615,6 +615,12 @@ def files(data: dict, rules: dict, workers: int | None = None) -> dict[str, str]
     return out
 
 
+def names(data: dict) -> list[str]:
+    """The files `files` writes, in its order."""
+    return [name for lang in LANGS for name in (f"data/shared.{lang}.json",
+                                                *(f"data/cards/{cid}.{lang}.json" for cid in data["cards"]))]
+
+
 def _card_files(asker, data: dict, cids: list[str]):
     """The files of these cards (both languages), and the release cites and component versions their templates
     use: (files, asker.release_refs, asker.release_values)."""
@@ -678,6 +684,7 @@ def _fork(work):
         if status != "ok":
             raise RuntimeError(f"computing the ask page's data failed:\n{value}")
         return value
+    wait.pid = pid  # (to stop it where nobody will wait)
     return wait
 
 

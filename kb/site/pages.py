@@ -51,18 +51,34 @@ def cli_pages(data: dict, helps: list[tuple[str, str]], version: str, pub) -> di
     return {f"cli.{lang}.md": cli_page(Ctx(data, lang, pub), helps, version) for lang in LANGS}
 
 
-def ask_files(data: dict, rules: dict, pub) -> dict[str, str]:
-    """The ask page in both languages and its data (kb.site.askdata): ask.<lang>.md, ask/data/…"""
+def ask_files(data: dict, rules: dict, pub, with_data: bool = True) -> dict[str, str]:
+    """The ask page in both languages and its data (kb.site.askdata): ask.<lang>.md, ask/data/… (the data only
+    `with_data`; `ask_data` computes it alone)."""
     from kb.site.ask import ask_page
-    from kb.site.askdata import files
 
     out = {f"ask.{lang}.md": ask_page(Ctx(data, lang, pub)) for lang in LANGS}
-    out.update({f"ask/{name}": text for name, text in files(data, rules).items()})
+    if with_data:
+        out.update(ask_data(data, rules))
     return out
 
 
-def engine_pages(data: dict, export: dict, rules: dict, pub) -> dict[str, str]:
-    """Pages made of engine answers: MIG and method matrices, rule reference, the ask page and its data."""
+def ask_data(data: dict, rules: dict) -> dict[str, str]:
+    """The ask page's data (no page includes it: the page's script loads it): ask/data/…"""
+    from kb.site.askdata import files
+
+    return {f"ask/{name}": text for name, text in files(data, rules).items()}
+
+
+def ask_data_names(data: dict) -> list[str]:
+    """The files `ask_data` writes (known before they are computed)."""
+    from kb.site.askdata import names
+
+    return [f"ask/{name}" for name in names(data)]
+
+
+def engine_pages(data: dict, export: dict, rules: dict, pub, with_data: bool = True) -> dict[str, str]:
+    """Pages made of engine answers: MIG and method matrices, rule reference, the ask page and (`with_data`) its
+    data."""
     from kb.site.matrices import method_matrix_page, mig_matrix_page
     from kb.site.rulesref import rules_page
 
@@ -73,20 +89,35 @@ def engine_pages(data: dict, export: dict, rules: dict, pub) -> dict[str, str]:
         out[f"method-matrix.{lang}.md"] = method_matrix_page(Ctx(data, lang, pub), export,
                                                              lambda cid: f"cards/{cid}.md", "rules.md")
         out[f"rules.{lang}.md"] = rules_page(Ctx(data, lang, pub), rules)
-    out.update(ask_files(data, rules, pub))
+    out.update(ask_files(data, rules, pub, with_data))
     return out
 
 
-def data_pages(data: dict, export: dict, pub, site_url: str) -> dict[str, str]:
-    """Data for machines and what changed: the JSON API (api/v1/) and its page, the changes page and the Atom
-    feeds (feed.xml in German, en/feed.xml in English)."""
-    from kb.catalog.compiled import catalog_dir, input_key
+def data_pages(data: dict, export: dict, pub, site_url: str, with_api: bool = True) -> dict[str, str]:
+    """Data for machines and what changed: the JSON API (api/v1/; only `with_api`, `api_files` writes it alone)
+    and its page, the changes page and the Atom feeds (feed.xml in German, en/feed.xml in English)."""
+    from kb.catalog.compiled import catalog_dir
     from kb.site import api, changes
 
-    out = dict(api.files(data, export, input_key()))
+    out = api_files(data, export) if with_api else {}
     versions = changes.history(data, catalog_dir(), export["answers"])
     for lang in LANGS:
         out[f"json-api.{lang}.md"] = api.api_page(Ctx(data, lang, pub))
         out[f"changes.{lang}.md"] = changes.changes_page(Ctx(data, lang, pub), versions)
         out[f"feed.{lang}.xml"] = changes.feed(versions, data, lang, site_url or "http://127.0.0.1:8000/")
     return out
+
+
+def api_files(data: dict, export: dict) -> dict[str, str]:
+    """The JSON API's files (no page includes them): api/v1/…"""
+    from kb.catalog.compiled import input_key
+    from kb.site import api
+
+    return dict(api.files(data, export, input_key()))
+
+
+def api_names(data: dict) -> list[str]:
+    """The files `api_files` writes (known before they are computed)."""
+    from kb.site import api
+
+    return api.names(data)
