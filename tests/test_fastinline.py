@@ -59,7 +59,7 @@ def _convert(texts: list[str], fast: bool) -> list[str]:
 
 def test_mkdocs_uses_it_last():
     names, _ = _extensions()
-    assert names[-1] == "kb.site.fastinline"
+    assert "kb.site.fastinline" in names[-2:]  # after every extension that adds patterns
 
 
 @pytest.mark.parametrize("text", SAMPLES)
