@@ -67,7 +67,7 @@ def test_the_facts_compare_the_release_only_through_its_parts(real, monkeypatch)
             raise AssertionError("the release's version is compared outside kb.questions.release.part")
         return original_key(text)
     monkeypatch.setattr(release, "part", part)
-    for mod in ("mig", "methods", "resource", "strategy"):
+    for mod in ("mig", "methods", "resource", "strategy", "dra"):
         monkeypatch.setattr(f"kb.questions.{mod}.part", part)
     monkeypatch.setattr(versions, "key", key)
     asker = TemplateAsker(data, rules=rules)
@@ -79,8 +79,9 @@ def test_the_facts_compare_the_release_only_through_its_parts(real, monkeypatch)
                      "replicas": 4, "rename_by_default": False},
         "strategy": {"gpus": [{"card": CARD, "profiles": [profile]}, {"card": CARD, "profiles": []}],
                      "operator": op, "driver": None},
+        "dra": {"operator": op, "k8s": "1.34.2", "feature": asker.index["dra_features"][0], "install": "operator"},
     }
-    for question in QUESTIONS:
+    for question in (*QUESTIONS, "dra"):
         facts = module(question).facts(asker, inputs[question])
         assert any(f.get("operator") == op for f in facts), question  # (the release was asked about)
         asker.answer(question, inputs[question])  # the fold (mig's details read the release) too
@@ -101,6 +102,8 @@ def _patched(data, name: str, newer: str, older: str, cid: str) -> dict:
         support = card["operator_support"]
         support["kubevirt_vgpu"] = {"value": True, "cite": support["listed"]["cite"]}
         support["kubevirt_vgpu_since"] = {"value": newer, "cite": support["listed"]["cite"]}
+    elif name == "dra_driver":  # the newer release deploys another DRA driver
+        rel["components"] = [{"component": "dra-driver", "version": "0.1.0"}, *rel.get("components", [])]
     elif name == "dra":  # the newer release is the first to manage the DRA driver
         out["methods"]["dra"]["requirements"]["min_operator"]["value"] = newer
     elif name == "layouts":  # only the newer release's MIG Manager has layouts for the card
@@ -117,7 +120,7 @@ def _patched(data, name: str, newer: str, older: str, cid: str) -> dict:
     return out
 
 
-@pytest.mark.parametrize("name", list(release.PARTS))
+@pytest.mark.parametrize("name", [n for n in release.PARTS if n != "dra_driver"])
 def test_two_releases_differing_in_one_part_get_different_answers(real, name):
     """For every part: two releases of one class, the catalog patched so they differ in that part only, are
     classes apart and their answers differ (the page would show the newer one's answers for both if the key
@@ -158,3 +161,23 @@ def test_the_page_data_of_a_card_is_the_same_with_every_release_asked(real, cid)
             computed = {"cards": askdata.compute_cards(asker, data, [cid], classes)}
         out.append([askdata._dump(askdata.card_payload(data, computed, cid, lang)) for lang in askdata.LANGS])
     assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("name", release.NO_CARD)
+def test_two_releases_differing_in_one_part_no_card_decides_get_different_dra_answers(real, name):
+    """The shared file's DRA table is computed for one release per class of the parts no card decides: two releases
+    of one class, patched to differ in one such part, are classes apart (and where the DRA question reads the
+    part, their answers differ)."""
+    data, rules = real
+    asker = TemplateAsker(data, rules=rules)
+    ops = asker.index["operator_releases"]
+    standing = askdata.release_classes(asker, None, ops, [None])
+    newer, older = next((first, op) for op, first in standing.items() if first != op)
+    patched = _patched(data, name, newer, older, CARD)
+    asker = TemplateAsker(patched, rules=rules)
+    standing = askdata.release_classes(asker, None, ops, [None])
+    assert standing[newer] != standing[older], f"{name}: the key does not tell {newer} and {older} apart"
+    if name in ("dra", "dra_driver"):
+        with bulk():
+            dra = askdata.compute_shared(asker, patched, rules)["dra"]
+        assert dra[newer] != dra[older]

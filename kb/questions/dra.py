@@ -24,6 +24,7 @@ from __future__ import annotations
 from kb import versions
 from kb.errors import UnusableInput
 from kb.questions import base, words
+from kb.questions.release import part
 from kb.text import Text
 
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
@@ -164,7 +165,7 @@ def requirements(data: dict, install: str, operator: str) -> dict:
     operator_req = dra.get("requirements") or {}
     if "min_operator" in operator_req:
         out["min_operator"] = operator_req["min_operator"]["value"]
-        out["operator_manages_dra"] = versions.compare(operator, out["min_operator"]) == "meets"
+        out["operator_manages_dra"] = part("dra", data, operator)["operator_manages_dra"]  # (the same minimum)
     return out
 
 
@@ -178,8 +179,9 @@ def facts(asker, inputs: dict) -> list[dict]:
             "feature_name_de": words.word(words.DRA_FEATURE, inputs["feature"], "de"),
             "maturity": maturity, "maturity_from": "documents",
             **requirements(asker.data, inputs["install"], inputs["operator"])}
-    if inputs["install"] == "operator" and managed_version(asker.data, inputs["operator"]):
-        fact["dra_driver"] = managed_version(asker.data, inputs["operator"])
+    shipped = part("dra_driver", asker.data, inputs["operator"]) if inputs["install"] == "operator" else None
+    if shipped:
+        fact["dra_driver"] = shipped
     if inputs.get("dra_driver"):  # the release's own requirements replace the documents' current ones
         for key in ("min_kubernetes", "min_driver", "driver_version"):
             fact.pop(key, None)

@@ -1,11 +1,12 @@
 """What the facts of a question take from the GPU Operator release asked about, in one place.
 
-The facts of mig, methods, resource and strategy (kb/questions/*.py `facts`, and mig's `details`) read the asked
-release only through `part(name, data, operator, …)` — besides carrying its version as text (`operator`), which
+The facts of mig, methods, resource, strategy and dra (kb/questions/*.py `facts`, and mig's `details`) read the
+asked release only through `part(name, data, operator, …)` — besides carrying its version as text (`operator`), which
 no rule compares. Each part is one helper the catalog's release data decide:
 
 - `behaviour`: what the components the release ships do (kb.questions.behaviour.facts),
 - `dra`: the DRA requirements and whether the release manages the DRA driver (kb.questions.methods),
+- `dra_driver`: the DRA driver version the release deploys (kb.questions.dra.managed_version),
 - `listed`: whether the release's support list names the card (kb.questions.mig.listed_at),
 - `layouts`: whether the release's MIG Manager has layouts for the card (kb.questions.behaviour.mig_layouts),
 - `kubevirt_vgpu`: KubeVirt with NVIDIA vGPU on the card as of the release (kb.questions.methods),
@@ -55,6 +56,12 @@ def _kubevirt_vgpu(data, operator, card, index, driver):
     return kubevirt_vgpu(card, operator)
 
 
+def _dra_driver(data, operator, card, index, driver):
+    from kb.questions.dra import managed_version
+
+    return managed_version(data, operator)
+
+
 def _issues(data, operator, card, index, driver):
     """Every known issue's fact for the release, the driver and the card (None: no card), in catalog order;
     callers select by trigger."""
@@ -64,10 +71,10 @@ def _issues(data, operator, card, index, driver):
 
 
 #: name → helper(data, operator, card, index, driver); `card` is the catalog's card (parts about a card need one)
-PARTS = {"behaviour": _behaviour, "dra": _dra, "listed": _listed, "layouts": _layouts,
+PARTS = {"behaviour": _behaviour, "dra": _dra, "dra_driver": _dra_driver, "listed": _listed, "layouts": _layouts,
          "kubevirt_vgpu": _kubevirt_vgpu, "issues": _issues}
 #: the parts that do not need a card, and those that depend on the driver asked about
-NO_CARD = ("behaviour", "dra", "issues")
+NO_CARD = ("behaviour", "dra", "dra_driver", "issues")
 BY_DRIVER = ("issues",)
 
 
@@ -77,15 +84,16 @@ def part(name: str, data: dict, operator: str, card: dict | None = None, index: 
     return PARTS[name](data, operator, card, index, driver)
 
 
-def key(data: dict, operator: str, card: dict, index: dict | None, drivers: list, *, token: str,
+def key(data: dict, operator: str, card: dict | None, index: dict | None, drivers: list, *, token: str,
         component_token, memo: dict | None = None) -> str:
-    """Every part of release `operator` for `card` (with and without the card, for each of `drivers`), as
+    """Every part of release `operator` for `card` (with and without the card, for each of `drivers`; for `card`
+    None the parts no card decides, as questions without a card read them), as
     text with `operator` written as `token` and each behaviour fact's component version as its token
     (`component_token(component)`; `inherited_from`, which no rule reads, left out): equal keys, equal facts."""
     memo = {} if memo is None else memo  # (one catalog, one index) the text of each part, by what it was asked for
     out = []
-    for name in PARTS:
-        for with_card in (True, False) if name in NO_CARD else (True,):
+    for name in PARTS if card is not None else NO_CARD:  # (no card: what questions without a card read)
+        for with_card in ((True, False) if name in NO_CARD else (True,)) if card is not None else (False,):
             for driver in drivers if name in BY_DRIVER else (None,):
                 asked = (name, operator, card["id"] if with_card else None, driver, token)
                 text = memo.get(asked)

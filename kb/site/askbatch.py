@@ -147,8 +147,14 @@ def template_value(value, sentinels: dict[str, str]):
     """Any value (text, list, mapping) with every sentinel string replaced by its slot."""
     if not sentinels:
         return value
-    pattern = _pattern(sentinels)
-    return _walk(value, lambda s: pattern.sub(lambda m: slot(sentinels[m.group(0)]), s))
+    order = [(sentinel, slot(sentinels[sentinel])) for sentinel in sorted(sentinels, key=len, reverse=True)]
+
+    def one(text: str) -> str:  # one str.replace per sentinel, the longest first (see `template`)
+        for sentinel, filled in order:
+            if sentinel in text:
+                text = text.replace(sentinel, filled)
+        return text
+    return _walk(value, one)
 
 
 def template(answer: dict, sentinels: dict[str, str]) -> dict:

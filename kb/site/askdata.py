@@ -147,7 +147,7 @@ def compute(data: dict, rules: dict) -> dict:
         return {"cards": cards, "shared": shared}
 
 
-def release_classes(asker, card: dict, ops: list[str], drivers: list[str | None]) -> dict[str, str]:
+def release_classes(asker, card: dict | None, ops: list[str], drivers: list[str | None]) -> dict[str, str]:
     """Each release → the first (newest) release of its class: releases whose parts (kb.questions.release.key:
     everything the facts of a question about the card take from the release, its version and the components'
     versions as the tokens the templates carry) are equal. Their requests have equal facts but for those tokens,
@@ -250,15 +250,20 @@ def compute_shared(asker, data: dict, rules: dict) -> dict:
     shared["dra_features"] = features
     from kb.questions.dra import INSTALLS
 
+    # one release per class of releases whose parts no card decides are equal (kb.questions.release): the others
+    # would get the very same templates
+    standing = release_classes(asker, None, ops, [None])
+    reps = [op for op in ops if standing[op] == op]
     dra_req = [({"operator": _op(op), "k8s": padded(c["rep"], 3, "k8s"), "feature": f, "install": how},
                 {_op(op): "operator", padded(c["rep"], 3, "k8s"): "k8s"})
-               for op in ops for f in features for how in INSTALLS for c in k8s]
+               for op in reps for f in features for how in INSTALLS for c in k8s]
     dra = asker.templates("dra", dra_req) if features else []
     nf, ni, nk = len(features), len(INSTALLS), len(k8s)
     shared["installs"] = list(INSTALLS)
     shared["strategy"] = strategy_node(asker, ops)
-    shared["dra"] = {op: [[dra[((i * nf + j) * ni + h) * nk:((i * nf + j) * ni + h + 1) * nk] for h in range(ni)]
-                          for j in range(nf)] for i, op in enumerate(ops)}
+    rows = [[[dra[((i * nf + j) * ni + h) * nk:((i * nf + j) * ni + h + 1) * nk] for h in range(ni)] for j in range(nf)]
+            for i in range(len(reps))]
+    shared["dra"] = {op: rows[reps.index(standing[op])] for op in ops}
     # `--dra-driver V`: of the operator release a standalone release's answer reads only whether that release
     # manages the DRA driver (a detail line): asked under the newest release that does and the newest that does not
     drivers = index.get("dra_driver_releases", [])
