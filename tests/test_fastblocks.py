@@ -24,6 +24,7 @@ SAMPLES = [
     "- item\n    > quote in item\n\n    # header in item\n1. one\n2. two\n",
     "",
     "line\n#",
+    "# A\n\n[TOC]\n\n## B\n\n  [TOC]  \n\ntext [TOC]\n\n| [TOC] |\n|---|\n| x |\n\n    [TOC]\n\n*[TOC]*\n",
 ]
 
 
@@ -76,6 +77,11 @@ def test_search_is_the_originals(pattern, flags, text):
     found, expected = fast.search(text), regex.search(text)
     assert (found and (found.span(), found.groups())) == (expected and (expected.span(), expected.groups()))
     assert fast.pattern == regex.pattern  # everything but search is the original's
+
+
+def test_the_table_of_contents_replaces_its_marker():
+    html = _convert(["# A\n\n[TOC]\n\n## B\n"], True)[0]
+    assert '<div class="toc">' in html and "[TOC]" not in html
 
 
 def test_the_site_uses_it():

@@ -7,6 +7,10 @@ answered by `\\nX` (found from newline to newline, like a literal) or X at posit
 given a quick "no": where neither finds anything the answer is None, as the original's would be; otherwise the
 original expression is asked, so every match the processors see is the original's own.
 
+The table of contents' search for its marker ("[TOC]") gets the same treatment: it joined the whole text below
+every element of the page (a table's text once per row, cell and the table) only to skip empty elements, which a
+paragraph that is the marker never is.
+
 Used by mkdocs.yml (`markdown_extensions: - kb.site.fastblocks`), after the extensions that add processors.
 """
 
@@ -15,7 +19,10 @@ from __future__ import annotations
 import re
 import sys
 
+import types
+
 from markdown import Extension
+from markdown.extensions.toc import TocTreeprocessor
 
 _PREFIXES = ("(?:^|\\n)", "(^|\\n)")
 _NUMBERED_BACKREF = re.compile(r"\\[1-9]|\(\?\(\d")  # \1 … or (?(1)…): numbers shift without the prefix group
@@ -57,8 +64,25 @@ class LineStartPattern:
         return getattr(self.original, name)
 
 
+def replace_marker(self, root, elem) -> None:
+    """TocTreeprocessor.replace_marker without joining each element's whole text: an element whose own text is the
+    (non-empty) marker has a non-empty text, so the original's skip of empty elements never decides anything."""
+    if not self.marker:
+        return TocTreeprocessor.replace_marker(self, root, elem)
+    for parent, child in self.iterparent(root):
+        if child.text and child.text.strip() == self.marker and len(child) == 0:
+            for i in range(len(parent)):
+                if parent[i] == child:
+                    parent[i] = elem
+                    break
+    return None
+
+
 class FastBlocksExtension(Extension):
     def extendMarkdown(self, md):
+        toc = md.treeprocessors["toc"] if "toc" in md.treeprocessors else None
+        if isinstance(toc, TocTreeprocessor):
+            toc.replace_marker = types.MethodType(replace_marker, toc)
         for processor in md.parser.blockprocessors:
             for name in ("RE", "START", "SEARCH_RE"):
                 regex = getattr(processor, name, None)
