@@ -2,10 +2,14 @@
 
 The suite keeps to itself: before anything runs, HOME and the XDG folders point into a temporary folder
 (nothing is written to the user's ~/.cache or ~/.config — Chromium's profile included), the locale is
-neutral (C.UTF-8: English by default), and every test gets its own GPUKB_CACHE_DIR. That folder starts
-with hard links to the compiled data earlier tests built (the cache is keyed by content: sharing it is
-safe), and what a test compiles is linked back for the next ones — so a catalog is compiled once per
-session, not once per test. It works with `pytest` from the repository root and from anywhere else.
+neutral (C.UTF-8: English by default), and every test's GPUKB_CACHE_DIR holds the compiled data earlier tests
+built and nothing else (the cache is keyed by content: sharing it is safe) — so a catalog is compiled once per
+session, not once per test. The folder is the process's one folder of compiled data; what else a test leaves in
+it (drift state, HTTP cache, tracebacks, generated pages) is removed after the test. A module marked
+`pytest.mark.private_cache` (its tests look into the folder: count, damage or delete cache files) gets a folder
+of its own per test instead, starting with hard links to that compiled data — such a test replaces a file it
+damages (unlink, then write), never writes into it: the link's inode is the shared file. It works with `pytest`
+from the repository root and from anywhere else.
 
 Speed (issue 9: the suite runs in about a minute on two cores): pytest-xdist runs two workers (`-n 2` in
 pyproject.toml; `-n 0` for one process); the site is built once per run (fixture `site_built`, shared by the
@@ -78,24 +82,36 @@ def _link_all(source: Path, target: Path) -> None:
                 shutil.copy2(entry.path, target / entry.name)
 
 
+def _only_compiled(folder: Path) -> None:
+    """Remove what is not compiled data from the shared folder (what a test left for itself)."""
+    for entry in os.scandir(folder):
+        if not _shared(entry.name):
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    pass
+
+
 @pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory, monkeypatch):
-    """A cache folder of the test's own, warmed with the compiled data of earlier tests."""
-    cache = tmp_path_factory.mktemp("gpukb-cache")
-    _link_all(_WARM, cache)
-    monkeypatch.setenv("GPUKB_CACHE_DIR", str(cache))
+def _private_cache(request, tmp_path_factory, monkeypatch):
+    """The test's GPUKB_CACHE_DIR: the compiled data of earlier tests (see the module docstring)."""
     from kb.catalog import compiled
 
+    private = request.node.get_closest_marker("private_cache") is not None
+    if private:  # hard links: ~10 µs a file, the folder holds hundreds — only for the tests that need it
+        cache = tmp_path_factory.mktemp("gpukb-cache")
+        _link_all(_WARM, cache)
+    else:
+        cache = _WARM
+    monkeypatch.setenv("GPUKB_CACHE_DIR", str(cache))
     compiled.forget()
     yield cache
     compiled.forget()
-    if cache.is_dir():
-        for entry in os.scandir(cache):
-            if _shared(entry.name) and not (_WARM / entry.name).exists():
-                try:
-                    os.link(entry.path, _WARM / entry.name)
-                except OSError:
-                    pass
+    if not private:
+        _only_compiled(_WARM)
 
 
 @pytest.fixture

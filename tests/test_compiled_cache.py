@@ -21,6 +21,9 @@ from kb.catalog.compiled import load_data, load_rule_base
 from kb.cli.main import cli
 from kb.errors import CatalogInvalid
 
+#: the tests look into the cache folder (count, damage, delete its files): a folder of their own (tests/conftest.py)
+pytestmark = pytest.mark.private_cache
+
 CARD = "cards/h200-nvl.yaml"
 SEVEN, THREE = b"max_instances:\n    value: 7\n", b"max_instances:\n    value: 3\n"
 
@@ -39,6 +42,12 @@ def _age(root: Path, seconds: int = 3600) -> None:
     for path in [root, *root.rglob("*")]:
         st = path.stat()
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 10**9))
+
+
+def _damage(path: Path, text: str) -> None:
+    """Replace a cache file by `text` (a new file: the old one is a hard link to the suite's shared copy)."""
+    path.unlink()
+    path.write_text(text, encoding="utf-8")
 
 
 def max_instances(root=None) -> int:
@@ -202,18 +211,18 @@ def test_a_cache_file_of_the_wrong_shape_is_a_miss(catalog, damage):
     card = head.with_name(head.name.replace(".json", ".card-h200-nvl.json"))
     if damage == "wrong-key":
         stored = json.loads(head.read_text(encoding="utf-8"))
-        head.write_text(json.dumps({**stored, "key": "0" * 20}), encoding="utf-8")
+        _damage(head, json.dumps({**stored, "key": "0" * 20}))
     elif damage == "part-list":
-        card.write_text(json.dumps({"format": compiled.CACHE_FORMAT, "key": head.stem.split("-", 1)[1],
-                                    "part": "card-h200-nvl", "data": []}), encoding="utf-8")
+        _damage(card, json.dumps({"format": compiled.CACHE_FORMAT, "key": head.stem.split("-", 1)[1],
+                                  "part": "card-h200-nvl", "data": []}))
     elif damage == "part-missing":
         card.unlink()
     elif damage == "entry-shape":
         for entry in cache.glob("index-*.json"):
             stored = json.loads(entry.read_text(encoding="utf-8"))
-            entry.write_text(json.dumps({**stored, "entry": {"stats": []}}), encoding="utf-8")
+            _damage(entry, json.dumps({**stored, "entry": {"stats": []}}))
     else:
-        head.write_text(damage, encoding="utf-8")
+        _damage(head, damage)
     assert max_instances() == 7
     assert ask_max_instances() == 7
 
@@ -260,8 +269,8 @@ def test_a_field_or_source_part_gone_after_the_head_was_read_is_built_again(cata
 def test_damaged_rule_cache_is_a_miss(catalog):
     rules, _ = load_rule_base()
     for path in compiled.cache_dir().glob("rules-*.q-mig.json"):
-        path.write_text(json.dumps({"format": compiled.CACHE_FORMAT, "key": path.name.split(".")[0][6:], "part": "q-mig",
-                                    "data": [{"no": "rule"}]}), encoding="utf-8")
+        _damage(path, json.dumps({"format": compiled.CACHE_FORMAT, "key": path.name.split(".")[0][6:], "part": "q-mig",
+                                  "data": [{"no": "rule"}]}))
     compiled.forget()
     assert load_rule_base()[0]["mig"] == rules["mig"]
 
@@ -366,10 +375,14 @@ def test_the_suite_runs_in_a_home_of_its_own(tmp_path):
 
 
 def test_pytest_runs_from_another_folder(tmp_path):
+    """The suite's configuration (pyproject.toml), tests/conftest.py and the helpers it imports (tests/sampling.py,
+    the sandbox, the autouse cache fixture) load from any working folder: one test shows it as well as a file."""
+    test = REPO / "tests" / "test_versions.py"
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:randomly", "-p", "no:cacheprovider",
-                           str(REPO / "tests" / "test_versions.py")], cwd=tmp_path, capture_output=True, text=True)
+                           f"{test}::test_a_prefix_matching_one_release_resolves"], cwd=tmp_path, capture_output=True,
+                          text=True)
     assert proc.returncode == 0, proc.stdout[-2000:]
-    assert " passed" in proc.stdout
+    assert "1 passed" in proc.stdout
 
 
 def test_every_answer_question_declares_the_catalog_parts_it_reads():
