@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import markdown
 import pytest
-import yaml
 
 from kb.site.fastblocks import LineStartPattern, line_start_parts
-
-ROOT = Path(__file__).resolve().parent.parent
+from site_markdown import convert, extensions, hand_written_pages
 
 SAMPLES = [
     "# Title\n\nText\nmore ## not a header\n\n## Header ##\n\nSetext\n======\n\nSetext 2\n---\n",
@@ -28,24 +25,8 @@ SAMPLES = [
 ]
 
 
-def _extensions(with_fast: bool) -> tuple[list, dict]:
-    names, configs = [], {}
-    for item in yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["markdown_extensions"]:
-        name, config = next(iter(item.items())) if isinstance(item, dict) else (item, {})
-        if with_fast or name != "kb.site.fastblocks":
-            names.append(name)
-            configs[name] = config or {}
-    return names, configs
-
-
 def _convert(texts: list[str], fast: bool) -> list[str]:
-    names, configs = _extensions(fast)
-    md = markdown.Markdown(extensions=names, extension_configs=configs)
-    out = []
-    for text in texts:
-        md.reset()
-        out.append(md.convert(text))
-    return out
+    return convert(texts, () if fast else ("kb.site.fastblocks",))
 
 
 @pytest.mark.parametrize("text", SAMPLES)
@@ -54,7 +35,7 @@ def test_same_html(text):
 
 
 def test_same_html_on_the_hand_written_pages():
-    texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").rglob("*.md")) if "generated" not in p.parts]
+    texts = [p.read_text(encoding="utf-8") for p in hand_written_pages()]
     assert len(texts) >= 10
     assert _convert(texts, True) == _convert(texts, False)
 
@@ -85,7 +66,7 @@ def test_the_table_of_contents_replaces_its_marker():
 
 
 def test_the_site_uses_it():
-    names, _ = _extensions(True)
+    names, _ = extensions()
     assert "kb.site.fastblocks" in names
     md = markdown.Markdown(extensions=names)
     wrapped = {p.__class__.__name__ for p in md.parser.blockprocessors

@@ -5,15 +5,10 @@ the matches a pattern's expression finds but its handler rejects."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import markdown
 import pytest
-import yaml
 
 from kb.site import fastinline
-
-ROOT = Path(__file__).resolve().parent.parent
+from site_markdown import convert, hand_written_pages, site_markdown
 
 SAMPLES = [
     "plain words only, 24 GB and 580.65.06",
@@ -37,29 +32,12 @@ SAMPLES = [
 REFS = "\n\n[r]: https://example.org/r\n*[GB]: Gigabyte\n[^1]: a note with *em* and `code`"
 
 
-def _extensions() -> tuple[list, dict]:
-    names, configs = [], {}
-    for item in yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["markdown_extensions"]:
-        name, config = next(iter(item.items())) if isinstance(item, dict) else (item, {})
-        names.append(name)
-        configs[name] = config or {}
-    return names, configs
-
-
 def _convert(texts: list[str], fast: bool) -> list[str]:
-    names, configs = _extensions()
-    names = [n for n in names if fast or n != "kb.site.fastinline"]
-    md = markdown.Markdown(extensions=names, extension_configs=configs)
-    out = []
-    for text in texts:
-        md.reset()
-        out.append(md.convert(text))
-    return out
+    return convert(texts, () if fast else ("kb.site.fastinline",))
 
 
 def test_the_site_uses_it():
-    names, configs = _extensions()
-    md = markdown.Markdown(extensions=names, extension_configs=configs)
+    md = site_markdown()
     assert type(md.treeprocessors["inline"]) is fastinline.FastInlineProcessor
 
 
@@ -71,7 +49,7 @@ def test_same_html_as_python_markdown(text):
 
 
 def test_same_html_on_the_hand_written_pages():
-    pages = sorted(p for p in (ROOT / "docs").rglob("*.md") if "generated" not in p.parts)
+    pages = hand_written_pages()
     assert len(pages) >= 10
     texts = [p.read_text(encoding="utf-8") for p in pages]
     assert _convert(texts, True) == _convert(texts, False)
@@ -80,8 +58,7 @@ def test_same_html_on_the_hand_written_pages():
 def test_every_pattern_of_the_site_has_known_needs():
     """Where a pattern's needed characters are not known the text skip is off (still correct, slower): this
     fails when an extension or a Python-Markdown upgrade brings a pattern the table does not know."""
-    names, configs = _extensions()
-    md = markdown.Markdown(extensions=names, extension_configs=configs)
+    md = site_markdown()
     patterns = list(md.inlinePatterns)
     unknown = [type(p).__name__ for p in patterns if fastinline.required(p) is None]
     assert unknown == []

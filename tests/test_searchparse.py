@@ -6,17 +6,12 @@ emptied, pre, permalinks, entities, and the markup FastParser leaves to HTMLPars
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import markdown
 import pytest
-import yaml
 from material.plugins.search.plugin import Parser, SearchIndex
 
 from kb import docs_hooks
 from kb.site import searchparse
-
-ROOT = Path(__file__).resolve().parent.parent
+from site_markdown import hand_written_pages, site_markdown
 
 SAMPLES = [
     "",
@@ -59,13 +54,8 @@ def test_plain_markup_is_read_without_htmlparser():
 
 
 def test_same_sections_on_the_hand_written_pages():
-    names, configs = [], {}
-    for item in yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["markdown_extensions"]:
-        name, config = next(iter(item.items())) if isinstance(item, dict) else (item, {})
-        names.append(name)
-        configs[name] = config or {}
-    md = markdown.Markdown(extensions=names, extension_configs=configs)
-    pages = sorted(p for p in (ROOT / "docs").rglob("*.md") if "generated" not in p.parts)
+    md = site_markdown()
+    pages = hand_written_pages()
     assert len(pages) >= 10
     fast = 0
     for path in pages:

@@ -1,0 +1,42 @@
+"""The site's Markdown as mkdocs.yml configures it, for tests that compare our fast replacements of Python-Markdown's
+internals (kb/site/fastinline.py, fastblocks.py) and material's search parser with the originals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import markdown
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def extensions(without: tuple[str, ...] = ()) -> tuple[list[str], dict]:
+    """mkdocs.yml's markdown extensions in their order, with their configurations, less those named in `without`."""
+    names, configs = [], {}
+    for item in yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["markdown_extensions"]:
+        name, config = next(iter(item.items())) if isinstance(item, dict) else (item, {})
+        if name not in without:
+            names.append(name)
+            configs[name] = config or {}
+    return names, configs
+
+
+def site_markdown(without: tuple[str, ...] = ()) -> markdown.Markdown:
+    names, configs = extensions(without)
+    return markdown.Markdown(extensions=names, extension_configs=configs)
+
+
+def convert(texts: list[str], without: tuple[str, ...] = ()) -> list[str]:
+    """Each text converted on its own (the converter reset in between), as mkdocs converts pages."""
+    md = site_markdown(without)
+    out = []
+    for text in texts:
+        md.reset()
+        out.append(md.convert(text))
+    return out
+
+
+def hand_written_pages() -> list[Path]:
+    """The pages of docs/ written by hand (not generated)."""
+    return sorted(p for p in (ROOT / "docs").rglob("*.md") if "generated" not in p.parts)
