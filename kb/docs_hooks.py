@@ -78,9 +78,10 @@ def generate(pub, site_url: str = "", *, background: bool = False):
         export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
         pending = None
         if background:  # started first: it runs beside the pages below and beside mkdocs' rendering
-            from kb.site.askdata import _fork
+            from kb.site.forked import run_forked
 
-            wait = _fork(lambda: {**ask_data(data, rules), **api_files(data, export)})
+            wait = run_forked(lambda: {**ask_data(data, rules), **api_files(data, export)},
+                              "generating the ask page's data and the JSON API")
             pending = (ask_data_names(data) + api_names(data), _joined(wait))
         try:
             files: dict[str, str | bytes] = dict(catalog_pages(data, pub, export))
@@ -117,7 +118,7 @@ class _plugin_errors:
 
 
 def _joined(wait):
-    """`wait` (kb.site.askdata._fork) raising what the forked process met as this module's PluginError; a
+    """`wait` (kb.site.forked.run_forked) raising what the forked process met as this module's PluginError; a
     process that ended otherwise (its traceback) fails the build too, with its message."""
     from kb.catalog.facts import FactError
     from kb.errors import RuleBaseInvalid
@@ -207,12 +208,13 @@ def on_config(config):
             pass  # mkdocs-static-i18n's build of the next language: the files are being generated
         elif not up_to_date(folder, key):
             from kb.site import gencache
+            from kb.site.forked import may_fork
 
             _forget_pending()
             files = gencache.load(key)  # generated before from the same inputs (kb/site/gencache.py)
             if files is not None:
                 write_tree(folder, files, key)
-            elif _background():
+            elif may_fork():
                 files, (names, join) = generate(pub, config.site_url or "", background=True)
                 # the files the forked process writes exist (empty) for mkdocs to list and link; on_post_build
                 # writes them where the build put them
@@ -248,15 +250,6 @@ def on_env(env, config, files):
 _PENDING: dict = {}
 
 
-def _background() -> bool:
-    """Generate the files no page includes in a forked process beside mkdocs' rendering: where the platform
-    forks, the process runs one thread (not `mkdocs serve`'s server) and GPUKB_SITE_WORKERS is not 1."""
-    import threading
-
-    return (hasattr(os, "fork") and threading.active_count() == 1
-            and os.environ.get("GPUKB_SITE_WORKERS", "").strip() != "1")
-
-
 def _forget_pending() -> None:
     """Stop a forked generation nobody will wait for (a failed build; a new key)."""
     pid = _PENDING.get("join") and _PENDING["join"].pid
@@ -275,7 +268,7 @@ def _stop(pid: int) -> None:
         pass
 
 
-def _finish_pending(site_dir: Path) -> None:
+def _finish_pending() -> None:
     """Wait for the forked generation; write its files into docs/generated/ and where the build put them, stamp
     the folder and store the whole generation in the cache."""
     if not _PENDING:
@@ -586,7 +579,7 @@ def on_post_build(config):
     from kb.site.publish import language_sitemap, split_search_index
 
     site = Path(config.site_dir)
-    _finish_pending(site)
+    _finish_pending()
     default = getattr(plugin, "default_language", "de")
     others = tuple(lang for lang in getattr(plugin, "build_languages", [default]) if lang != default)
     split_search_index(site, default, others)

@@ -20,7 +20,7 @@ from kb.answer import localise
 from kb.catalog.compiled import load_data
 from kb.engine.rules import load_rules
 from kb.questions import Asker, resolve
-from kb.site import askdata
+from kb.site import askdata, forked
 from kb.site.askbatch import OPEN, classify, intervals, number_classes, padded
 
 
@@ -113,11 +113,11 @@ def test_a_cards_files_are_the_same_computed_alone_in_a_forked_process_or_after_
 
     data, rules = load_data(REPO / "catalog"), load_rules()  # compiled by earlier tests (not the site's copy)
     after = askdata._card_files(TemplateAsker(data, rules=rules), data, ["a10", "l4"])
-    alone = askdata._fork(lambda: askdata._card_files(TemplateAsker(data, rules=rules), data, ["l4"]))()
+    alone = forked.run_forked(lambda: askdata._card_files(TemplateAsker(data, rules=rules), data, ["l4"]), "l4")()
     assert alone[0] == {k: v for k, v in after[0].items() if "/l4." in k} and len(alone[0]) == 2
     assert alone[2] and all(v.get("component-device-plugin") for v in alone[2].values())
     with pytest.raises(KeyError, match="no such card"):  # raised as in one process (the build names it)
-        askdata._fork(lambda: {}["no such card"])()
+        forked.run_forked(lambda: {}["no such card"], "x")()
 
 
 # --- every exported answer ------------------------------------------------------------------------------

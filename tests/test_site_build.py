@@ -157,17 +157,17 @@ def test_files_of_the_forked_generation_are_written_where_the_build_put_them_the
     lists it as empty files, and on_post_build writes what the process computed into docs/generated/ and to each
     place the build copied the empty file to, stamps the folder and caches the whole generation."""
     from kb import docs_hooks
-    from kb.site import askdata, gencache
+    from kb.site import forked, gencache
 
     monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
     folder, site = tmp_path / "generated", tmp_path / "site"
     docs_hooks.write_tree(folder, {"a.de.md": "A", "ask/data/x.en.json": b""}, None)
     assert not docs_hooks.up_to_date(folder, "k1")  # no stamp while the process runs
-    join = docs_hooks._joined(askdata._fork(lambda: {"ask/data/x.en.json": '{"x":1}\n'}))
+    join = docs_hooks._joined(forked.run_forked(lambda: {"ask/data/x.en.json": '{"x":1}\n'}, "x"))
     monkeypatch.setattr(docs_hooks, "_PENDING", {
         "key": "k1", "folder": folder, "files": {"a.de.md": "A"}, "names": {"ask/data/x.en.json"}, "join": join,
         "dests": {(str(folder / "ask/data/x.en.json"), str(site / "en/ask/data/x.json"))}})
-    docs_hooks._finish_pending(site)
+    docs_hooks._finish_pending()
     assert (site / "en/ask/data/x.json").read_text() == (folder / "ask/data/x.en.json").read_text() == '{"x":1}\n'
     assert docs_hooks.up_to_date(folder, "k1") and not docs_hooks._PENDING
     assert gencache.load("k1") == {"a.de.md": b"A", "ask/data/x.en.json": b'{"x":1}\n'}
@@ -177,12 +177,12 @@ def test_a_failing_forked_generation_fails_the_build_with_its_message():
     from mkdocs.exceptions import PluginError
 
     from kb import docs_hooks
-    from kb.site import askdata
+    from kb.site import forked
 
     with pytest.raises(PluginError, match="gpukb: the ask page needs"):
-        docs_hooks._joined(askdata._fork(lambda: (_ for _ in ()).throw(KeyError("the ask page needs X"))))()
+        docs_hooks._joined(forked.run_forked(lambda: (_ for _ in ()).throw(KeyError("the ask page needs X")), "x"))()
     with pytest.raises(PluginError, match="ZeroDivisionError"):  # anything else: the process's traceback
-        docs_hooks._joined(askdata._fork(lambda: 1 / 0))()
+        docs_hooks._joined(forked.run_forked(lambda: 1 / 0, "x"))()
 
 
 def test_generated_folder_is_up_to_date_only_for_its_key_and_untouched_files(tmp_path):

@@ -21,6 +21,7 @@ from kb.engine.syntax import VERDICTS
 from kb.questions import bulk, words
 from kb.questions.resource import MIN_REPLICAS
 from kb.site.askbatch import TemplateAsker, intervals, padded, slot
+from kb.site.forked import run_forked
 from kb.wording import nested, section_text, title_text
 
 VERSION = re.compile(r"^(\d+(\.\d+){1,3}|\d{3,})$")  # "595": a driver branch the MIG guide names as minimum
@@ -596,7 +597,8 @@ def files(data: dict, rules: dict, workers: int | None = None) -> dict[str, str]
     asker = TemplateAsker(data, rules=rules)
     # every second card, and every eighth of the rest: this process computes the shared templates too
     theirs = [c for i, c in enumerate(cids) if i % 2 or i % 16 == 8] if workers > 1 else []
-    child = _fork(lambda: _card_files(TemplateAsker(data, rules=rules), data, theirs)) if theirs else None
+    child = run_forked(lambda: _card_files(TemplateAsker(data, rules=rules), data, theirs),
+                       "computing half of the ask page's cards") if theirs else None
     mine = [c for c in cids if c not in theirs]
     out_cards = _card_files(asker, data, mine)[0]
     with bulk():
@@ -641,56 +643,12 @@ def _card_files(asker, data: dict, cids: list[str]):
 
 def _workers(cards: int) -> int:
     import os
-    import threading
 
-    wanted = os.environ.get("GPUKB_SITE_WORKERS", "")
-    if wanted.strip() == "1" or not hasattr(os, "fork") or threading.active_count() > 1 or cards < 8:
+    from kb.site.forked import may_fork
+
+    if not may_fork() or cards < 8:
         return 1
     return 2 if (os.cpu_count() or 1) >= 2 else 1
-
-
-def _fork(work):
-    """Run `work()` in a forked process; returns a function that waits for it and gives its result, or raises
-    what it raised (the same exception where it can be pickled: a catalog or rule problem reads as it would in
-    one process)."""
-    import os
-    import pickle
-    import traceback
-
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: compute, send, leave without running the parent's exit handlers
-        code = 0
-        try:
-            os.close(read)
-            try:
-                result = ("ok", work())
-            except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
-                code = 1
-                try:
-                    result = ("raise", pickle.loads(pickle.dumps(exc.with_traceback(None))))
-                except Exception:  # noqa: BLE001 - not picklable: its text
-                    result = ("error", traceback.format_exc())
-            with os.fdopen(write, "wb") as pipe:
-                pickle.dump(result, pipe, protocol=pickle.HIGHEST_PROTOCOL)
-        finally:
-            os._exit(code)
-    os.close(write)
-
-    def wait():
-        with os.fdopen(read, "rb") as pipe:
-            try:
-                status, value = pickle.load(pipe)
-            except EOFError:
-                status, value = "error", "the process computing half of the ask page's cards ended without a result"
-        os.waitpid(pid, 0)
-        if status == "raise":
-            raise value
-        if status != "ok":
-            raise RuntimeError(f"computing the ask page's data failed:\n{value}")
-        return value
-    wait.pid = pid  # (to stop it where nobody will wait)
-    return wait
 
 
 def _dump(value) -> str:

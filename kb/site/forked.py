@@ -1,0 +1,59 @@
+"""Work of the site build done in a forked process, beside the build's own (a 2-CPU machine builds the ask page's
+data and the JSON API while mkdocs renders the pages; the ask page's data computes half its cards so)."""
+
+from __future__ import annotations
+
+import os
+
+
+def may_fork() -> bool:
+    """Whether to fork: the platform can, the process runs one thread (not `mkdocs serve`'s server: a fork copies
+    only the calling thread) and GPUKB_SITE_WORKERS is not 1 (everything in one process, as a check)."""
+    import threading
+
+    return (hasattr(os, "fork") and threading.active_count() == 1
+            and os.environ.get("GPUKB_SITE_WORKERS", "").strip() != "1")
+
+
+def run_forked(work, what: str):
+    """Run `work()` in a forked process; returns a function that waits for it and gives its result, or raises
+    what it raised (the same exception where it can be pickled: a catalog or rule problem reads as it would in
+    one process). `what` names the work in the message of a process that ended otherwise. The function's `pid`
+    is the process's (to stop it where nobody will wait)."""
+    import pickle
+    import traceback
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, send, leave without running the parent's exit handlers
+        code = 0
+        try:
+            os.close(read)
+            try:
+                result = ("ok", work())
+            except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
+                code = 1
+                try:
+                    result = ("raise", pickle.loads(pickle.dumps(exc.with_traceback(None))))
+                except Exception:  # noqa: BLE001 - not picklable: its text
+                    result = ("error", traceback.format_exc())
+            with os.fdopen(write, "wb") as pipe:
+                pickle.dump(result, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+        finally:
+            os._exit(code)
+    os.close(write)
+
+    def wait():
+        with os.fdopen(read, "rb") as pipe:
+            try:
+                status, value = pickle.load(pipe)
+            except EOFError:
+                status, value = "error", f"the process {what} ended without a result"
+        os.waitpid(pid, 0)
+        if status == "raise":
+            raise value
+        if status != "ok":
+            raise RuntimeError(f"{what} failed:\n{value}")
+        return value
+    wait.pid = pid
+    return wait
