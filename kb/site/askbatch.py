@@ -129,32 +129,25 @@ def _walk(value, fn):
     return value
 
 
-_PATTERNS: dict = {}
+def _filler(sentinels: dict[str, str]):
+    """A function writing each sentinel of a text as its slot: one str.replace per sentinel, the longest first.
+    That is the substitution of one expression matching any of them, since no sentinel occurs in another or in a
+    slot (sentinels are digits, dots and private-use characters; slots hold letters and dashes)."""
+    order = [(sentinel, slot(sentinels[sentinel])) for sentinel in sorted(sentinels, key=len, reverse=True)]
 
-
-def _pattern(sentinels: dict[str, str]) -> re.Pattern:
-    """One regular expression matching any of the sentinels, the longest first (compiled once per set)."""
-    key = tuple(sorted(sentinels))
-    found = _PATTERNS.get(key)
-    if found is None:
-        if len(_PATTERNS) > 65536:
-            _PATTERNS.clear()
-        found = _PATTERNS[key] = re.compile("|".join(re.escape(s) for s in sorted(sentinels, key=len, reverse=True)))
-    return found
+    def fill(text: str) -> str:
+        for sentinel, filled in order:
+            if sentinel in text:
+                text = text.replace(sentinel, filled)
+        return text
+    return fill
 
 
 def template_value(value, sentinels: dict[str, str]):
     """Any value (text, list, mapping) with every sentinel string replaced by its slot."""
     if not sentinels:
         return value
-    order = [(sentinel, slot(sentinels[sentinel])) for sentinel in sorted(sentinels, key=len, reverse=True)]
-
-    def one(text: str) -> str:  # one str.replace per sentinel, the longest first (see `template`)
-        for sentinel, filled in order:
-            if sentinel in text:
-                text = text.replace(sentinel, filled)
-        return text
-    return _walk(value, one)
+    return _walk(value, _filler(sentinels))
 
 
 def template(answer: dict, sentinels: dict[str, str]) -> dict:
@@ -170,16 +163,13 @@ def template(answer: dict, sentinels: dict[str, str]) -> dict:
         # the citations (half of an answer's text) come out as they are: no need to write and read them
         cites = [r["citations"] for r in reasons]
         answer = {**answer, "reasons": [{k: v for k, v in r.items() if k != "citations"} for r in reasons]}
+    replace = _filler(sentinels)
     try:
         text = json.dumps(answer, ensure_ascii=False)
     except (TypeError, ValueError):
-        out = _walk(answer, lambda s: _pattern(sentinels).sub(lambda m: slot(sentinels[m.group(0)]), s))
+        out = _walk(answer, replace)
     else:
-        # one str.replace per sentinel, the longest first, is the pattern's substitution: no sentinel occurs in
-        # another or in a slot (digits, dots and private-use characters; slots hold letters and dashes)
-        for sentinel in sorted(sentinels, key=len, reverse=True):
-            text = text.replace(sentinel, slot(sentinels[sentinel]))
-        out = json.loads(text)
+        out = json.loads(replace(text))
     if cites is not None:  # each reason as it was, its citations in their place
         out["reasons"] = [{k: (c if k == "citations" else r[k]) for k in old} for old, r, c in zip(reasons, out["reasons"], cites)]
     return out
