@@ -285,6 +285,27 @@ def _key(question: str, inputs: dict) -> tuple:
     return question, tuple(sorted((k, _hashable(v)) for k, v in inputs.items()))
 
 
+def _mig_listed(asker, inputs: dict):
+    from kb.questions.release import part
+
+    return part("listed", asker.data, inputs["operator"], asker.data["cards"][inputs["card"]])
+
+
+#: the questions whose fold writes the answer from its inputs and the conclusions only (kb/questions/<q>.py `fold`),
+#: with what it reads besides (mig's details: whether the release's support list names the card): their templates
+#: are shared by content (`TemplateAsker._content_key`). Not dra and recommend: their folds build facts again.
+CONTENT = {"mig": _mig_listed, "methods": None, "resource": None}
+
+
+class Same(dict):
+    """A copy of a template equal in content to `canonical` (a distinct object: which releases share one group
+    of templates is decided by identity, as before); the ask page's files write it as they write `canonical`."""
+
+    def __init__(self, canonical: dict):
+        super().__init__(canonical)
+        self.canonical = canonical
+
+
 class TemplateAsker(Asker):
     """An Asker (the engine `gpukb ask` uses) that also computes answer templates. A sub-question that a
     question's facts ask (methods asks mig) is answered from the templates already computed for it."""
@@ -298,6 +319,9 @@ class TemplateAsker(Asker):
         self.real: dict[str, str] = {}
         #: templates shared by the releases (see the module's text), by what decides them but the release
         self._shared: dict = {}
+        #: templates by what their text is written from (`_content_key`)
+        self._content: dict = {}
+        self._fillers: dict = {}
         #: a citation of the release's own entry: its reference with RELEASE for the release → its key (a digest
         #: of the reference: the same in every process that computes templates)
         self.release_refs: dict[str, str] = {}
@@ -388,6 +412,16 @@ class TemplateAsker(Asker):
                 if shared in self._shared:
                     self._templates[key] = self._shared[shared]
                     continue
+            content = None
+            if question in CONTENT:
+                content = self._content_key(question, inputs, render, firings[seen], sentinels, op)
+                found = self._content.get(content)
+                if found is not None:  # an equal template written already: a copy of it (see `Same`)
+                    self._templates[key] = Same(found)
+                    if shared is not None:
+                        self._shared[shared] = self._templates[key]
+                    continue
+            if op is not None:
                 render = self._tokenised(render, op)
                 sentinels = {**sentinels, **self._components()}
             conclusions = []
@@ -403,6 +437,8 @@ class TemplateAsker(Asker):
             self._templates[key] = template(answer, sentinels)
             if shared is not None:
                 self._shared[shared] = self._templates[key]
+            if content is not None:
+                self._content[content] = self._templates[key]
         out = [self._templates[key] for _n, key, _p, _r in prepared]
         for request, tmpl in zip(requests, out):
             if len(request) == 2:
@@ -417,6 +453,7 @@ class TemplateAsker(Asker):
         self._templates.clear()
         self._exact.clear()
         self._shared.clear()
+        self._content.clear()
         self._memo.clear()
         self.__dict__.pop("_strategy_gpu", None)
 
@@ -523,6 +560,62 @@ class TemplateAsker(Asker):
         text = repr([{k: v for k, v in inputs.items() if k != "operator"}, rest]).replace(op, RELEASE)
         digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest()  # kept small
         return question, digest, first[1], tuple((rid, tuple(pos)) for rid, pos in firing)
+
+    def _content_key(self, question: str, inputs: dict, render: list[dict], firing: list, sentinels: dict[str, str],
+                     op: str | None) -> tuple:
+        """What the text of a template of `question` (one of CONTENT) is written from: the inputs and, per rule that
+        fired in order, the values of the placeholders its texts, details and cites name (as `conclude` reads them:
+        the components' versions as their tokens), the citations `_cites` looks up and whether its reason repeats
+        an earlier one (kb.questions.base.reasons) — every sentinel written as its slot — and what the question's
+        fold reads besides (CONTENT). Requests with equal keys get templates equal in content: one is written, the
+        others are copies. Two driver classes or releases whose answers read the same values share one this way
+        where their facts differ in what no fired rule's text reads (the bulk of the methods and resource
+        templates)."""
+        from kb.engine.conclude import _lookup, _rule_info
+        from kb.engine.conclude import fill as fill_ref
+
+        by_id = self._by_id(question)
+        cited = bool(self.real or op is not None)
+        rows, cites = [], []
+        seen: list = []
+        for rid, pos in firing:
+            rule = by_id[rid]
+            matched = tuple(self._token_fact(render[i]) for i in pos)
+            _rule, names = _rule_info(rule)
+            values = tuple((n, v.__class__.__name__, v) for n in names for v in (_lookup(rule, matched, n),))
+            repeat = next((j for j, (r, m) in enumerate(seen) if r == rid and m == matched), None)
+            seen.append((rid, matched))
+            rows.append((rid, values, repeat))
+            if cited and any("{" in ref for ref in rule["cites"]):
+                real = tuple({k: self.real.get(v, v) if isinstance(v, str) else v for k, v in f.items()} for f in matched)
+                for ref in rule["cites"]:
+                    bare = ref.rstrip("?")
+                    if op is not None and "{" in bare:
+                        shown = fill_ref(rule, matched, bare)
+                        if op in shown:
+                            cites.append(("release", shown.replace(op, RELEASE), ref))
+                            continue
+                    cites.append(("real", fill_ref(rule, real, bare), ref))
+        names = tuple(sorted(sentinels.items()))
+        fill = self._fillers.get(names)
+        if fill is None:
+            fill = self._fillers[names] = _filler(sentinels)
+        text = fill(repr((sorted((k, _hashable(v)) for k, v in inputs.items()), rows)))
+        extra = CONTENT[question]
+        return question, text, repr(cites), cited, None if extra is None else repr(extra(self, inputs))
+
+    def _by_id(self, question: str) -> dict:
+        key = ("by_id", question)
+        if key not in self._read:
+            self._read[key] = {r["id"]: r for r in self.rules[question]}
+        return self._read[key]
+
+    def _token_fact(self, f: dict) -> dict:
+        """A fact as `_tokenised` writes it (a behaviour fact's version as its component's token)."""
+        if f.get("kind") == "behaviour" and "version" in f:
+            f = {k: v for k, v in f.items() if k != "inherited_from"}
+            f["version"] = component_token(f["component"])
+        return f
 
     def _counted(self, question: str, facts: list[dict], other: list[dict], name: str, values: tuple,
                  derived) -> list[dict]:

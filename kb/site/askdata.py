@@ -473,6 +473,7 @@ class _Pool:
 
     def answer(self, a: dict) -> int:
         """The index of a template's answer (templates are shared objects: each is rendered once)."""
+        a = getattr(a, "canonical", a)  # (askbatch.Same: a copy of an equal template)
         seen = self._seen.get(id(a))
         if seen is not None and seen[0] is a:
             return seen[1]
