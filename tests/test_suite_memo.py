@@ -1,0 +1,54 @@
+"""The suite keeps the compiled catalog and rules in memory from one test to the next (tests/conftest.py
+`_keep_memo`) — only while no test changed them in place: such a change must not reach the next test."""
+
+from __future__ import annotations
+
+from kb.catalog.compiled import load_data
+from kb.engine.rules import load_rules
+
+from conftest import _keep_memo, memo_intact
+
+
+def test_an_untouched_memo_is_kept_and_handed_out_again():
+    data = load_data()
+    card = next(iter(data["cards"]))
+    assert _keep_memo()
+    assert load_data()["cards"][card] is data["cards"][card]
+
+
+def test_a_card_changed_in_place_does_not_reach_the_next_test():
+    data = load_data()
+    card = next(iter(data["cards"]))
+    name = data["cards"][card]["name"]
+    data["cards"][card]["name"] = "changed in place by a test"
+    assert not memo_intact()
+    assert not _keep_memo()  # what the next test's setup does
+    again = load_data()
+    assert again["cards"][card]["name"] == name
+    assert again["cards"][card] is not data["cards"][card]
+    assert _keep_memo()
+
+
+def test_a_rule_changed_in_place_does_not_reach_the_next_test():
+    rules = load_rules()
+    question = sorted(rules)[0]
+    rules[question][0]["when"] = []
+    assert not _keep_memo()
+    assert load_rules()[question][0]["when"] != []
+
+
+def test_a_value_of_the_head_changed_in_place_does_not_reach_the_next_test():
+    data = load_data()
+    path = next(iter(data["files"]))
+    del data["files"][path]
+    assert not _keep_memo()
+    assert path in load_data()["files"]
+
+
+def test_a_new_top_level_dict_is_the_tests_own():
+    """What load_data() builds for each call (the dict of cards) may be changed: it is not kept."""
+    data = load_data()
+    card = next(iter(data["cards"]))
+    del data["cards"][card]
+    assert _keep_memo()
+    assert card in load_data()["cards"]
