@@ -34,12 +34,14 @@ def attach(data: dict, changes: list[Change], *, engine: str = "durable") -> lis
         readers = _readers()
     except Exception as exc:  # noqa: BLE001 — a broken rule base must not hide the drift
         readers, _ = [], errors.append(f"rules: {type(exc).__name__}: {exc}")
+    citing = None
     for change in changes:
         change.read_by = _read_by(data, change.touches, readers)
         if change.patch:
             change.answers = _diff_once(data, change, current, engine, key)
         elif change.details.get("quote") or change.details.get("quotes"):
-            change.answers = _relying(change, current)
+            citing = _citing(current) if citing is None else citing
+            change.answers = _relying(change, current, citing)
     return errors
 
 
@@ -221,16 +223,29 @@ def _rules(answer: dict) -> set[str]:
     return {r["rule"] for r in answer["reasons"]}
 
 
-def _relying(change: Change, current: dict) -> list[dict]:
-    """Current answers whose reasons cite the quote that is gone."""
+def _citing(current: dict) -> dict[tuple, list[tuple[int, int]]]:
+    """(source, quote) → the current answers citing it, as (question's place, answer's place), in order."""
+    out: dict[tuple, list[tuple[int, int]]] = {}
+    for qi, answers in enumerate(current.values()):
+        for ai, a in enumerate(answers):
+            for r in a["reasons"]:
+                for c in r["citations"]:
+                    found = out.setdefault((c["source"], c.get("quote")), [])
+                    if not found or found[-1] != (qi, ai):
+                        found.append((qi, ai))
+    return out
+
+
+def _relying(change: Change, current: dict, citing: dict) -> list[dict]:
+    """Current answers whose reasons cite the quote that is gone (`citing`: _citing(current))."""
     quotes = set(change.details.get("quotes", [])) | ({change.details["quote"]} if change.details.get("quote") else set())
+    places = sorted({p for q in quotes for p in citing.get((change.source, q), ())})
+    questions = list(current)
     out = []
-    for question, answers in current.items():
-        for a in answers:
-            cited = [c for r in a["reasons"] for c in r["citations"]]
-            if any(c["source"] == change.source and c["quote"] in quotes for c in cited):
-                out.append({"question": question, "inputs": a["inputs"], "before": a["verdict"],
-                            "summary": a["summary"]})
+    for qi, ai in places:
+        question = questions[qi]
+        a = current[question][ai]
+        out.append({"question": question, "inputs": a["inputs"], "before": a["verdict"], "summary": a["summary"]})
     return out
 
 
