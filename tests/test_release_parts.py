@@ -200,3 +200,44 @@ def test_two_releases_differing_in_one_part_no_card_decides_get_different_dra_an
         with bulk():
             dra = askdata.compute_shared(asker, patched, rules)["dra"]
         assert dra[newer] != dra[older]
+
+
+class _Unreadable(dict):
+    """A card that fails every read."""
+
+    def _fail(self, *args, **kw):
+        raise AssertionError("the part read the card")
+
+    __getitem__ = get = __contains__ = __iter__ = keys = items = values = __len__ = __bool__ = _fail
+
+
+@pytest.mark.parametrize("name", release.CARDLESS)
+def test_the_parts_said_not_to_read_the_card_do_not(real, name):
+    """release.key shares the text of the CARDLESS parts between cards (its memo ignores the card): their helpers
+    answer for a card that fails every read (here, for every release)."""
+    data, _rules = real
+    for op in (r["version"] for r in data["releases"]["gpu-operator"]["releases"]):
+        assert release.part(name, data, op, _Unreadable()) == release.part(name, data, op, None)
+
+
+def test_cards_the_known_issues_read_alike_get_the_same_issue_facts(real):
+    """release.key shares the text of the part `issues` between cards whose known_issues.card_reads are equal:
+    for every card, every release and driver line, their facts are those of the first card read alike; and a card
+    an issue is limited to is read otherwise than one it is not."""
+    from kb.questions import known_issues
+
+    data, _rules = real
+    first: dict = {}
+    ops = [r["version"] for r in data["releases"]["gpu-operator"]["releases"]]
+    drivers = [None, *askdata.node_driver_lines(data)]
+    for cid in data["cards"]:
+        same = first.setdefault(known_issues.card_reads(data, cid), cid)
+        if same != cid:
+            for op in ops:
+                for driver in drivers:
+                    assert (known_issues.facts(data, operator=op, driver=driver, card=cid)
+                            == known_issues.facts(data, operator=op, driver=driver, card=same)), (cid, same, op, driver)
+    limited = next(issue for _file, issue in known_issues.all_issues(data) if issue.get("cards"))
+    outside = next(c for c in data["cards"] if c not in limited["cards"])
+    assert known_issues.card_reads(data, limited["cards"][0]) != known_issues.card_reads(data, outside)
+    assert len(first) >= 2

@@ -62,6 +62,12 @@ def fact(data: dict, file: str, issue: dict, *, operator: str | None = None, dri
     return out
 
 
+def card_reads(data: dict, card: str) -> tuple:
+    """What `fact` reads of the card asked about: whether it is one of the cards of each issue limited to some
+    (equal for two cards: their facts are equal)."""
+    return tuple(card in issue["cards"] for _file, issue in all_issues(data) if issue.get("cards"))
+
+
 def facts(data: dict, *, operator: str | None = None, driver: str | None = None, card: str | None = None,
           trigger: str | None = None) -> list[dict]:
     """A `known_issue` fact for every known issue (of one trigger, if given) with its status for these versions."""

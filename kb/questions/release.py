@@ -76,6 +76,15 @@ PARTS = {"behaviour": _behaviour, "dra": _dra, "dra_driver": _dra_driver, "liste
 #: the parts that do not need a card, and those that depend on the driver asked about
 NO_CARD = ("behaviour", "dra", "dra_driver", "issues")
 BY_DRIVER = ("issues",)
+#: the parts whose helpers do not read the card
+CARDLESS = ("behaviour", "dra", "dra_driver")
+
+
+def card_reads(data: dict, card: dict) -> tuple:
+    """What the part `issues` reads of a card (kb.questions.known_issues.card_reads)."""
+    from kb.questions import known_issues
+
+    return ("issues", known_issues.card_reads(data, card["id"]))
 
 
 def part(name: str, data: dict, operator: str, card: dict | None = None, index: dict | None = None,
@@ -91,11 +100,15 @@ def key(data: dict, operator: str, card: dict | None, index: dict | None, driver
     text with `operator` written as `token` and each behaviour fact's component version as its token
     (`component_token(component)`; `inherited_from`, which no rule reads, left out): equal keys, equal facts."""
     memo = {} if memo is None else memo  # (one catalog, one index) the text of each part, by what it was asked for
+    # what each part reads of the card (its memo key): nothing (NO_CARD's helpers but `issues` ignore it), what
+    # the known issues' facts read of it, or the card
+    reads = {name: None if name in CARDLESS else card_reads(data, card) if name == "issues" and card is not None
+             else (card or {}).get("id") for name in PARTS}
     out = []
     for name in PARTS if card is not None else NO_CARD:  # (no card: what questions without a card read)
         for with_card in ((True, False) if name in NO_CARD else (True,)) if card is not None else (False,):
             for driver in drivers if name in BY_DRIVER else (None,):
-                asked = (name, operator, card["id"] if with_card else None, driver, token)
+                asked = (name, operator, reads[name] if with_card else None, driver, token)
                 text = memo.get(asked)
                 if text is None:
                     value = part(name, data, operator, card if with_card else None, index, driver)

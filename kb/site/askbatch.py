@@ -261,9 +261,18 @@ def condition_props(rules: list[dict]) -> tuple[set[str], set[str]]:
     return constant, joined - constant
 
 
+_ORDER: dict = {}
+
+
 def projection(facts: list[dict], constant: set[str], joined: set[str]) -> tuple:
     """What of `facts` the rules' conditions see: the values compared with constants, and for joined
     properties only which values are equal (numbered by first appearance)."""
+    if not joined:  # (no rule joins two facts: the same rows, without sorting each fact's keys)
+        order = _ORDER.get(id(constant))
+        if order is None or order[0] is not constant:
+            order = _ORDER[id(constant)] = (constant, sorted(constant))
+        names = order[1]
+        return tuple(tuple((k, f[k]) for k in names if k in f) for f in facts)
     tokens: dict = {}
     out = []
     for f in facts:
@@ -322,12 +331,16 @@ class TemplateAsker(Asker):
         #: templates by what their text is written from (`_content_key`)
         self._content: dict = {}
         self._fillers: dict = {}
+        self._cite_keys: dict = {}
+        #: question → {projection of the facts: [(rule id, positions of the facts it matched)]}
+        self._firings: dict = {}
         #: a citation of the release's own entry: its reference with RELEASE for the release → its key (a digest
         #: of the reference: the same in every process that computes templates)
         self.release_refs: dict[str, str] = {}
         #: operator sentinel → {component slot: the version the release ships}, as the facts had them
         self.release_values: dict[str, dict[str, str]] = {}
         self._tokens: dict[str, str] | None = None
+        self._fill: dict[str, str] | None = None
         self._behaviour: dict = {}
         self._behaviour_classes: dict[str, int] = {}
 
@@ -392,10 +405,11 @@ class TemplateAsker(Asker):
             seen = projection(facts, constant, joined)
             projections.setdefault(seen, facts)
             prepared.append((n, key, seen, render))
-        todo = list(projections.items())
+        # the same projection, the same firings: kept across calls (cards) for the rules of this asker
+        firings = self._firings.setdefault(question, {})
+        todo = [(seen, facts) for seen, facts in projections.items() if seen not in firings]
         if todo:
             fired = fire(question, [facts for _, facts in todo], engine=self.engine, rules=self.rules)
-            firings = {}
             for (seen, facts), one in zip(todo, fired):
                 firings[seen] = [(rid, [next(i for i, f in enumerate(facts) if f is m) for m in matched])
                                        for rid, matched in one]
@@ -440,11 +454,11 @@ class TemplateAsker(Asker):
             if content is not None:
                 self._content[content] = self._templates[key]
         out = [self._templates[key] for _n, key, _p, _r in prepared]
-        for request, tmpl in zip(requests, out):
-            if len(request) == 2:
+        fill = self._component_fill()
+        for request, tmpl, (_n, key, _p, _r) in zip(requests, out, prepared):
+            if len(request) == 2 and key[:2] not in self._exact:  # (key[:2] is _key(question, inputs))
                 # a sub-question's answer keeps the component tokens (they stand for the same in every release)
-                self._exact.setdefault(_key(question, request[0]),
-                                       (tmpl, {**self._component_fill(), **{name: s for s, name in request[1].items()}}))
+                self._exact[key[:2]] = (tmpl, {**fill, **{name: s for s, name in request[1].items()}})
         return out
 
     def forget_templates(self) -> None:
@@ -454,6 +468,7 @@ class TemplateAsker(Asker):
         self._exact.clear()
         self._shared.clear()
         self._content.clear()
+        self._cite_keys.clear()
         self._memo.clear()
         self.__dict__.pop("_strategy_gpu", None)
 
@@ -475,7 +490,9 @@ class TemplateAsker(Asker):
         return self._components()
 
     def _component_fill(self) -> dict[str, str]:
-        return {name: token for token, name in self._components().items()}
+        if self._fill is None:
+            self._fill = {name: token for token, name in self._components().items()}
+        return self._fill
 
     def _tokenised(self, facts: list[dict], op: str) -> list[dict]:
         """The facts with the component versions of the release (behaviour facts) as tokens; the versions are
@@ -587,15 +604,30 @@ class TemplateAsker(Asker):
             seen.append((rid, matched))
             rows.append((rid, values, repeat))
             if cited and any("{" in ref for ref in rule["cites"]):
-                real = tuple({k: self.real.get(v, v) if isinstance(v, str) else v for k, v in f.items()} for f in matched)
-                for ref in rule["cites"]:
-                    bare = ref.rstrip("?")
-                    if op is not None and "{" in bare:
-                        shown = fill_ref(rule, matched, bare)
-                        if op in shown:
-                            cites.append(("release", shown.replace(op, RELEASE), ref))
-                            continue
-                    cites.append(("real", fill_ref(rule, real, bare), ref))
+                # (what _cites looks up follows from the placeholders' values: once per rule and values)
+                # (and the versions the sentinels among them stand for: `real` may be told another writing later)
+                memo, shown_as = (rid, values, op), tuple(self.real.get(v) for _n, _t, v in values if isinstance(v, str))
+                try:
+                    found = self._cite_keys.get(memo)
+                except TypeError:  # a list among the values
+                    memo = found = None
+                if found is not None and found[0] == shown_as:
+                    found = found[1]
+                else:
+                    found = []
+                    real = tuple({k: self.real.get(v, v) if isinstance(v, str) else v for k, v in f.items()}
+                                 for f in matched)
+                    for ref in rule["cites"]:
+                        bare = ref.rstrip("?")
+                        if op is not None and "{" in bare:
+                            shown = fill_ref(rule, matched, bare)
+                            if op in shown:
+                                found.append(("release", shown.replace(op, RELEASE), ref))
+                                continue
+                        found.append(("real", fill_ref(rule, real, bare), ref))
+                    if memo is not None:
+                        self._cite_keys[memo] = (shown_as, found)
+                cites += found
         names = tuple(sorted(sentinels.items()))
         fill = self._fillers.get(names)
         if fill is None:
