@@ -459,6 +459,7 @@ class _Pool:
         self.tables: dict[str, list] = {"answers": [], "reasons": [], "cites": [], "parts": []}
         self._index: dict = {}
         self._seen: dict[int, tuple[dict, int]] = {}
+        self._parts_seen: dict[int, tuple[dict, int]] = {}
         self._details: dict[str, list] = {}
 
     def _intern(self, table: str, item, key=None) -> int:
@@ -482,7 +483,16 @@ class _Pool:
         return n
 
     def part(self, c: dict) -> int:
-        """One conclusion of the engine, as the page assembles a strategy answer from them (its index)."""
+        """One conclusion of the engine, as the page assembles a strategy answer from them (its index). The
+        conclusions about a GPU are shared objects (askdata.strategy_gpu): each is rendered once."""
+        seen = self._parts_seen.get(id(c))
+        if seen is not None and seen[0] is c:
+            return seen[1]
+        n = self._part(c)
+        self._parts_seen[id(c)] = (c, n)
+        return n
+
+    def _part(self, c: dict) -> int:
         lang = self.lang
         cites = [self._cite(x) for x in c["cites"]]
         out = {"rule": c["rule"], "title": c["title"][lang], "verdict": c.get("verdict"), "text": c["text"][lang],
