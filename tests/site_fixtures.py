@@ -1,10 +1,12 @@
 """Session fixtures of the site tests, imported by tests/conftest.py: the site built once (tests/sitebuild.py),
 served once per worker on 127.0.0.1, and ONE Chromium per worker for its browser tests (Playwright driving
-Debian's /usr/bin/chromium; never `playwright install`)."""
+Debian's /usr/bin/chromium; never `playwright install`), with one page per kind (desktop, phone, …) that the tests
+take turns on (_Tab)."""
 
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import threading
 from functools import partial
@@ -66,42 +68,102 @@ def chromium():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield browser
+        _TABS.clear()
         browser.close()
 
 
+class _Tab:
+    """One browser context with one page, reused by every test asking for the same context options (the page
+    and phone fixtures, open_page): a new context and page per test cost ~0.4 s CPU (a renderer process started,
+    the theme's script and styles compiled again from a cold cache) — more than most tests' own work. Each test
+    still loads its pages itself; between tests the tab is emptied (about:blank, the site's local and session
+    storage cleared: material keeps the palette there) and what it recorded is started afresh."""
+
+    def __init__(self, browser, viewport: dict, context_args: dict):
+        self.context = browser.new_context(viewport=viewport, **context_args)
+        self.page = self.context.new_page()
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+
+    def empty(self) -> bool:
+        """Leave the site (the page's scripts end with it) and forget its storage; False where the page is unusable."""
+        try:
+            if self.page.url.startswith("http"):
+                self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+            self.page.goto("about:blank")
+            self.context.clear_cookies()
+            return True
+        except Exception:  # noqa: BLE001 - a crashed or closed page: the next test gets a new tab
+            return False
+
+
+#: the worker's tabs by context options (see _Tab)
+_TABS: dict[str, _Tab] = {}
+
+
 def open_page(browser, request, viewport: dict, **context_args):
-    """A fresh context and page recording requests and script errors; returns (page, finish) — finish() fails
-    the test on a request that left 127.0.0.1 or a script error, and takes a screenshot (test-artifacts/
-    site-browser/) where the test failed (every test's with GPUKB_SHOTS=1)."""
+    """The worker's page for these context options (a _Tab: made on first use, then reused), recording requests
+    and script errors from here on; returns (page, finish) — finish() fails the test on a request that left
+    127.0.0.1 or a script error, and takes a screenshot (test-artifacts/site-browser/) where the test failed
+    (every test's with GPUKB_SHOTS=1)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(viewport=viewport, **context_args)
-    pg = context.new_page()
-    requests: list[str] = []
-    errors: list[str] = []
-    pg.on("request", lambda r: requests.append(r.url))
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    key = json.dumps([viewport, context_args], sort_keys=True)
+    tab = _TABS.get(key)
+    if tab is None or tab.page.is_closed():
+        tab = _TABS[key] = _Tab(browser, viewport, context_args)
+    tab.requests.clear()
+    tab.errors.clear()
+    pg = tab.page
 
     def finish():
-        outside = [u for u in requests if urlparse(u).scheme not in ("data", "blob") and urlparse(u).hostname != "127.0.0.1"]
+        def outside():
+            return [u for u in tab.requests if urlparse(u).scheme not in ("data", "blob", "about")
+                    and urlparse(u).hostname != "127.0.0.1"]
         # a screenshot of what failed (a full page at phone scale costs seconds: not of every passing test)
-        if outside or errors or getattr(request.node, "gpukb_call_failed", True) or os.environ.get("GPUKB_SHOTS"):
+        if outside() or tab.errors or getattr(request.node, "gpukb_call_failed", True) or os.environ.get("GPUKB_SHOTS"):
             try:
                 pg.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
             except Exception:  # noqa: BLE001 - a screenshot is a help, not a result
                 pass
-        context.close()
-        assert outside == [], f"requests outside 127.0.0.1: {outside}"
-        assert errors == [], f"script or console errors: {errors}"
+        if not tab.empty():  # what the page says while it is left still counts for this test
+            _TABS.pop(key, None)
+            try:
+                tab.context.close()
+            except Exception:  # noqa: BLE001 - a context of a browser that is gone
+                pass
+        assert outside() == [], f"requests outside 127.0.0.1: {outside()}"
+        assert tab.errors == [], f"script or console errors: {tab.errors}"
     return pg, finish
+
+
+DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture
 def page(chromium, site_server, request):
     """A desktop page (1280 × 900)."""
-    pg, finish = open_page(chromium, request, {"width": 1280, "height": 900})
+    pg, finish = open_page(chromium, request, DESKTOP)
     yield pg
     finish()
+
+
+@pytest.fixture
+def page_with(chromium, site_server, request):
+    """page_with(viewport, **context_args): a page with other context options (a colour scheme, permissions),
+    checked like `page` when the test is over (checked inside the test, it would not know yet whether the test
+    failed, and took a screenshot of every one)."""
+    finishers = []
+
+    def open_with(viewport: dict, **context_args):
+        pg, finish = open_page(chromium, request, viewport, **context_args)
+        finishers.append(finish)
+        return pg
+    yield open_with
+    for finish in finishers:
+        finish()
 
 
 @pytest.fixture

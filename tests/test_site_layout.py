@@ -98,30 +98,26 @@ def test_resource_names_and_versions_stay_on_one_line_on_a_phone(phone, site_ser
 
 # --- configuration to copy ----------------------------------------------------------------------------------
 
-def test_the_copy_button_copies_the_configuration_as_shown(chromium, site_server, site_built, request):
-    from site_fixtures import open_page
+def test_the_copy_button_copies_the_configuration_as_shown(page_with, site_server, site_built):
+    from site_fixtures import DESKTOP
 
     from kb.catalog.compiled import load_data
     from kb.site.configs import block_text
 
-    pg, finish = open_page(chromium, request, {"width": 1280, "height": 900},
-                           permissions=["clipboard-read", "clipboard-write"])
-    try:
-        pg.goto(url(site_server, "guide/time-slicing/", "en"))
-        blocks = pg.locator("article .highlight:has(.filename)")
-        assert blocks.count() == 4
-        data = load_data()
-        for i, block_id in enumerate(["time-slicing-configmap", "time-slicing-values", "time-slicing-patch",
-                                      "time-slicing-pod"]):
-            block = blocks.nth(i)
-            block.hover()
-            button = block.locator("button[data-md-type=copy]")
-            assert button.count() == 1 and button.get_attribute("title")
-            button.click()
-            copied = pg.evaluate("navigator.clipboard.readText()")
-            assert copied.strip("\n") == block_text(data, block_id), block_id
-    finally:
-        finish()
+    pg = page_with(DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    pg.goto(url(site_server, "guide/time-slicing/", "en"))
+    blocks = pg.locator("article .highlight:has(.filename)")
+    assert blocks.count() == 4
+    data = load_data()
+    for i, block_id in enumerate(["time-slicing-configmap", "time-slicing-values", "time-slicing-patch",
+                                  "time-slicing-pod"]):
+        block = blocks.nth(i)
+        block.hover()
+        button = block.locator("button[data-md-type=copy]")
+        assert button.count() == 1 and button.get_attribute("title")
+        button.click()
+        copied = pg.evaluate("navigator.clipboard.readText()")
+        assert copied.strip("\n") == block_text(data, block_id), block_id
 
 
 # --- contrast and targets ----------------------------------------------------------------------------------
@@ -150,19 +146,16 @@ CHECKED = ("article a, article p, article td, article th, article li, .md-header
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", ["guide/mig/", "mig-matrix/", "cards/h200-nvl/"])
-def test_text_and_link_contrast_is_at_least_4_5_in_both_palettes(chromium, site_server, request, scheme, path):
-    from site_fixtures import open_page
+def test_text_and_link_contrast_is_at_least_4_5_in_both_palettes(page_with, site_server, scheme, path):
+    from site_fixtures import DESKTOP
 
-    pg, finish = open_page(chromium, request, {"width": 1280, "height": 900}, color_scheme=scheme)
-    try:
-        pg.goto(url(site_server, path))
-        assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == ("slate" if scheme == "dark" else "default")
-        measured = pg.evaluate(CONTRAST, CHECKED)
-        assert len(measured) > 20
-        low = [(what, round(ratio, 2)) for what, ratio in measured if ratio < 4.5]
-        assert low == []
-    finally:
-        finish()
+    pg = page_with(DESKTOP, color_scheme=scheme)
+    pg.goto(url(site_server, path))
+    assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == ("slate" if scheme == "dark" else "default")
+    measured = pg.evaluate(CONTRAST, CHECKED)
+    assert len(measured) > 20
+    low = [(what, round(ratio, 2)) for what, ratio in measured if ratio < 4.5]
+    assert low == []
 
 
 def test_footnote_links_are_targets_of_at_least_24_px(page, site_server):
