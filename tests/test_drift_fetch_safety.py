@@ -80,7 +80,7 @@ def server(monkeypatch):
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     srv.requests = []
     srv.daemon_threads = True
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     srv.base = f"http://127.0.0.1:{srv.server_address[1]}"
     yield srv

@@ -197,7 +197,7 @@ def document(drift_catalog):
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Document)
     srv.version = 1
     srv.daemon_threads = True
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     path = drift_catalog / "sources.yaml"
     sources = yaml.safe_load(path.read_text(encoding="utf-8"))
     entries = sources["sources"] if isinstance(sources, dict) else sources
