@@ -70,22 +70,40 @@ def fire(rules: list[dict], fact_lists: list[list[dict]]) -> list[list[tuple[str
     """For each query (a list of facts): (rule id, positions of the matched facts) of every firing."""
     results = []
     for facts in fact_lists:
+        by_kind: dict = {}  # a condition naming a kind is tried on the facts of that kind only (every fact has one)
+        for i, fact in enumerate(facts):
+            by_kind.setdefault(fact.get("kind"), []).append(i)
+        everything = range(len(facts))
         fired = []
         for rule in rules:
-            for combo in _combinations(rule["when"], facts, 0, (), {}):
+            tried = [everything if k is None else by_kind.get(k, ()) for k in map(_kind, rule["when"])]
+            for combo in _combinations(rule["when"], facts, tried, 0, (), {}):
                 fired.append((rule["id"], combo))
         results.append(fired)
     return results
 
 
-def _combinations(when: list, facts: list[dict], depth: int, used: tuple, binding: dict):
-    """Every way to bind distinct matching facts to the rule's names (a join is all combinations)."""
+def _kind(named: tuple) -> str | None:
+    """The kind a name's condition requires ({"kind": k} alone or inside its top "$and"; k a text), else None."""
+    _alias, cond = named
+    (key, value), = cond.items()
+    parts = value if key == "$and" else [cond]
+    for part in parts:
+        if isinstance(part, dict) and list(part) == ["kind"] and isinstance(part["kind"], str):
+            return part["kind"]
+    return None
+
+
+def _combinations(when: list, facts: list[dict], tried: list, depth: int, used: tuple, binding: dict):
+    """Every way to bind distinct matching facts to the rule's names (a join is all combinations); `tried`: per
+    name, the positions of the facts that may match it, in order."""
     if depth == len(when):
         yield used
         return
     alias, cond = when[depth]
-    for i, fact in enumerate(facts):
+    for i in tried[depth]:
+        fact = facts[i]
         if i not in used and matches(cond, fact, binding):
             binding[alias] = fact
-            yield from _combinations(when, facts, depth + 1, used + (i,), binding)
+            yield from _combinations(when, facts, tried, depth + 1, used + (i,), binding)
             del binding[alias]
