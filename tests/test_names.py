@@ -152,3 +152,22 @@ def test_a_part_or_more_words_than_a_name_are_not_guessed(typed):
     with pytest.raises(NameError_) as exc:
         INDEX.resolve(typed)
     assert not exc.value.several and exc.value.candidates
+
+
+def test_a_name_index_is_built_once_for_cards_with_the_same_names_and_again_for_others():
+    """kb.catalog.names.name_index: the same names and device ids give the index built before, holding the caller's
+    cards (their plain products decide); an alias added gives a new one."""
+    from kb.catalog import names
+
+    same = {cid: {**c} for cid, c in CARDS.items()}
+    first, again = names.name_index(CARDS), names.name_index(same)
+    assert again.exact is first.exact and again.cards is same
+    assert again.resolve("H200 NVL") == "h200-nvl"
+    renamed = {**same, "l4": {**same["l4"], "aliases": ["NVIDIA-L4", "Ada L4"]}}
+    assert names.name_index(renamed).resolve("Ada L4") == "l4"
+    with pytest.raises(NameError_):
+        names.name_index(CARDS).resolve("Ada L4")
+    twins = dict([card("a", "NVIDIA A", "A", ["Twin"]), card("b", "NVIDIA B", "B", ["Twin"])])
+    with pytest.raises(NameError_):
+        names.name_index(twins).resolve("Twin")
+    assert names.name_index({**twins, "b": {**twins["b"], "plain_product": True}}).resolve("Twin") == "b"

@@ -16,6 +16,7 @@ neither a part of a name ("H200 NV" is not the H200 SXM, "L40" not the L40S) nor
 
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 import unicodedata
@@ -202,3 +203,23 @@ class NameIndex:
         """Device ids from the index's list or the card's fact."""
         ids = card.get("pci_device_ids") or []
         return ids.get("value", []) if isinstance(ids, dict) else ids
+
+
+#: name indexes built in this process, by what they read of the cards (see `name_index`)
+_INDEXES: dict = {}
+
+
+def name_index(cards: dict) -> NameIndex:
+    """`NameIndex(cards)`, built once per process for cards with the same names and device ids (what it indexes);
+    the index handed out holds `cards` itself (where it reads more of a card: the plain product). `gpukb check`
+    resolves every node's product with it, a question its card's name."""
+    key = tuple((cid, tuple(NameIndex._names(card)), tuple(NameIndex._pci(card))) for cid, card in cards.items())
+    found = _INDEXES.get(key)
+    if found is None:
+        if len(_INDEXES) >= 16:
+            _INDEXES.clear()
+        found = _INDEXES[key] = NameIndex(cards)
+    out = copy.copy(found)
+    out.cards = cards
+    return out
+

@@ -125,10 +125,10 @@ def card_id(index: dict, name: str) -> str:
     hit = index["exact"].get(str(name).strip().lower())  # a name or alias as written: no need for the matcher
     if hit:
         return hit
-    from kb.catalog.names import NameError_, NameIndex
+    from kb.catalog.names import NameError_, name_index
 
     try:
-        return NameIndex(index["cards"]).resolve(name)
+        return name_index(index["cards"]).resolve(name)
     except NameError_ as exc:
         typed = str(name)
         shorts = [index["cards"][c]["short_name"] for c in exc.candidates]

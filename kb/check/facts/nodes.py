@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from kb import versions
-from kb.catalog.names import NameError_, NameIndex, product_name
+from kb.catalog.names import NameError_, NameIndex, name_index, product_name
 from kb.check.facts import mig
 from kb.check.facts.base import Context, FactSet, boolean, text
 from kb.errors import UnusableInput
@@ -227,7 +227,7 @@ def issues(ctx: Context, out: FactSet, node, props: dict, at: dict) -> None:
 
 def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
     """One fact per node; returns how many nodes select each device-plugin configuration (label → count)."""
-    names = NameIndex(ctx.data.get("cards", {}))
+    names = name_index(ctx.data.get("cards", {}))
     uses: dict = {}
     configmap = ctx.dp_configmap()
     keys = ctx.dp_keys()
