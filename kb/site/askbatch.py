@@ -267,12 +267,14 @@ _ORDER: dict = {}
 def projection(facts: list[dict], constant: set[str], joined: set[str]) -> tuple:
     """What of `facts` the rules' conditions see: the values compared with constants, and for joined
     properties only which values are equal (numbered by first appearance)."""
-    if not joined:  # (no rule joins two facts: the same rows, without sorting each fact's keys)
+    if not joined:
+        # (no rule joins two facts: each fact's values of the compared properties in a fixed order, None where it
+        # has none — a fact's values are never None —: equal where the rows above are equal, and quicker)
         order = _ORDER.get(id(constant))
         if order is None or order[0] is not constant:
             order = _ORDER[id(constant)] = (constant, sorted(constant))
         names = order[1]
-        return tuple(tuple((k, f[k]) for k in names if k in f) for f in facts)
+        return tuple(tuple(map(f.get, names)) for f in facts)
     tokens: dict = {}
     out = []
     for f in facts:
@@ -512,6 +514,15 @@ class TemplateAsker(Asker):
             out.append(f)
         return out
 
+    def _real_facts(self, facts: tuple) -> tuple:
+        """The facts with each value that is a sentinel replaced by the version it stands for."""
+        real = self.real
+        out = []
+        for f in facts:
+            changed = {k: real[v] for k, v in f.items() if v.__class__ is str and v in real}
+            out.append({**f, **changed} if changed else f)
+        return tuple(out)
+
     def _release_cite(self, ref: str) -> dict:
         """The cite standing for a citation of the release's own entry (`ref` with RELEASE for the release)."""
         key = self.release_refs.get(ref)
@@ -529,7 +540,7 @@ class TemplateAsker(Asker):
         from kb.engine.conclude import cited_fact
         from kb.engine.conclude import fill as fill_ref
 
-        real = tuple({k: self.real.get(v, v) if isinstance(v, str) else v for k, v in f.items()} for f in render)
+        real = self._real_facts(render)
         out: list[dict] = []
         for ref in rule["cites"]:
             optional, bare = ref.endswith("?"), ref.rstrip("?")
@@ -615,8 +626,7 @@ class TemplateAsker(Asker):
                     found = found[1]
                 else:
                     found = []
-                    real = tuple({k: self.real.get(v, v) if isinstance(v, str) else v for k, v in f.items()}
-                                 for f in matched)
+                    real = self._real_facts(matched)
                     for ref in rule["cites"]:
                         bare = ref.rstrip("?")
                         if op is not None and "{" in bare:
@@ -656,8 +666,16 @@ class TemplateAsker(Asker):
         that reads a property following from the number (the classes only know the number's own lines)."""
         if len(facts) != len(other) or any(a.keys() != b.keys() for a, b in zip(facts, other)):
             raise ValueError(f"the facts differ in shape for two values of {name}: {values}")
+        props = getattr(derived, "props", None)  # the only properties `derived` computes, where it says so
         out = []
         for a, b in zip(facts, other):
+            if props is not None and props.isdisjoint(a):  # nothing follows from the number: all must be equal
+                if a != b:
+                    k = next(k for k in a if a[k] != b[k])
+                    raise ValueError(f"the ask page does not know how {k} follows from {name} "
+                                     f"({name} {values[0]}: {a[k]!r}, {values[1]}: {b[k]!r})")
+                out.append(dict(a))
+                continue
             row = dict(a)
             for k in a:
                 follows = derived is not None and derived(k, values[0], a) is not None

@@ -123,6 +123,9 @@ def derived(prop: str, count: int, fact: dict):
     return None
 
 
+derived.props = frozenset(("replicas", "client_thread_percentage", "client_memory_gb"))  # (askbatch._counted)
+
+
 def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sent) -> list[dict]:
     """One template per (release, combination); a class of replica counts is computed with two counts of it
     (kb.site.askbatch.TemplateAsker.templates): what follows from the count is filled in by the page."""
