@@ -241,3 +241,44 @@ def test_cards_the_known_issues_read_alike_get_the_same_issue_facts(real):
     outside = next(c for c in data["cards"] if c not in limited["cards"])
     assert known_issues.card_reads(data, limited["cards"][0]) != known_issues.card_reads(data, outside)
     assert len(first) >= 2
+
+
+def test_the_resource_facts_read_of_the_release_only_its_parts_and_the_mig_verdict(real, monkeypatch):
+    """askdata.resource_classes asks one release per class of kb.questions.resource.RELEASE_PARTS and the card's
+    MIG verdict without a driver: the resource facts of every request the page makes for a card must read no other
+    part of the release and nothing of the MIG answer but its verdict."""
+    from kb.questions import resource
+
+    data, rules = real
+    original = release.part
+
+    def part(name, *args, **kw):
+        assert name in resource.RELEASE_PARTS, f"the resource facts read the release's part {name}"
+        return original(name, *args, **kw)
+
+    class Verdict(dict):
+        def __getitem__(self, key):
+            assert key == "verdict", f"the resource facts read {key!r} of the MIG answer"
+            return super().__getitem__(key)
+
+        def get(self, key, default=None):
+            return self[key] if key in self else default
+
+    monkeypatch.setattr(resource, "part", part)
+    asker = TemplateAsker(data, rules=rules)
+    asked = []
+    answer = asker.answer
+
+    def recorded(question, inputs, **kw):
+        asked.append((question, inputs.get("driver")))
+        return Verdict(answer(question, inputs, **kw))
+
+    monkeypatch.setattr(asker, "answer", recorded)
+    ops = asker.index["operator_releases"]
+    combos = askdata.resource_combos(asker.index["cards"][CARD]["profiles"], askdata.replica_classes(rules))
+    with bulk():
+        for op in (ops[0], ops[-1]):
+            for c in combos:
+                resource.facts(asker, {"card": CARD, "operator": askdata._op(op), "replicas": (c["replicas"] or [None])[0],
+                                       **{k: v for k, v in c.items() if k not in ("class", "replicas")}})
+    assert set(asked) == {("mig", None)}

@@ -94,11 +94,12 @@ def part(name: str, data: dict, operator: str, card: dict | None = None, index: 
 
 
 def key(data: dict, operator: str, card: dict | None, index: dict | None, drivers: list, *, token: str,
-        component_token, memo: dict | None = None) -> str:
+        component_token, memo: dict | None = None, names: tuple | None = None) -> str:
     """Every part of release `operator` for `card` (with and without the card, for each of `drivers`; for `card`
     None the parts no card decides, as questions without a card read them), as
     text with `operator` written as `token` and each behaviour fact's component version as its token
-    (`component_token(component)`; `inherited_from`, which no rule reads, left out): equal keys, equal facts."""
+    (`component_token(component)`; `inherited_from`, which no rule reads, left out): equal keys, equal facts.
+    `names`: only these parts (what one question reads)."""
     memo = {} if memo is None else memo  # (one catalog, one index) the text of each part, by what it was asked for
     # what each part reads of the card (its memo key): nothing (NO_CARD's helpers but `issues` ignore it), what
     # the known issues' facts read of it, or the card
@@ -106,6 +107,8 @@ def key(data: dict, operator: str, card: dict | None, index: dict | None, driver
              else (card or {}).get("id") for name in PARTS}
     out = []
     for name in PARTS if card is not None else NO_CARD:  # (no card: what questions without a card read)
+        if names is not None and name not in names:
+            continue
         for with_card in ((True, False) if name in NO_CARD else (True,)) if card is not None else (False,):
             for driver in drivers if name in BY_DRIVER else (None,):
                 asked = (name, operator, reads[name] if with_card else None, driver, token)

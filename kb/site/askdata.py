@@ -166,6 +166,27 @@ def release_classes(asker, card: dict | None, ops: list[str], drivers: list[str 
                                              component_token=component_token, memo=memo), op) for op in ops}
 
 
+def resource_classes(asker, card: dict, ops: list[str]) -> dict[str, str]:
+    """Each of `ops` → the first of them whose resource facts equal its own but for the release's version and its
+    components' versions (which the templates leave open): what kb.questions.resource.facts reads of the release
+    (`RELEASE_PARTS`, with kb.questions.release.key) and the card's MIG verdict under it without a driver. Every
+    request of such a release has the same inputs (the release aside), facts and firings as one of the first's:
+    TemplateAsker gives it the first's template object (`_shared_key`), so it need not be asked."""
+    from kb.questions import release
+    from kb.questions.resource import RELEASE_PARTS
+    from kb.site.askbatch import RELEASE, component_token
+
+    memo = asker.__dict__.setdefault("_release_parts", {})
+    first: dict = {}
+    out = {}
+    for op in ops:
+        verdict = asker.answer("mig", {"card": card["id"], "operator": _op(op), "driver": None}, cited=False)["verdict"]
+        key = release.key(asker.data, _op(op), card, asker.index, [None], token=RELEASE, component_token=component_token,
+                          memo=memo, names=RELEASE_PARTS)
+        out[op] = first.setdefault((key, verdict), op)
+    return out
+
+
 def compute_cards(asker, data: dict, cids: list[str], classes_of_releases: bool = True) -> dict:
     """The templates of the questions about each of these cards: {id: …}. What a card's templates say depends
     on that card only (the asker's memos hold answers by their inputs, card included): cards may be computed
@@ -200,12 +221,20 @@ def compute_cards(asker, data: dict, cids: list[str], classes_of_releases: bool 
         meth = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e},
                                             sent(op, d)) for op in reps for d in drivers for e in enabled])
         combos = resource_combos(index["cards"][cid]["profiles"], replicas)
-        res = _resource_templates(asker, cid, reps, combos, sent)
+        nc = len(combos)
+        # the resource question reads less of the release: one release per class of its own (resource_classes)
+        # stands for the others, whose requests would get its very templates (the same objects)
+        res_standing = resource_classes(asker, card, reps) if classes_of_releases else {op: op for op in reps}
+        res_reps = [op for op in reps if res_standing[op] == op]
+        res_first = _resource_templates(asker, cid, res_reps, combos, sent)
+        res = []
+        for op in reps:
+            i = res_reps.index(res_standing[op])
+            res += res_first[i * nc:(i + 1) * nc]
         # `gpukb ask recommend` has no --operator: the newest release answers
         rec_combos = [(w, i) for w in index["workloads"] for i in (None, "required")]
         rec = asker.templates("recommend", [({"workload": w, "card": cid, "isolation": i, "operator": _op(ops[0])},
                                              sent(ops[0])) for w, i in rec_combos])
-        nc = len(combos)
         # releases whose templates are the same objects (kb.site.askbatch: what an answer says of the release is
         # filled in by the page) share one group
         out["groups"] = []
