@@ -69,17 +69,47 @@ def localise(answer: dict, lang: str) -> dict:
 
 
 def _footnotes(answer: dict):
-    """Number each distinct citation once, in order of appearance."""
-    numbers: dict[str, int] = {}
-    notes: list[dict] = []
+    """Number each distinct citation once, in order of appearance: (each cited object's number by its id —
+    equal citations share one —, the notes as (content key, citation))."""
+    numbers: dict = {}
+    by_object: dict[int, int] = {}
+    notes: list[tuple] = []
     cited = [c for reason in answer["reasons"] for c in reason["citations"]]
     cited += [c for d in answer.get("disputes", ()) for v in d["values"] for c in v["citations"]]
     for cite in cited:
-        key = json.dumps(cite, sort_keys=True)
+        if id(cite) in by_object:
+            continue
+        key = _content(cite)
         if key not in numbers:
             numbers[key] = len(notes) + 1
-            notes.append(cite)
-    return numbers, notes
+            notes.append((key, cite))
+        by_object[id(cite)] = numbers[key]
+    return by_object, notes
+
+
+def _content(cite: dict):
+    """A citation's content as a key: its items with their types (true is not 1), or its JSON where a value is not
+    hashable."""
+    try:
+        key = tuple(sorted((k, v.__class__, v) for k, v in cite.items()))
+        hash(key)
+        return key
+    except TypeError:
+        return json.dumps(cite, sort_keys=True)
+
+
+#: a citation's text by (its content, language): the same few hundred citations back thousands of answers
+_CITATION_TEXT: dict = {}
+
+
+def _citation_line(key, cite: dict, lang: str) -> str:
+    found = _CITATION_TEXT.get((key, lang))
+    if found is None:
+        if len(_CITATION_TEXT) > 20_000:
+            _CITATION_TEXT.clear()
+        url = f" {cite['url']}" if cite.get("url") else ""
+        found = _CITATION_TEXT[(key, lang)] = f"{citation_text(cite, lang)}{url}"
+    return found
 
 
 def _dispute_lines(answer: dict, numbers: dict, lang: str) -> list[str]:
@@ -100,8 +130,8 @@ def _dispute_lines(answer: dict, numbers: dict, lang: str) -> list[str]:
 
 
 def _marks(item: dict, numbers: dict) -> str:
-    """The footnote marks of a reason's (or a disputed value's) citations."""
-    return "".join(f"[{numbers[json.dumps(c, sort_keys=True)]}]" for c in item["citations"])
+    """The footnote marks of a reason's (or a disputed value's) citations (`numbers`: _footnotes')."""
+    return "".join(f"[{numbers[id(c)]}]" for c in item["citations"])
 
 
 def _label(key: str, lang: str) -> str:
@@ -251,8 +281,7 @@ def render_text(answer: dict, lang: str = "en", explain: bool = False) -> str:
             lines += [f"    {t('read')}: {_fact_line(f)}" for f in reason["facts"]]
     if notes:
         lines.append(f"{t('sources')}:")
-        for i, cite in enumerate(notes, 1):
-            url = f" {cite['url']}" if cite.get("url") else ""
-            lines.append(f"  [{i}] {citation_text(cite, lang)}{url}")
+        for i, (key, cite) in enumerate(notes, 1):
+            lines.append(f"  [{i}] {_citation_line(key, cite, lang)}")
     lines.append(f"{t('data')}: {answer['data_version']}")
     return "\n".join(lines)
