@@ -277,4 +277,6 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 # the site tests' session fixtures: the site built once, served once, one Chromium for all browser tests
-from site_fixtures import chromium, page, page_with, phone, site_built, site_server  # noqa: E402,F401
+from site_fixtures import (  # noqa: E402,F401
+    chromium, page, page_with, phone, site_built, site_server, site_server_blank_search,
+)

@@ -3,6 +3,10 @@
 The site is built once per session from a copy of docs/ and of the real catalog, with one card's note replaced
 by HTML and script, and served by http.server on 127.0.0.1; one Chromium serves every browser test
 (tests/site_fixtures.py). Screenshots of failed tests go to test-artifacts/site-browser/ (GPUKB_SHOTS=1: of all).
+
+The search test loads the real search index; every other test here gets the site with empty ones (fixture
+`server`): building the real index costs ~0.35 s CPU after each page load and they do not search. That no page
+has a script error with the real index is the language walk's part (tests/test_site_layout.py).
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ def built(site_built, chromium):
 
 
 @pytest.fixture
-def server(site_server, chromium):
-    return site_server
+def server(site_server_blank_search, chromium):
+    """The site with empty search indexes (tests/site_fixtures.py): these tests do not search; the language
+    walks of tests/test_site_layout.py see every kind of page with the real index."""
+    return site_server_blank_search
 
 
 def test_german_start_page(page, server):
@@ -51,9 +57,9 @@ def test_language_switch_keeps_the_page(page, server):
     assert page.locator("html").get_attribute("lang") == "de"
 
 
-def test_german_search_finds_the_mig_page(page, server):
+def test_german_search_finds_the_mig_page(page, site_server):
     with page.expect_response(lambda r: r.url.endswith("/search/search_index.json")):
-        page.goto(server + "/")
+        page.goto(site_server + "/")
     page.wait_for_load_state("networkidle")  # the search worker has built its index
     box = page.locator("input.md-search__input")
     box.click()

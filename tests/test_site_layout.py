@@ -1,7 +1,12 @@
 """The built site as a customer uses it, in Chromium (tests/site_fixtures.py: one build, one browser per session):
 a phone (375 px) without sideways scrolling, tables that scroll inside their box with the first column kept,
 resource names never broken, copy buttons that copy the configuration, contrast in both palettes, targets of
-24 × 24 px, landmarks, headings and keyboard use, matrix filters, card pages with every method's verdict."""
+24 × 24 px, landmarks, headings and keyboard use, matrix filters, card pages with every method's verdict.
+
+Two tests load the real search index: the search test, and the language walk (landmarks, headings, images),
+which visits every kind of page in one of the two languages and so stands for "no page has a script error with
+the real index" (tests/site_fixtures.py fails a test on any). The others get the site with empty indexes
+(fixture `server`): indexing the real one costs ~0.35 s CPU after every page load, and they do not search."""
 
 from __future__ import annotations
 
@@ -19,6 +24,12 @@ GUIDE = ["guide/operator/", "guide/methods/", "guide/mig/", "guide/time-slicing/
 #: one page of every kind, in both languages: what the console and layout checks visit
 PAGES = ["", *GUIDE, "ask/", "mig-matrix/", "method-matrix/", "methods/", "mig-profiles/", "dra/", "releases/",
          "cards/", "cards/h200-nvl/", "reference/sources/", "reference/rules/", "reference/cli/"]
+
+
+@pytest.fixture
+def server(site_server_blank_search, chromium):
+    """The site with empty search indexes (tests/site_fixtures.py; see the module's docstring)."""
+    return site_server_blank_search
 
 
 def walk(lang: str, seed: str, always: tuple = ()) -> list[str]:
@@ -56,15 +67,15 @@ PHONE_ALWAYS = ("method-matrix/", "mig-profiles/")
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_no_page_scrolls_sideways_on_a_phone(phone, site_server, lang):
+def test_no_page_scrolls_sideways_on_a_phone(phone, server, lang):
     for path in walk(lang, "phone", always=PHONE_ALWAYS):
-        phone.goto(url(site_server, path, lang))
+        phone.goto(url(server, path, lang))
         over, culprits = phone.evaluate(WIDER_THAN_SCREEN)
         assert (over, culprits[:3]) == (0, []), path
 
 
-def test_a_wide_table_scrolls_in_its_box_keeps_its_first_column_and_says_so(phone, site_server):
-    phone.goto(url(site_server, "method-matrix/"))
+def test_a_wide_table_scrolls_in_its_box_keeps_its_first_column_and_says_so(phone, server):
+    phone.goto(url(server, "method-matrix/"))
     wrap = phone.locator(".md-typeset__scrollwrap:has(.gpukb-verdict)").first
     assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
     cue = phone.locator(".md-typeset__scrollwrap:has(.gpukb-verdict) + .gpukb-scroll-cue").first
@@ -78,7 +89,7 @@ def test_a_wide_table_scrolls_in_its_box_keeps_its_first_column_and_says_so(phon
     assert left - 1 <= first.bounding_box()["x"] <= left + 20  # … and the card's name stayed in view (sticky)
     assert first.bounding_box()["width"] <= 375 / 3 + 10  # the kept column takes at most a third of the phone
     # a table that fits says nothing
-    phone.goto(url(site_server, "guide/operator/"))
+    phone.goto(url(server, "guide/operator/"))
     narrow = [c for c in phone.locator(".gpukb-scroll-cue").all() if c.is_visible()]
     wraps = phone.locator(".md-typeset__scrollwrap").evaluate_all("ws => ws.filter(w => w.scrollWidth > w.clientWidth).length")
     assert len(narrow) == wraps
@@ -88,8 +99,8 @@ TOKENS = re.compile(r"^(nvidia\.com/[\w./-]+|\d+(\.\d+){1,3}|v?\d+\.\d+\.\d+)$")
 
 
 @pytest.mark.parametrize("path", ["guide/time-slicing/", "guide/mig/", "cards/h200-nvl/", "mig-profiles/"])
-def test_resource_names_and_versions_stay_on_one_line_on_a_phone(phone, site_server, path):
-    phone.goto(url(site_server, path, "en"))
+def test_resource_names_and_versions_stay_on_one_line_on_a_phone(phone, server, path):
+    phone.goto(url(server, path, "en"))
     spans = phone.locator("article :not(pre) > code").evaluate_all(
         "cs => cs.map(c => [c.textContent, c.getClientRects().length])")
     tokens = [(text, lines) for text, lines in spans if TOKENS.match(text)]
@@ -98,14 +109,14 @@ def test_resource_names_and_versions_stay_on_one_line_on_a_phone(phone, site_ser
 
 # --- configuration to copy ----------------------------------------------------------------------------------
 
-def test_the_copy_button_copies_the_configuration_as_shown(page_with, site_server, site_built):
+def test_the_copy_button_copies_the_configuration_as_shown(page_with, server, site_built):
     from site_fixtures import DESKTOP
 
     from kb.catalog.compiled import load_data
     from kb.site.configs import block_text
 
     pg = page_with(DESKTOP, permissions=["clipboard-read", "clipboard-write"])
-    pg.goto(url(site_server, "guide/time-slicing/", "en"))
+    pg.goto(url(server, "guide/time-slicing/", "en"))
     blocks = pg.locator("article .highlight:has(.filename)")
     assert blocks.count() == 4
     data = load_data()
@@ -146,11 +157,11 @@ CHECKED = ("article a, article p, article td, article th, article li, .md-header
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", ["guide/mig/", "mig-matrix/", "cards/h200-nvl/"])
-def test_text_and_link_contrast_is_at_least_4_5_in_both_palettes(page_with, site_server, scheme, path):
+def test_text_and_link_contrast_is_at_least_4_5_in_both_palettes(page_with, server, scheme, path):
     from site_fixtures import DESKTOP
 
     pg = page_with(DESKTOP, color_scheme=scheme)
-    pg.goto(url(site_server, path))
+    pg.goto(url(server, path))
     assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == ("slate" if scheme == "dark" else "default")
     measured = pg.evaluate(CONTRAST, CHECKED)
     assert len(measured) > 20
@@ -158,8 +169,8 @@ def test_text_and_link_contrast_is_at_least_4_5_in_both_palettes(page_with, site
     assert low == []
 
 
-def test_footnote_links_are_targets_of_at_least_24_px(page, site_server):
-    page.goto(url(site_server, "guide/mig/"))
+def test_footnote_links_are_targets_of_at_least_24_px(page, server):
+    page.goto(url(server, "guide/mig/"))
     boxes = page.locator("a.footnote-ref").evaluate_all("as => as.map(a => [a.offsetWidth, a.offsetHeight])")
     assert boxes and all(w >= 24 and h >= 24 for w, h in boxes), boxes[:5]
 
@@ -185,8 +196,8 @@ def test_language_landmarks_headings_and_images(page, site_server, lang):
     assert page.get_by_role("columnheader").count() >= 2
 
 
-def test_the_ask_form_works_with_the_keyboard_alone(page, site_server):
-    page.goto(url(site_server, "ask/", "en"))
+def test_the_ask_form_works_with_the_keyboard_alone(page, server):
+    page.goto(url(server, "ask/", "en"))
     page.wait_for_selector("#gpukb-ask[data-answered]")
     page.locator("#gpukb-ask-q").focus()
     for _ in range(6):  # to "mig" by arrow keys, whatever the first question is
@@ -211,8 +222,8 @@ def test_the_ask_form_works_with_the_keyboard_alone(page, site_server):
 
 # --- matrices, cards, search ------------------------------------------------------------------------------------
 
-def test_matrix_filters_by_verdict_family_and_name(page, site_server, site_built):
-    page.goto(url(site_server, "mig-matrix/"))
+def test_matrix_filters_by_verdict_family_and_name(page, server, site_built):
+    page.goto(url(server, "mig-matrix/"))
     form = page.locator(".gpukb-filter").first
     assert form.is_visible()
     rows = page.locator("table:has(.gpukb-verdict) tbody tr")
@@ -236,8 +247,8 @@ def test_matrix_filters_by_verdict_family_and_name(page, site_server, site_built
     assert [r.locator("[data-card]").first.get_attribute("data-card") for r in shown] == ["h200-nvl"]
 
 
-def test_matrix_rows_link_to_a_prefilled_problem_report(page, site_server, site_built):
-    page.goto(url(site_server, "method-matrix/", "en"))
+def test_matrix_rows_link_to_a_prefilled_problem_report(page, server, site_built):
+    page.goto(url(server, "method-matrix/", "en"))
     link = page.locator("table tbody tr:has([data-card='l4']) a.gpukb-report")
     href = link.get_attribute("href")
     assert href.startswith("https://github.com/eurokommerz/gpukb/issues/new?title=")
@@ -248,13 +259,13 @@ def test_matrix_rows_link_to_a_prefilled_problem_report(page, site_server, site_
     assert link.get_attribute("aria-label") == "Report a problem with this fact"
 
 
-def test_card_page_shows_every_methods_verdict_of_the_engine(page, site_server, site_built):
+def test_card_page_shows_every_methods_verdict_of_the_engine(page, server, site_built):
     from kb import versions
 
     answers = [a for a in site_built.export["answers"] if a["question"] == "methods" and a["inputs"]["card"] == "l40s"
                and not a["inputs"].get("driver") and not a["inputs"].get("mig_enabled")]
     newest = max(answers, key=lambda a: versions.key(a["inputs"]["operator"]))
-    page.goto(url(site_server, "cards/l40s/", "en"))
+    page.goto(url(server, "cards/l40s/", "en"))
     badges = page.locator("span.gpukb-verdict[data-card='l40s'][data-method]")
     shown = {b.get_attribute("data-method"): b.get_attribute("data-verdict") for b in badges.all()}
     assert shown == newest["details"]["methods"]
