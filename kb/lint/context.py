@@ -40,7 +40,12 @@ class LintContext:
     def citations(self) -> Iterator[tuple[str, Document, tuple, dict]]:
         """Every citation in every file: (relative file, document, field path, citation as written)."""
         for rel, doc in self.documents():
-            yield from ((rel, doc, path, cit) for path, cit in _walk_citations(doc.data, ()))
+            yield from ((rel, doc, path, cit) for path, cit in self.citations_in(doc))
+
+    @staticmethod
+    def citations_in(doc: Document) -> Iterator[tuple[tuple, dict]]:
+        """Every citation of one file: (field path, citation as written)."""
+        return _walk_citations(doc.data, ())
 
     def problem(self, doc: Document, path: tuple, message, kind: str) -> Problem:
         """A Problem located at `path` of `doc`; `message` a Text (both languages)."""

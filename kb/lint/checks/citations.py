@@ -102,9 +102,9 @@ def _name_problems(ctx, doc) -> list:
     return out
 
 
-def _page_problems(ctx, rel, doc, sources: dict) -> list:
+def _page_problems(ctx, doc, sources: dict) -> list:
     out = []
-    for _, _, cpath, cite in ((r, d, p, c) for r, d, p, c in ctx.citations() if r == rel):
+    for cpath, cite in ctx.citations_in(doc):
         src = sources.get(cite.get("source"))
         if src and src.multi_page and not cite.get("page"):
             out.append(ctx.problem(doc, cpath, f"{src.id} spans several pages: name the `page` this quote is on "
@@ -147,7 +147,7 @@ def check(ctx):
             problems += _value_problems(ctx, rel, doc, path, node)
             if "value" in node:
                 problems += _version_problems(ctx, doc, path, node, sources)
-        problems += _page_problems(ctx, rel, doc, sources)
+        problems += _page_problems(ctx, doc, sources)
         if rel.startswith("cards/"):
             problems += _name_problems(ctx, doc)
     return sorted(problems, key=lambda p: (p.file, p.line or 0))
