@@ -74,26 +74,44 @@ def generate(pub, site_url: str = "", *, background: bool = False):
     data = _data()
     with _plugin_errors():
         rules = load_rules()
-        answers = compute_all(data, rules=rules)
-        export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
-        pending = None
-        if background:  # started first: it runs beside the pages below and beside mkdocs' rendering
+        pending, waits = None, []
+        if background:
             from kb.site.forked import run_forked
 
-            wait = run_forked(lambda: {**ask_data(data, rules), **api_files(data, export)},
-                              "generating the ask page's data and the JSON API")
-            pending = (ask_data_names(data) + api_names(data), _joined(wait))
+            # the ask page's data needs no answer of the matrix: started first, it runs beside compute_all (which
+            # had the machine's second CPU idle), the pages below and mkdocs' rendering
+            waits.append(run_forked(lambda: ask_data(data, rules), "generating the ask page's data"))
         try:
+            answers = compute_all(data, rules=rules)
+            export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
+            if background:  # the JSON API from the answers, beside the pages and mkdocs' rendering too
+                waits.append(run_forked(lambda: api_files(data, export), "generating the JSON API"))
+                pending = (ask_data_names(data) + api_names(data), _joined(_together(waits)))
             files: dict[str, str | bytes] = dict(catalog_pages(data, pub, export))
             files.update(cli_pages(data, command_help(cli), __version__, pub))
             # the matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, on this catalog
             files.update(engine_pages(data, export, rules, pub, with_data=not background))
             files.update(data_pages(data, export, pub, site_url, with_api=not background))
         except BaseException:
-            if pending is not None:
-                _stop(pending[1].pid)
+            _stop([w.pid for w in waits])
             raise
     return (files, pending) if background else files
+
+
+def _together(waits: list):
+    """One wait for several forked processes (kb.site.forked.run_forked): their results merged; where one fails,
+    the others not waited for yet are stopped. Its `pid`: theirs."""
+    def wait():
+        out: dict = {}
+        for n, one in enumerate(waits):
+            try:
+                out.update(one())
+            except BaseException:
+                _stop([w.pid for w in waits[n + 1:]])
+                raise
+        return out
+    wait.pid = [w.pid for w in waits]
+    return wait
 
 
 class _plugin_errors:
@@ -258,14 +276,16 @@ def _forget_pending() -> None:
         _stop(pid)
 
 
-def _stop(pid: int) -> None:
+def _stop(pid) -> None:
+    """Stop a forked process (a pid), or several (a list)."""
     import signal
 
-    try:
-        os.kill(pid, signal.SIGTERM)
-        os.waitpid(pid, 0)
-    except OSError:
-        pass
+    for one in pid if isinstance(pid, list) else [pid]:
+        try:
+            os.kill(one, signal.SIGTERM)
+            os.waitpid(one, 0)
+        except OSError:
+            pass
 
 
 def _finish_pending() -> None:
