@@ -11,6 +11,7 @@ has a script error with the real index is the language walk's part (tests/test_s
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -95,7 +96,10 @@ def test_mig_matrix_shows_the_engines_verdicts(page, server, built):
 
 # --- the ask page: every question by permalink, the same answer as the data's oracle (= gpukb ask) -----
 
+@functools.lru_cache(maxsize=None)
 def _oracle(site: Path, lang: str):
+    """The oracle over the ask data of one language (read and name-indexed once per process: ~0.1 s each;
+    Oracle.ask does not change it)."""
     import json
 
     from ask_oracle import Oracle
