@@ -88,6 +88,10 @@ def in_row(words: list[str], cells: list[list[str]]) -> bool:
     return in_row(words, cells[1:])
 
 
+#: (normalised document, normalised quote) → Finder._fuzzy's result
+_FUZZY: dict = {}
+
+
 class Finder:
     """One document, many quotes."""
 
@@ -109,10 +113,20 @@ class Finder:
         at = self.lower.find(q.lower())
         if at >= 0:  # only the case differs
             return Found(q, False, self.doc[at:at + len(q)], 1.0)
-        best = self._fuzzy(q)
+        best = self._fuzzy_once(q)
         if best:
             return Found(q, False, best[1], round(best[0], 3))
         return Found(q, False)
+
+    def _fuzzy_once(self, q: str) -> tuple[float, str] | None:
+        """_fuzzy, remembered per document text and quote in this process (a drift check of many sources, the
+        replay of a document's history and the test suite look for the same lost quotes in the same text again)."""
+        key = (self.doc, q)
+        if key not in _FUZZY:
+            if len(_FUZZY) >= 4096:
+                _FUZZY.clear()
+            _FUZZY[key] = self._fuzzy(q)
+        return _FUZZY[key]
 
     def _fuzzy(self, q: str) -> tuple[float, str] | None:
         """The best stretch of at least THRESHOLD similarity: windows of the quote's word count ± 2 whose
