@@ -191,6 +191,19 @@ def fill(value, values: dict):
     return _walk(value, one)
 
 
+def _filled_answer(template: dict, values: dict) -> dict:
+    """`fill(template, values)` of an answer template: its citations copied as they are (`template` keeps them out
+    of the sentinels' replacement: they hold no slot), the rest filled."""
+    reasons = template.get("reasons") if isinstance(template, dict) else None
+    if not isinstance(reasons, list) or not all(isinstance(r, dict) and isinstance(r.get("citations"), list)
+                                                for r in reasons):
+        return fill(template, values)
+    out = fill({k: v for k, v in template.items() if k != "reasons"}, values)
+    out["reasons"] = [{k: ([dict(c) for c in v] if k == "citations" else fill(v, values)) for k, v in r.items()}
+                      for r in reasons]
+    return {k: out[k] for k in template}  # (the template's order of keys)
+
+
 def number_classes(constants, lowest: int) -> list[dict]:
     """Classes of a whole number from `lowest` on, between the numbers rules compare it with: each compared
     number is a class ({"at": n}), the runs between them are classes ({"above": n|None, "below": n|None}).
@@ -360,7 +373,7 @@ class TemplateAsker(Asker):
     def _exact_answer(self, key: str):
         found = self._exact.get(key)
         if isinstance(found, tuple):  # filled when first asked for: few are ever asked
-            found = self._exact[key] = fill(*found)
+            found = self._exact[key] = _filled_answer(*found)
         return found
 
     def answer_many(self, question: str, inputs_list: list[dict], *, cited: bool = True) -> list[dict]:
@@ -606,15 +619,25 @@ class TemplateAsker(Asker):
         cited = bool(self.real or op is not None)
         rows, cites = [], []
         seen: list = []
+        rids: set = set()
         for rid, pos in firing:
             rule = by_id[rid]
-            matched = tuple(self._token_fact(render[i]) for i in pos)
+            raw = tuple(render[i] for i in pos)
+            matched = None  # (the facts as conclude gets them: built only where needed)
             _rule, names = _rule_info(rule)
-            values = tuple((n, v.__class__.__name__, v) for n in names for v in (_lookup(rule, matched, n),))
-            repeat = next((j for j, (r, m) in enumerate(seen) if r == rid and m == matched), None)
-            seen.append((rid, matched))
+            if any(n.rsplit(".", 1)[-1] == "version" for n in names):  # a behaviour fact's version is a token
+                matched = tuple(map(self._token_fact, raw))
+            values = tuple((n, v.__class__.__name__, v) for n in names for v in (_lookup(rule, matched or raw, n),))
+            repeat = None
+            if rid in rids:  # (a rule fired twice: is the reason the same, facts and all?)
+                matched = matched or tuple(map(self._token_fact, raw))
+                repeat = next((j for j, (r, m) in enumerate(seen) if r == rid and tuple(map(self._token_fact, m)) == matched),
+                              None)
+            rids.add(rid)
+            seen.append((rid, raw))
             rows.append((rid, values, repeat))
             if cited and any("{" in ref for ref in rule["cites"]):
+                matched = matched or tuple(map(self._token_fact, raw))
                 # (what _cites looks up follows from the placeholders' values: once per rule and values)
                 # (and the versions the sentinels among them stand for: `real` may be told another writing later)
                 memo, shown_as = (rid, values, op), tuple(self.real.get(v) for _n, _t, v in values if isinstance(v, str))
