@@ -80,3 +80,36 @@ def test_a_patched_copy_is_answered_from_its_own_facts_not_the_memos_of_the_cata
     assert all(a["inputs"]["card"] == "gb200" for a in gone.answers if "card" in a["inputs"])
     patched = impact.apply(data, gone.patch)
     assert patched["hash"] != data["hash"] and impact.apply(data, gone.patch)["hash"] == patched["hash"]
+
+
+def test_the_answers_citing_a_lost_quote_are_those_of_the_data_at_hand(drift_catalog):
+    """A quote gone from a document lists the answers whose reasons cite it — of the data asked about, not of the
+    data an earlier check indexed (kb.drift.impact keeps the index of the last unpatched answers)."""
+    import copy
+
+    def gone() -> Change:
+        return Change("mig-user-guide", "quote-gone", Text("gone", "weg"), touches=["cards/h200-nvl mig.status"],
+                      details={"quote": "H200 NVL"})
+
+    def requote(node):
+        if isinstance(node, dict):
+            if node.get("source") == "mig-user-guide" and node.get("quote") == "H200 NVL":
+                node["quote"] = "NVIDIA H200 NVL"
+            for value in node.values():
+                requote(value)
+        elif isinstance(node, list):
+            for value in node:
+                requote(value)
+
+    data = load_data()
+    first, again = gone(), gone()
+    impact.attach(data, [first])
+    impact.attach(data, [again])
+    assert first.answers and again.answers == first.answers
+    assert {a["inputs"].get("card") for a in first.answers} == {"h200-nvl"}
+    other = copy.deepcopy(data)
+    other["hash"] = f"{data['hash']}-requoted"
+    requote(other["cards"]["h200-nvl"])
+    elsewhere = gone()
+    impact.attach(other, [elsewhere])
+    assert elsewhere.answers == []
