@@ -182,7 +182,8 @@ HEADINGS = "() => [...document.querySelectorAll('article h1, article h2, article
 
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_language_landmarks_headings_and_images(page, site_server, lang):
-    for path in walk(lang, "landmarks"):
+    pages = walk(lang, "landmarks")
+    for path in pages:
         page.goto(url(site_server, path, lang))
         assert page.locator("html").get_attribute("lang") == lang, path
         for role in ("banner", "main", "contentinfo"):
@@ -192,8 +193,11 @@ def test_language_landmarks_headings_and_images(page, site_server, lang):
         assert levels[:1] == [1] and levels.count(1) == 1, (path, levels)
         assert all(b - a <= 1 for a, b in zip(levels, levels[1:])), (path, levels)  # no level skipped
         assert page.locator("img:not([alt])").count() == 0, path
-    page.goto(url(site_server, "mig-matrix/", lang))
-    assert page.get_by_role("columnheader").count() >= 2
+        if path == "mig-matrix/":
+            assert page.get_by_role("columnheader").count() >= 2
+    if "mig-matrix/" not in pages:  # the matrix's column headers in both languages (one walk passes it)
+        page.goto(url(site_server, "mig-matrix/", lang))
+        assert page.get_by_role("columnheader").count() >= 2
 
 
 def test_the_ask_form_works_with_the_keyboard_alone(page, server):
