@@ -48,11 +48,12 @@ MAX_REPLICAS = 2**63 - 1
 #: api/config/v1/replicas.go; catalog: releases/device-plugin features replicas-at-least-two)
 MIN_REPLICAS = 2
 
-#: the device plugin's version-bound statement that makes variant profiles resources of their own
 #: what `facts` reads of the GPU Operator release asked about (kb.questions.release), besides the card's MIG verdict
 #: under it without a driver (`gpukb ask mig`): releases equal in these get the same facts but for their version
 #: (the ask page asks one of them: kb.site.askdata.resource_classes; tests/test_release_parts.py keeps this true)
 RELEASE_PARTS = ("listed", "behaviour")
+
+#: the device plugin's version-bound statement that makes variant profiles resources of their own
 VARIANT_RESOURCES = ("device-plugin", "mig-suffix-profiles-as-resources")
 
 
