@@ -16,9 +16,12 @@ $(BIN)/gpukb: pyproject.toml
 	$(BIN)/pip install -q -e '.[docs,test]'
 	@touch $@
 
+# `site` and `test` write kb's byte code first (0.5 s): an editable install has none, and where
+# PYTHONDONTWRITEBYTECODE is set every process — each `gpukb` a test starts — would compile kb again.
 setup: $(BIN)/gpukb ## create .venv with gpukb and everything the site and tests need
 
 site: setup ## build the knowledge base into site/ (strict; docs/generated/ is written first by kb/docs_hooks.py)
+	$(BIN)/python -m compileall -q kb
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 serve: site ## build, then serve the knowledge base on http://$(HOST):$(PORT)/
@@ -26,6 +29,7 @@ serve: site ## build, then serve the knowledge base on http://$(HOST):$(PORT)/
 	$(BIN)/python -m http.server $(PORT) --bind $(HOST) --directory site
 
 test: setup ## run every test
+	$(BIN)/python -m compileall -q kb
 	$(BIN)/python -m pytest
 
 lint: setup ## validate the catalog
