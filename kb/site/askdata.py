@@ -483,6 +483,15 @@ def strategy_node(asker, ops: list[str]) -> dict:
 
 # ---------------------------------------------------------------- the JSON files
 
+def _once(memo: dict, obj, render) -> int:
+    """`render(obj)` once per object (by identity; `memo` holds the object too, so its id is not reused)."""
+    seen = memo.get(id(obj))
+    if seen is not None and seen[0] is obj:
+        return seen[1]
+    n = memo[id(obj)] = (obj, render(obj))
+    return n[1]
+
+
 class _Pool:
     """Answers, reasons and citations stored once per file; answers refer to them by index."""
 
@@ -506,23 +515,12 @@ class _Pool:
 
     def answer(self, a: dict) -> int:
         """The index of a template's answer (templates are shared objects: each is rendered once)."""
-        a = getattr(a, "canonical", a)  # (askbatch.Same: a copy of an equal template)
-        seen = self._seen.get(id(a))
-        if seen is not None and seen[0] is a:
-            return seen[1]
-        n = self._answer(a)
-        self._seen[id(a)] = (a, n)
-        return n
+        return _once(self._seen, getattr(a, "canonical", a), self._answer)  # (askbatch.Same: a copy of an equal one)
 
     def part(self, c: dict) -> int:
         """One conclusion of the engine, as the page assembles a strategy answer from them (its index). The
         conclusions about a GPU are shared objects (askdata.strategy_gpu): each is rendered once."""
-        seen = self._parts_seen.get(id(c))
-        if seen is not None and seen[0] is c:
-            return seen[1]
-        n = self._part(c)
-        self._parts_seen[id(c)] = (c, n)
-        return n
+        return _once(self._parts_seen, c, self._part)
 
     def _part(self, c: dict) -> int:
         lang = self.lang
