@@ -222,4 +222,3 @@ def name_index(cards: dict) -> NameIndex:
     out = copy.copy(found)
     out.cards = cards
     return out
-

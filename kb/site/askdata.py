@@ -114,16 +114,16 @@ def replica_classes(rules: dict) -> list[dict]:
 def derived(prop: str, count: int, fact: dict):
     """What a fact property is for a replica count, as kb.questions.resource.facts builds it — the page
     computes the same (`DERIVED` in docs/javascripts/ask.js); the build checks both agree with the facts."""
-    if prop == "replicas":
-        return count
-    if prop == "client_thread_percentage":
-        return 100 // count
-    if prop == "client_memory_gb":
-        return round(fact["memory_gb"] / count, 1)
-    return None
+    how = _DERIVED.get(prop)
+    return None if how is None else how(count, fact)
 
 
-derived.props = frozenset(("replicas", "client_thread_percentage", "client_memory_gb"))  # (askbatch._counted)
+_DERIVED = {
+    "replicas": lambda count, fact: count,
+    "client_thread_percentage": lambda count, fact: 100 // count,
+    "client_memory_gb": lambda count, fact: round(fact["memory_gb"] / count, 1),
+}
+derived.props = frozenset(_DERIVED)  # the only properties it computes (askbatch._counted)
 
 
 def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sent) -> list[dict]:
