@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from kb.catalog.yamlsafe import safe_load
 from kb.site.md import code, esc
 from kb.wording import dash, date_text
 
@@ -78,7 +79,7 @@ def catalog_facts(folder: Path) -> dict[str, str]:
         if rel.startswith("schema/"):
             continue
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             continue
         entity = rel.removesuffix(".yaml")
@@ -95,7 +96,7 @@ def _versions() -> list[tuple[str, str, str]] | None:
     for line in log.splitlines():
         commit, date = line.split()
         text = _git("show", f"{commit}:catalog/sources.yaml") or ""
-        version = (yaml.safe_load(text) or {}).get("data_version") if text else None
+        version = (safe_load(text) or {}).get("data_version") if text else None
         if version and (not out or out[-1][2] != str(version)):
             out.append((commit, date, str(version)))
     return out
