@@ -230,6 +230,15 @@ def test_an_optional_citation_may_be_missing(tmp_path, data):
     assert len(c["cites"]) == 1
 
 
+def test_facts_count_once_only_with_values_of_the_same_types():
+    card = {"kind": "card", "card": "l4", "memory_gb": 48}
+    reordered = {"memory_gb": 48, "card": "l4", "kind": "card"}
+    assert engine.check_facts([card, reordered, dict(card)]) == [card]
+    flags = [{"kind": "x", "v": True}, {"kind": "x", "v": 1}, {"kind": "x", "v": 1.0}, {"kind": "x", "v": 1}]
+    assert engine.check_facts(flags) == flags[:3]
+    assert [type(f["v"]) for f in engine.check_facts(flags)] == [bool, int, float]
+
+
 @pytest.mark.parametrize("fact, message", [
     ({"card": "l4"}, "a fact must be a mapping with a 'kind'"),
     ({"kind": "card", "q": 1}, "fact property 'q' is reserved"),
@@ -300,6 +309,40 @@ def test_durable_runs_once_per_distinct_engine_input(tmp_path, data):
     assert [c["text"]["en"] for cs in concluded for c in cs] == [f"card {i} has 48 GB" for i in range(100) if i % 2]
     assert [c["facts"][0]["name"] for cs in concluded for c in cs] == [f"card {i}" for i in range(100) if i % 2]
     assert engine.condition_reads(rules["demo"]) == {"kind", "memory_gb"}
+
+
+LEVEL = """\
+id: T-002
+question: demo
+title: {en: Urgent, de: Dringend}
+when:
+  n: {$gte: {level: 3}}
+then:
+  verdict: "no"
+  text: {en: "level {level}", de: "Stufe {level}"}
+cites: ["cards/l4#memory_gb"]
+"""
+
+
+def test_a_condition_naming_a_kind_reads_only_facts_of_that_kind(tmp_path):
+    """The memo's key holds of each fact what the conditions can see of its kind: a property only a card's
+    condition reads does not split queries on a note; a property a kind-free condition reads does, on every kind."""
+    write_rule(tmp_path, GOOD)
+    rules = rules_from(tmp_path) if write_rule(tmp_path, LEVEL, name="T-002-level.yaml") else None
+    assert engine.kind_reads(rules["demo"]) == ({"card": ("kind", "level", "memory_gb")}, ("kind", "level"))
+    card = {"kind": "card", "card": "l4", "name": "L4", "memory_gb": 48}
+    queries = [[card, {"kind": "note", "memory_gb": 8, "level": 1}],
+               [card, {"kind": "note", "memory_gb": 64, "level": 1}],  # memory_gb of a note: unseen
+               [card, {"kind": "note", "memory_gb": 8, "level": 5}],
+               [card, {"kind": "gadget", "memory_gb": 8, "level": 1}],
+               [dict(card, level=5), {"kind": "note", "memory_gb": 8, "level": 1}]]
+    engine.forget()
+    before = engine.STATS["evaluations"]
+    durable = engine.fire("demo", queries, engine="durable", rules=rules)
+    assert engine.STATS["evaluations"] - before == 4
+    assert durable == engine.fire("demo", queries, engine="reference", rules=rules)
+    assert [[rid for rid, _ in fired] for fired in durable] == [["T-001"], ["T-001"], ["T-001", "T-002"], ["T-001"],
+                                                                 ["T-001", "T-002"]]
 
 
 def test_more_sessions_than_durable_keeps_alive(tmp_path, data):

@@ -9,8 +9,9 @@ engine="reference" uses the plain-Python evaluator (kb.engine.reference), the te
 
 Within a process, durable-rules runs once per distinct *engine input*: which rules fire on which facts
 depends only on the properties the rules' conditions read (conditions compare a property with a constant or
-test that it exists; kb.engine.rules refuses references between facts). So the queries of one rule set are
-keyed by their facts projected on those properties (`projection`), the first query of each key runs through
+test that it exists; kb.engine.rules refuses references between facts), and a condition that requires a kind
+reads only facts of that kind. So the queries of one rule set are keyed by their facts projected on what the
+conditions read of each fact's kind (`kind_reads`, `projection`), the first query of each key runs through
 durable-rules and the others with the same key take its firings — the positions of the matched facts, which
 are the same facts in every query of that key. Conclusions are then built from each query's own facts.
 `STATS` counts the queries and the durable-rules evaluations (scripts/bench prints both). The reference
@@ -20,7 +21,7 @@ evaluator is never memoised: it stays an independent oracle of what the durable 
 from __future__ import annotations
 
 from kb.engine.conclude import conclude
-from kb.engine.syntax import RESERVED
+from kb.engine.syntax import RESERVED, required_kind
 from kb.errors import EngineFailure
 
 ENGINES = ("durable", "reference")
@@ -67,18 +68,24 @@ _RESERVED = frozenset(RESERVED)
 
 
 def check_facts(facts: list[dict]) -> list[dict]:
-    """Facts are flat dicts with a `kind`; values text, number or true/false. Identical facts count once."""
-    out, seen = [], set()
+    """Facts are flat dicts with a `kind`; values text, number or true/false. Identical facts count once:
+    equal properties with values of the same types (true is not 1, 1 is not 1.0)."""
+    out, seen = [], {}
     for fact in facts:
         if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
             raise EngineFailure(f"a fact must be a mapping with a 'kind': {fact!r}")
-        values = fact.values()
-        if not _RESERVED.isdisjoint(fact) or not _VALUE_TYPES.issuperset(map(type, values)):
+        if not _RESERVED.isdisjoint(fact) or not _VALUE_TYPES.issuperset(map(type, fact.values())):
             _check_values(fact)
-        key = frozenset(zip(fact, map(type, values), values))  # _identity(fact), built in C
-        if key not in seen:
-            seen.add(key)
-            out.append(fact)
+        # equal values (1 == 1.0 == True) share a key, built in C; the types are compared only on a match
+        key = frozenset(fact.items())
+        twins = seen.get(key)
+        if twins is None:
+            seen[key] = [fact]
+        elif any(_identity(twin) == _identity(fact) for twin in twins):
+            continue
+        else:
+            twins.append(fact)
+        out.append(fact)
     return out
 
 
@@ -98,36 +105,53 @@ def _identity(fact: dict) -> frozenset:
 def condition_reads(rules: list[dict]) -> frozenset | None:
     """Every property the conditions of `rules` read; None where a condition refers to another fact's
     property (then a query's firings depend on more than its facts' own values: not memoised)."""
-    found: set = set()
+    found = kind_reads(rules)
+    return None if found is None else frozenset(p for props in found[0].values() for p in props) | set(found[1])
 
-    def walk(cond) -> bool:
-        (key, value), = cond.items()
-        if key in ("$and", "$or"):
-            return all(walk(c) for c in value)
-        if key.startswith("$"):  # {"$lt": {prop: constant}}, {"$ex": {prop: 1}}
-            if not isinstance(value, dict) or len(value) != 1 or isinstance(next(iter(value.values())), (dict, list)):
-                return False
-            found.add(next(iter(value)))
-            return True
-        if isinstance(value, (dict, list)):  # {prop: {alias: property}}: a reference
-            return False
-        found.add(key)
-        return True
 
+def kind_reads(rules: list[dict]) -> tuple[dict[str, tuple], tuple] | None:
+    """What the conditions of `rules` can see of a fact, by its kind: ({kind: properties}, properties of a fact of
+    a kind no condition names), each in a fixed order with "kind" first. A condition that requires a kind
+    (kb.engine.syntax.required_kind) never matches a fact of another kind, whatever else that fact holds, so it
+    reads its properties of that kind's facts only. None as for `condition_reads`."""
+    named: dict[str, set] = {}
+    everywhere = {"kind"}
     for rule in rules:
-        for _alias, cond in rule["when"]:
-            if not isinstance(cond, dict) or len(cond) != 1 or not walk(cond):
+        for alias_cond in rule["when"]:
+            cond = alias_cond[1]
+            props: set = set()
+            if not isinstance(cond, dict) or len(cond) != 1 or not _walk(cond, props):
                 return None
-    return frozenset(found)
+            kind = required_kind(alias_cond)
+            (everywhere if kind is None else named.setdefault(kind, set())).update(props)
+    order = lambda props: ("kind", *sorted(props - {"kind"}))  # noqa: E731
+    return {kind: order(props | everywhere) for kind, props in named.items()}, order(everywhere)
 
 
-def projection(facts: list[dict], reads: tuple) -> tuple:
-    """What of each fact the conditions see: the values of the properties they read (`reads`, in a fixed
-    order; None where the fact has no such property — a fact's values are never None) and their types
-    (true is not 1)."""
+def _walk(cond: dict, found: set) -> bool:
+    """Add the properties `cond` reads to `found`; False where it refers to another fact's property."""
+    (key, value), = cond.items()
+    if key in ("$and", "$or"):
+        return all(_walk(c, found) for c in value)
+    if key.startswith("$"):  # {"$lt": {prop: constant}}, {"$ex": {prop: 1}}
+        if not isinstance(value, dict) or len(value) != 1 or isinstance(next(iter(value.values())), (dict, list)):
+            return False
+        found.add(next(iter(value)))
+        return True
+    if isinstance(value, (dict, list)):  # {prop: {alias: property}}: a reference
+        return False
+    found.add(key)
+    return True
+
+
+def projection(facts: list[dict], reads: tuple[dict[str, tuple], tuple]) -> tuple:
+    """What of each fact the conditions see (`reads` as `kind_reads` gives it): the values of the properties its
+    kind's conditions read (the kind first; None where the fact has no such property — a fact's values are never
+    None) and their types (true is not 1)."""
+    by_kind, other = reads
     out = []
     for f in facts:
-        values = tuple(map(f.get, reads))
+        values = tuple(map(f.get, by_kind.get(f["kind"], other)))
         out.append((values, tuple(map(type, values))))
     return tuple(out)
 
@@ -144,17 +168,13 @@ def ruleset_key(question: str, compiled: list[dict]) -> str:
     return json.dumps([question, compiled], sort_keys=True)
 
 
-def _rule_set(question: str, compiled: list[dict]) -> tuple[str, frozenset | None]:
+def _rule_set(question: str, compiled: list[dict]) -> tuple[str, tuple | None]:
     entry = _READS.get(id(compiled))
     if entry is None or entry[0] is not compiled:
         if len(_READS) > 256:
             _READS.clear()
-        entry = _READS[id(compiled)] = (compiled, ruleset_key(question, compiled), _sorted(condition_reads(compiled)))
+        entry = _READS[id(compiled)] = (compiled, ruleset_key(question, compiled), kind_reads(compiled))
     return entry[1], entry[2]
-
-
-def _sorted(reads: frozenset | None) -> tuple | None:
-    return None if reads is None else tuple(sorted(reads))
 
 
 def _fire(question: str, compiled: list[dict], lists: list[list[dict]], engine: str) -> list:

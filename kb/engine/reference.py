@@ -10,6 +10,8 @@ Facts of different queries never join.
 
 from __future__ import annotations
 
+from kb.engine.syntax import required_kind
+
 _MISSING = object()
 
 
@@ -76,22 +78,11 @@ def fire(rules: list[dict], fact_lists: list[list[dict]]) -> list[list[tuple[str
         everything = range(len(facts))
         fired = []
         for rule in rules:
-            tried = [everything if k is None else by_kind.get(k, ()) for k in map(_kind, rule["when"])]
+            tried = [everything if k is None else by_kind.get(k, ()) for k in map(required_kind, rule["when"])]
             for combo in _combinations(rule["when"], facts, tried, 0, (), {}):
                 fired.append((rule["id"], combo))
         results.append(fired)
     return results
-
-
-def _kind(named: tuple) -> str | None:
-    """The kind a name's condition requires ({"kind": k} alone or inside its top "$and"; k a text), else None."""
-    _alias, cond = named
-    (key, value), = cond.items()
-    parts = value if key == "$and" else [cond]
-    for part in parts:
-        if isinstance(part, dict) and list(part) == ["kind"] and isinstance(part["kind"], str):
-            return part["kind"]
-    return None
 
 
 def _combinations(when: list, facts: list[dict], tried: list, depth: int, used: tuple, binding: dict):

@@ -27,3 +27,15 @@ PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_
 def placeholders(text: str) -> list[str]:
     """The `{placeholder}`s of a text, in order."""
     return PLACEHOLDER_RE.findall(text)
+
+
+def required_kind(named: tuple) -> str | None:
+    """The kind a rule's named condition requires ({"kind": k} alone or inside its top "$and"; k a text), else
+    None: facts of any other kind never match it."""
+    _alias, cond = named
+    (key, value), = cond.items()
+    parts = value if key == "$and" else [cond]
+    for part in parts:
+        if isinstance(part, dict) and list(part) == ["kind"] and isinstance(part["kind"], str):
+            return part["kind"]
+    return None
