@@ -317,17 +317,10 @@ def _mig_listed(asker, inputs: dict):
 
 #: the questions whose fold writes the answer from its inputs and the conclusions only (kb/questions/<q>.py `fold`),
 #: with what it reads besides (mig's details: whether the release's support list names the card): their templates
-#: are shared by content (`TemplateAsker._content_key`). Not dra and recommend: their folds build facts again.
+#: are shared by content (`TemplateAsker._content_key`): requests whose templates read alike get one template object,
+#: and releases whose templates are all the same objects share one group on the page. Not dra and recommend: their
+#: folds build facts again (shared by `_shared_key`: what decides a template but the release).
 CONTENT = {"mig": _mig_listed, "methods": None, "resource": None}
-
-
-class Same(dict):
-    """A copy of a template equal in content to `canonical` (a distinct object: which releases share one group
-    of templates is decided by identity, as before); the ask page's files write it as they write `canonical`."""
-
-    def __init__(self, canonical: dict):
-        super().__init__(canonical)
-        self.canonical = canonical
 
 
 class TemplateAsker(Asker):
@@ -435,20 +428,17 @@ class TemplateAsker(Asker):
             if len(requests[n]) > 2:
                 inputs = {**inputs, requests[n][2][0]: slot(requests[n][2][0])}
             op = next((s for s, name in sentinels.items() if name == "operator"), None)
-            shared = None
-            if op is not None:
-                shared = self._shared_key(question, inputs, render, firings[seen], op)
-                if shared in self._shared:
-                    self._templates[key] = self._shared[shared]
-                    continue
-            content = None
+            shared = content = None
             if question in CONTENT:
                 content = self._content_key(question, inputs, render, firings[seen], sentinels, op)
                 found = self._content.get(content)
-                if found is not None:  # an equal template written already: a copy of it (see `Same`)
-                    self._templates[key] = Same(found)
-                    if shared is not None:
-                        self._shared[shared] = self._templates[key]
+                if found is not None:  # an equal template written already
+                    self._templates[key] = found
+                    continue
+            elif op is not None:
+                shared = self._shared_key(question, inputs, render, firings[seen], op)
+                if shared in self._shared:
+                    self._templates[key] = self._shared[shared]
                     continue
             if op is not None:
                 render = self._tokenised(render, op)

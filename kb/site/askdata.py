@@ -515,7 +515,7 @@ class _Pool:
 
     def answer(self, a: dict) -> int:
         """The index of a template's answer (templates are shared objects: each is rendered once)."""
-        return _once(self._seen, getattr(a, "canonical", a), self._answer)  # (askbatch.Same: a copy of an equal one)
+        return _once(self._seen, a, self._answer)
 
     def part(self, c: dict) -> int:
         """One conclusion of the engine, as the page assembles a strategy answer from them (its index). The
