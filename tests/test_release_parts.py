@@ -169,7 +169,8 @@ def _swap(node):
 
 @pytest.mark.parametrize("cid", ["h200-nvl", "l4"])
 def test_the_page_data_of_a_card_is_the_same_with_every_release_asked(real, cid):
-    """The card's files, computed with one release per class and with every release: byte for byte equal."""
+    """The card's files, computed with one release per class and one driver per class (methods) and with every
+    release and driver: byte for byte equal."""
     data, rules = real
     out = []
     for classes in (True, False):
@@ -282,3 +283,105 @@ def test_the_resource_facts_read_of_the_release_only_its_parts_and_the_mig_verdi
                 resource.facts(asker, {"card": CARD, "operator": askdata._op(op), "replicas": (c["replicas"] or [None])[0],
                                        **{k: v for k, v in c.items() if k not in ("class", "replicas")}})
     assert set(asked) == {("mig", None)}
+
+
+# --- classes of drivers: the methods question asks one driver per class (askdata.driver_classes) -------------------
+
+def test_the_methods_facts_read_the_driver_only_through_its_parts_and_the_mig_verdict(real, monkeypatch):
+    """askdata.driver_classes asks the methods question for one driver per class of kb.questions.methods.DRIVER_PARTS
+    and the card's MIG verdict under the driver: the methods facts must read the driver asked about no other way
+    (a part read with the driver, the MIG answer beyond its verdict, or the driver's version compared outside)."""
+    from kb.questions import methods
+
+    data, rules = real
+    driver = _drivers(data, CARD)[3]
+    inside = []
+    original_part, original_key = release.part, versions.key
+
+    def part(name, *args, **kw):
+        assert kw.get("driver") is None or name in methods.DRIVER_PARTS, f"the methods facts read {name} with the driver"
+        inside.append(1)
+        try:
+            return original_part(name, *args, **kw)
+        finally:
+            inside.pop()
+
+    def key(text):
+        if text == driver and not inside:
+            raise AssertionError("the driver's version is compared outside the parts and the MIG answer")
+        return original_key(text)
+
+    class Verdict(dict):
+        def __getitem__(self, name):
+            assert name == "verdict", f"the methods facts read {name!r} of the MIG answer"
+            return super().__getitem__(name)
+
+    asker = TemplateAsker(data, rules=rules)
+    answer = asker.answer
+
+    def mig(question, inputs, **kw):
+        assert question == "mig"
+        inside.append(1)
+        try:
+            return Verdict(answer(question, inputs, **kw))
+        finally:
+            inside.pop()
+    monkeypatch.setattr(methods, "part", part)
+    monkeypatch.setattr(versions, "key", key)
+    monkeypatch.setattr(asker, "answer", mig)
+    for op in asker.index["operator_releases"][:3]:
+        for enabled in (False, True):
+            facts = methods.facts(asker, {"card": CARD, "operator": askdata._op(op), "driver": driver, "mig_enabled": enabled})
+            assert any(f.get("version") == driver for f in facts)  # (the driver was asked about)
+
+
+def _driver_pair(data, rules, cid):
+    """The newest release and two drivers (sentinels, the older first) of one class of the real catalog."""
+    asker = TemplateAsker(data, rules=rules)
+    op = asker.index["operator_releases"][0]
+    drivers = _drivers(data, cid)
+    with bulk():
+        verdicts = [asker.answer("mig", {"card": cid, "operator": askdata._op(op), "driver": d})["verdict"] for d in drivers]
+        keys = askdata.driver_classes(asker, data["cards"][cid], op, drivers, verdicts)
+    older, newer = next((drivers[i], drivers[j]) for i in range(1, len(drivers)) for j in range(i + 1, len(drivers))
+                        if keys[i] == keys[j])
+    return op, older, newer
+
+
+@pytest.mark.parametrize("read", ["issues", "mig verdict"])
+def test_two_drivers_differing_in_what_the_methods_facts_read_are_classes_apart(real, read):
+    """Two drivers of one class, the catalog patched so they differ in one thing the methods facts read of the driver
+    (a known issue of the newer driver only; the card's minimum MIG driver between them): their keys differ, and so do
+    their methods answers (one class would have given them one answer)."""
+    data, rules = real
+    op, older, newer = _driver_pair(data, rules, CARD)
+    patched = copy.deepcopy({k: v for k, v in data.items() if k != "index"})
+    patched["hash"] = f"{data.get('hash')}+test-driver-classes-{read}"
+    if read == "issues":  # the vGPU issue (read by a methods rule) as one of the newer driver on this card
+        issue = next(i for _c, f in sorted(patched["releases"].items()) for i in f.get("known_issues", [])
+                     if i["trigger"] == "mig-backed-vgpu")
+        issue.update(component="driver", affects=[{"first": newer, "last": newer}], cards=[CARD])
+    else:  # MIG on the card from the newer driver on
+        patched["cards"][CARD]["mig"]["prerequisites"]["min_driver"]["value"] = newer
+    asker = TemplateAsker(patched, rules=rules)
+    card = patched["cards"][CARD]
+    with bulk():
+        inputs = [{"card": CARD, "operator": askdata._op(op), "driver": d} for d in (older, newer)]
+        verdicts = [asker.answer("mig", i)["verdict"] for i in inputs]
+        keys = askdata.driver_classes(asker, card, op, [older, newer], verdicts)
+        answers = [asker.answer("methods", {**i, "mig_enabled": False}) for i in inputs]
+    assert keys[0] != keys[1], f"{read}: the key does not tell {older} and {newer} apart"
+    said = [(a["verdict"], a["details"], [r["rule"] for r in a["reasons"]]) for a in answers]
+    assert said[0] != said[1], f"{read}: {older} and {newer} get the same methods answer"
+
+
+def test_a_rule_reading_the_driver_left_open_stops_the_classes(real):
+    """The mig rules read the driver asked about (their texts name it, a citation reads `driver`): two drivers given as
+    alike are refused, not answered alike."""
+    data, rules = real
+    asker = TemplateAsker(data, rules=rules)
+    op = askdata._op(asker.index["operator_releases"][0])
+    drivers = _drivers(data, CARD)[1:3]
+    requests = [({"card": CARD, "operator": op, "driver": d}, {op: "operator", d: "driver"}) for d in drivers]
+    with bulk(), pytest.raises(KeyError, match="leaves open"):
+        asker.templates("mig", requests, alike=([0, 0], ("driver",)))

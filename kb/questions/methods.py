@@ -24,6 +24,10 @@ HELP = Text(
     'Beispiel:\n  gpukb ask methods "H200 NVL" --mig-enabled --lang de')
 PARAMS = (base.CARD, base.OPERATOR, base.DRIVER,
           base.Param("mig_enabled", "flag", Text("The GPU has MIG enabled.", "MIG ist auf der GPU aktiviert.")))
+#: what `facts` reads of the driver asked about (kb.questions.release parts), besides the card's MIG verdict under it
+#: (`gpukb ask mig`): drivers equal in these get the same facts but for their version (the ask page asks one of them:
+#: kb.site.askdata.driver_classes; tests/test_release_parts.py keeps this true)
+DRIVER_PARTS = ("issues",)
 
 
 

@@ -41,6 +41,8 @@ _MAX = (999, 999, 999, 999)
 #: what the facts a template is written from hold instead of a value of the asked release (no catalog text holds it)
 TOKEN_OPEN, TOKEN_CLOSE = "\ue002", "\ue003"
 RELEASE = TOKEN_OPEN + "operator" + TOKEN_CLOSE
+#: the driver asked about, where classes of drivers are compared (kb.site.askdata.driver_classes)
+DRIVER = TOKEN_OPEN + "driver" + TOKEN_CLOSE
 
 
 def component_slot(component: str) -> str:
@@ -376,7 +378,7 @@ class TemplateAsker(Asker):
         more = iter(super().answer_many(question, missing, cited=cited) if missing else [])
         return [a if a is not None else next(more) for a in found]
 
-    def templates(self, question: str, requests: list[tuple], derived=None) -> list[dict]:
+    def templates(self, question: str, requests: list[tuple], derived=None, alike: tuple | None = None) -> list[dict]:
         """Templates for many requests of one question. A request is (inputs with sentinels, {sentinel: slot
         name}) or (inputs, sentinels, (input name, second value)) for a number the rules compare (a replica
         count): the facts are built with both values; the properties that differ follow from the number and
@@ -385,7 +387,24 @@ class TemplateAsker(Asker):
 
         The engine runs once per distinct *projection* of the facts on what the rules read (conditions and
         citations): requests whose facts agree there fire the same rules on the same facts. Each request's
-        conclusions are then written from its own facts and folded with its own inputs, as the engine does."""
+        conclusions are then written from its own facts and folded with its own inputs, as the engine does.
+
+        `alike` (keys, slot names): one key per request, the caller's word that requests with equal keys have equal
+        facts but for the sentinels of those slots (kb.site.askdata.driver_classes): only the first of them is asked,
+        the others get its template. No rule may read a property holding such a sentinel (checked on the facts of
+        every request asked), so their templates are indeed equal."""
+        if alike is not None:
+            keys, names = alike
+            first: dict = {}
+            reps = [first.setdefault(k, n) for n, k in enumerate(keys)]
+            asked = [n for n, r in enumerate(reps) if r == n]
+            got = dict(zip(asked, self._templates_of(question, [requests[n] for n in asked], derived, names)))
+            out = [got[r] for r in reps]
+            self._remember(question, requests, out)
+            return out
+        return self._templates_of(question, requests, derived)
+
+    def _templates_of(self, question: str, requests: list[tuple], derived=None, open_slots: tuple = ()) -> list[dict]:
         from kb.engine import fire
         from kb.engine.conclude import conclude
         from kb.questions import module
@@ -410,6 +429,8 @@ class TemplateAsker(Asker):
                 name, second = request[2]
                 other = mod.facts(self, {**inputs, name: second})
                 render = self._counted(question, facts, other, name, (inputs[name], second), derived)
+            if open_slots:
+                self._unread(question, facts, [s for s, name in sentinels.items() if name in open_slots])
             seen = projection(facts, constant, joined)
             projections.setdefault(seen, facts)
             prepared.append((n, key, seen, render))
@@ -459,12 +480,27 @@ class TemplateAsker(Asker):
             if content is not None:
                 self._content[content] = self._templates[key]
         out = [self._templates[key] for _n, key, _p, _r in prepared]
-        fill = self._component_fill()
-        for request, tmpl, (_n, key, _p, _r) in zip(requests, out, prepared):
-            if len(request) == 2 and key[:2] not in self._exact:  # (key[:2] is _key(question, inputs))
-                # a sub-question's answer keeps the component tokens (they stand for the same in every release)
-                self._exact[key[:2]] = (tmpl, {**fill, **{name: s for s, name in request[1].items()}})
+        self._remember(question, requests, out)
         return out
+
+    def _remember(self, question: str, requests: list[tuple], out: list[dict]) -> None:
+        """Each request's answer (its template filled with its sentinels), for a question that asks `question` in
+        turn (`answer_many`): filled when first asked for."""
+        fill = self._component_fill()
+        for request, tmpl in zip(requests, out):
+            key = _key(question, request[0]) if len(request) == 2 else None
+            if key is not None and key not in self._exact:
+                # a sub-question's answer keeps the component tokens (they stand for the same in every release)
+                self._exact[key] = (tmpl, {**fill, **{name: s for s, name in request[1].items()}})
+
+    def _unread(self, question: str, facts: list[dict], sentinels: list[str]) -> None:
+        """No property a rule of `question` reads (conditions, citations) holds one of these sentinels."""
+        reads = self._reads(question)
+        for f in facts:
+            for k, v in f.items():
+                if k in reads and v.__class__ is str and any(s in v for s in sentinels):
+                    raise KeyError(f"a {question} rule reads {k}, which holds a version the ask page leaves open "
+                                   f"({v}): its classes of versions would merge answers that differ")
 
     def forget_templates(self) -> None:
         """Drop the templates and answers computed so far (one card's, once its files are written); what the

@@ -187,11 +187,29 @@ def resource_classes(asker, card: dict, ops: list[str]) -> dict[str, str]:
     return out
 
 
-def compute_cards(asker, data: dict, cids: list[str], classes_of_releases: bool = True) -> dict:
+def driver_classes(asker, card: dict, op: str, drivers: list[str | None], verdicts: list[str]) -> list[tuple]:
+    """Per driver class of `drivers` (sentinels), what the methods facts read of the driver under release `op`
+    (kb.questions.methods.DRIVER_PARTS, with kb.questions.release.key, and the card's MIG verdict under it, one of
+    `verdicts`), with the driver's version as a token: drivers with equal keys get the same facts but for that
+    version, which the templates leave open (TemplateAsker.templates `alike`)."""
+    from kb.questions import release
+    from kb.questions.methods import DRIVER_PARTS
+    from kb.site.askbatch import DRIVER, RELEASE, component_token
+
+    memo = asker.__dict__.setdefault("_release_parts", {})
+    out = []
+    for driver, verdict in zip(drivers, verdicts):
+        key = release.key(asker.data, _op(op), card, asker.index, [driver], token=RELEASE, component_token=component_token,
+                          memo=memo, names=DRIVER_PARTS)
+        out.append((verdict, key.replace(driver, DRIVER) if driver else key))
+    return out
+
+
+def compute_cards(asker, data: dict, cids: list[str], classes: bool = True) -> dict:
     """The templates of the questions about each of these cards: {id: …}. What a card's templates say depends
     on that card only (the asker's memos hold answers by their inputs, card included): cards may be computed
-    apart, in any grouping, with the same result. `classes_of_releases=False` asks every release (the same
-    result: tests/test_site_ask.py)."""
+    apart, in any grouping, with the same result. `classes=False` asks every release and every driver class (the
+    same result: tests/test_release_parts.py)."""
     index = asker.index
     ops = index["operator_releases"]
     replicas = replica_classes(asker.rules)
@@ -214,17 +232,22 @@ def compute_cards(asker, data: dict, cids: list[str], classes_of_releases: bool 
         enabled = [False] + ([True] if index["cards"][cid]["mig_status"] != "not-listed" else [])
         nd, ne = len(drivers), len(enabled)
         # the answers of one release per class of releases the card's facts cannot tell apart (kb.questions.release)
-        standing = release_classes(asker, card, ops, drivers) if classes_of_releases else {op: op for op in ops}
+        standing = release_classes(asker, card, ops, drivers) if classes else {op: op for op in ops}
         reps = [op for op in ops if standing[op] == op]
         mig = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d))
                                       for op in reps for d in drivers])
+        # the methods question reads of the driver only its MIG verdict and known issues: one driver per class asked
+        alike = [(op, key, e) for k, op in enumerate(reps)
+                 for key in (driver_classes(asker, card, op, drivers, [a["verdict"] for a in mig[k * nd:(k + 1) * nd]])
+                             if classes else drivers) for e in enabled]
         meth = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e},
-                                            sent(op, d)) for op in reps for d in drivers for e in enabled])
+                                            sent(op, d)) for op in reps for d in drivers for e in enabled],
+                               alike=(alike, ("driver",)))
         combos = resource_combos(index["cards"][cid]["profiles"], replicas)
         nc = len(combos)
         # the resource question reads less of the release: one release per class of its own (resource_classes)
         # stands for the others, whose requests would get its very templates (the same objects)
-        res_standing = resource_classes(asker, card, reps) if classes_of_releases else {op: op for op in reps}
+        res_standing = resource_classes(asker, card, reps) if classes else {op: op for op in reps}
         res_reps = [op for op in reps if res_standing[op] == op]
         res_first = _resource_templates(asker, cid, res_reps, combos, sent)
         res = []
