@@ -140,13 +140,14 @@ class _Tab:
 _TABS: dict[str, _Tab] = {}
 
 
-def open_page(browser, request, viewport: dict, **context_args):
+def open_page(browser, request, viewport: dict, keep: str = "", **context_args):
     """The worker's page for these context options (a _Tab: made on first use, then reused), recording requests
     and script errors from here on; returns (page, finish) — finish() fails the test on a request that left
     127.0.0.1 or a script error, and takes a screenshot (test-artifacts/site-browser/) where the test failed
-    (every test's with GPUKB_SHOTS=1)."""
+    (every test's with GPUKB_SHOTS=1). A tab with a `keep` name is its own, and is left where a passing test
+    left it (the next test asking for it finds that page loaded); after a failed test it starts afresh."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    key = json.dumps([viewport, context_args], sort_keys=True)
+    key = json.dumps([viewport, context_args, keep], sort_keys=True)
     tab = _TABS.get(key)
     if tab is None or tab.page.is_closed():
         tab = _TABS[key] = _Tab(browser, viewport, context_args)
@@ -159,12 +160,13 @@ def open_page(browser, request, viewport: dict, **context_args):
             return [u for u in tab.requests if urlparse(u).scheme not in ("data", "blob", "about")
                     and urlparse(u).hostname != "127.0.0.1"]
         # a screenshot of what failed (a full page at phone scale costs seconds: not of every passing test)
-        if outside() or tab.errors or getattr(request.node, "gpukb_call_failed", True) or os.environ.get("GPUKB_SHOTS"):
+        failed = outside() or tab.errors or getattr(request.node, "gpukb_call_failed", True)
+        if failed or os.environ.get("GPUKB_SHOTS"):
             try:
                 pg.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
             except Exception:  # noqa: BLE001 - a screenshot is a help, not a result
                 pass
-        if not tab.empty():  # what the page says while it is left still counts for this test
+        if (failed or not keep) and not tab.empty():  # what the page says while it is left still counts
             _TABS.pop(key, None)
             try:
                 tab.context.close()

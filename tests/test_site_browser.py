@@ -184,10 +184,56 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("lang, query, question, state", ASKED, ids=[a[1][:48] for a in ASKED])
-def test_ask_permalink_shows_the_answer_of_gpukb_ask(page, server, built, lang, query, question, state):
-    page.goto(f"{server}{'/en' if lang == 'en' else ''}/ask/?{query}")
+@pytest.fixture
+def ask_page(chromium, server, request):
+    """ask_page(lang): the ask page of that language in a tab of its own that stays on it from test to test
+    (tests/site_fixtures.py open_page keep=…; loaded once per worker and language, ~0.8 s CPU a load); `to(page,
+    address)` below shows another question on it as back and forward do. A failed test leaves the page."""
+    finishers = []
+
+    def open_ask(lang: str):
+        from site_fixtures import DESKTOP, open_page
+
+        pg, finish = open_page(chromium, request, DESKTOP, keep=f"ask-{lang}")
+        finishers.append(finish)
+        base = _ask_url(server, lang)
+        if not pg.url.startswith(base + "?"):
+            pg.goto(base)
+            pg.wait_for_selector("#gpukb-ask[data-answered]")
+        return pg
+    yield open_ask
+    for finish in finishers:
+        finish()
+
+
+def _ask_url(server: str, lang: str, query: str | None = None) -> str:
+    return f"{server}{'/en' if lang == 'en' else ''}/ask/" + ("" if query is None else f"?{query}")
+
+
+#: to an address of the loaded ask page as the browser's back button does: two history entries of it pushed and
+#: the browser sent back from the second to the first — a real popstate the page answers by reading its address
+#: again, as a load of it would; the answer's mark is taken first, so the page must answer anew
+GO = """async url => {
+  document.getElementById('gpukb-ask').removeAttribute('data-answered');
+  history.pushState(null, '', url);
+  history.pushState(null, '', url);
+  const popped = new Promise(done => addEventListener('popstate', done, {once: true}));
+  history.back();
+  await popped;
+}"""
+
+
+def to(page, url: str) -> None:
+    """Show `url` (an address of the ask page already loaded in `page`) without loading it again; waits for the
+    answer."""
+    page.evaluate(GO, url)
     page.wait_for_selector("#gpukb-ask[data-answered]")
+
+
+@pytest.mark.parametrize("lang, query, question, state", ASKED, ids=[a[1][:48] for a in ASKED])
+def test_ask_permalink_shows_the_answer_of_gpukb_ask(ask_page, server, built, lang, query, question, state):
+    page = ask_page(lang)
+    to(page, _ask_url(server, lang, query))
     expected = _expected(_oracle(built["site"], lang).ask(question, state))
     assert _shown(page) == expected
     assert page.locator("html").get_attribute("lang") == lang
@@ -195,15 +241,55 @@ def test_ask_permalink_shows_the_answer_of_gpukb_ask(page, server, built, lang, 
     assert f"q={question}" in page.url
     assert page.locator("#__search").is_checked() is False
     # … and the link on the page brings the same answer back
+    to(page, page.locator("#gpukb-ask-link").get_attribute("href"))
+    assert _shown(page) == expected
+
+
+@pytest.mark.parametrize("lang, query, question, state", [ASKED[1], ASKED[10]], ids=["en", "de"])
+def test_a_permalink_loaded_afresh_shows_the_answer_and_not_the_search(page, server, built, lang, query, question,
+                                                                       state):
+    """The permalinks above are shown on a loaded page; loading one is the first thing a reader does with it:
+    the question's "q" must reach the ask page, not material's search (overrides/main.html), and so must the
+    canonical link's (loaded too)."""
+    page.goto(_ask_url(server, lang, query))
+    page.wait_for_selector("#gpukb-ask[data-answered]")
+    expected = _expected(_oracle(built["site"], lang).ask(question, state))
+    assert _shown(page) == expected
+    assert page.locator("html").get_attribute("lang") == lang
+    assert f"q={question}" in page.url
+    assert page.locator("#__search").is_checked() is False
     link = page.locator("#gpukb-ask-link").get_attribute("href")
     page.goto(link)
     page.wait_for_selector("#gpukb-ask[data-answered]")
     assert _shown(page) == expected
+    assert page.locator("#__search").is_checked() is False
 
 
-def test_ask_page_follows_the_form_and_updates_its_address(page, server, built):
-    page.goto(server + "/en/ask/")
-    page.wait_for_selector("#gpukb-ask[data-answered]")
+def test_the_back_button_shows_the_question_asked_before(ask_page, server, built):
+    page = ask_page("en")
+    first = "q=mig&card=h200-nvl&driver=580.82.07"
+    to(page, _ask_url(server, "en", first))
+    before = _shown(page)
+    assert before == _expected(_oracle(built["site"], "en").ask("mig", {"card": "h200-nvl", "driver": "580.82.07"}))
+    page.fill("#gpukb-ask-driver", "")  # a question asked in the form: a new entry of the history
+    page.press("#gpukb-ask-driver", "Enter")
+    page.wait_for_selector('#gpukb-ask[data-answered]:not([data-answered*="driver="])')
+    after, address = _shown(page), page.url
+    assert after == _expected(_oracle(built["site"], "en").ask("mig", {"card": "h200-nvl"})) != before
+    page.go_back()
+    page.wait_for_selector('#gpukb-ask[data-answered*="driver=580.82.07"]')
+    assert "q=mig" in page.url and "driver=580.82.07" in page.url
+    assert _shown(page) == before
+    assert page.locator("#gpukb-ask-driver").input_value() == "580.82.07"
+    page.go_forward()
+    page.wait_for_selector('#gpukb-ask[data-answered]:not([data-answered*="driver="])')
+    assert page.url == address and _shown(page) == after
+    assert page.locator("#gpukb-ask-driver").input_value() == ""  # what the address does not say is not kept
+
+
+def test_ask_page_follows_the_form_and_updates_its_address(ask_page, server, built):
+    page = ask_page("en")
+    to(page, _ask_url(server, "en", ""))  # the page as loaded without a question
     page.select_option("#gpukb-ask-q", "mig")
     page.select_option("#gpukb-ask-card", "rtx-pro-6000-blackwell-server")
     oracle = _oracle(built["site"], "en")
@@ -231,9 +317,9 @@ def test_ask_page_follows_the_form_and_updates_its_address(page, server, built):
     ("q=mig&card=l4&operator=24.1", "is not a release we know"),
     ("q=resource&card=L4&time-slicing=1", "replicas must be at least 2, not 1"),
 ])
-def test_ask_page_says_what_is_wrong_with_an_input(page, server, query, message):
-    page.goto(f"{server}/en/ask/?{query}")
-    page.wait_for_selector("#gpukb-ask[data-answered]")
+def test_ask_page_says_what_is_wrong_with_an_input(ask_page, server, query, message):
+    page = ask_page("en")
+    to(page, _ask_url(server, "en", query))
     alert = page.locator("#gpukb-ask-answer [role=alert]")
     assert message in alert.inner_text()
 

@@ -9,6 +9,8 @@
  *   as kb.questions.strategy.fold does (its rules each match one fact; the build checks that).
  * - The page's state lives in the URL (q, card, operator, driver, k8s, profile, strategy, time-slicing,
  *   mps, rename-by-default, mig-enabled, gpu, workload, feature, isolation): a link shows the same answer.
+ *   Each question asked in the form is an entry of the browser's history: back and forward show the question
+ *   before and after (popstate reads the address again, as a load of it would).
  * - Everything from the data is put into the page with textContent, never as HTML; links only for
  *   http(s) URLs.
  */
@@ -693,13 +695,16 @@
   function readUrl() {
     var params = new URLSearchParams(location.search);
     var s = { q: question || params.get("q") || "mig", gpu: params.getAll("gpu") };
+    question = null;  // only the loaded address lacks it: the page writes it back with the answer
     if (QUESTIONS.indexOf(s.q) < 0) s.q = "mig";
     FIELDS.forEach(function (f) { var v = params.get(f); if (v !== null) s[f] = v; });
     ["mig-enabled", "rename-by-default"].forEach(function (f) { s[f] = s[f] === "1" || s[f] === "true"; });
     return s;
   }
 
-  function writeUrl(s) {
+  // push: a question the reader asked (a new history entry where the address changes); else the address is
+  // corrected in place (the loaded one, or one reached by back and forward)
+  function writeUrl(s, push) {
     var params = new URLSearchParams();
     params.set("q", s.q);
     var used = SHOWN[s.q];
@@ -711,7 +716,8 @@
     });
     if (s.q === "strategy") (s.gpu || []).forEach(function (g) { if (String(g).trim()) params.append("gpu", g); });
     var url = location.pathname + "?" + params.toString();
-    history.replaceState(null, "", url);
+    if (push && url !== location.pathname + location.search) history.pushState(null, "", url);
+    else history.replaceState(null, "", url);
     return location.href;
   }
 
@@ -816,9 +822,9 @@
       try { if (name) sel.value = ctx.resolve(name); } catch (e) { /* shown when asked */ }
       if (name && sel.value !== name && !ctx.byId[name]) row.setAttribute("data-typed", name);
       layout.value = at < 0 ? "" : String(spec).slice(at + 1);
-      row.querySelector("button").addEventListener("click", function () { row.remove(); update(); });
-      sel.addEventListener("change", function () { row.removeAttribute("data-typed"); update(); });
-      layout.addEventListener("change", update);
+      row.querySelector("button").addEventListener("click", function () { row.remove(); update(true); });
+      sel.addEventListener("change", function () { row.removeAttribute("data-typed"); update(true); });
+      layout.addEventListener("change", function () { update(true); });
       gpuList.appendChild(row);
       numberGpus();
     }
@@ -852,6 +858,8 @@
     }
 
     function toForm(s) {
+      form.reset();  // what the address does not say is what a load of it shows
+      Array.prototype.slice.call(form.querySelectorAll("option[data-typed]")).forEach(function (o) { o.remove(); });
       q.value = s.q;
       if (s.q === "recommend" && !card.querySelector('option[value=""]')) card.insertBefore(noCard, card.firstChild);
       if (s.q !== "recommend" && noCard.parentNode) noCard.remove();
@@ -867,7 +875,7 @@
       if (s.operator && op.value !== s.operator) op.setAttribute("data-typed", s.operator); else op.removeAttribute("data-typed");
       ["driver", "k8s", "workload", "feature", "install"].forEach(function (f) { if (s[f] !== undefined) form.elements[f].value = s[f]; });
       var dd = form.elements["dra-driver"], rel = s["dra-driver"] === undefined ? "" : String(s["dra-driver"]).trim();
-      if (rel && !Array.prototype.some.call(dd.options, function (o) { return o.value === rel; })) dd.appendChild(el("option", { value: rel }, rel));
+      if (rel && !Array.prototype.some.call(dd.options, function (o) { return o.value === rel; })) dd.appendChild(el("option", { value: rel, "data-typed": "" }, rel));
       dd.value = rel;  // a typed release the page does not know stays, so the answer says why
       fillProfiles(s.profile);
       form.elements.strategy.value = s.strategy || "";
@@ -889,7 +897,7 @@
       if (wanted !== undefined) {
         var hit = (info ? info.profiles : []).filter(function (p) { return p.toLowerCase() === String(wanted).toLowerCase(); })[0];
         if (hit) sel.value = hit;
-        else if (wanted) { sel.appendChild(el("option", { value: wanted }, wanted)); sel.value = wanted; }
+        else if (wanted) { sel.appendChild(el("option", { value: wanted, "data-typed": "" }, wanted)); sel.value = wanted; }
       }
     }
 
@@ -901,10 +909,11 @@
     }
 
     var asked = 0;
-    function update() {
+    function update(push) {
       var s = fromForm();
       showFields(s.q);
-      var link = writeUrl(s);
+      root.removeAttribute("data-answered");  // until this question's answer is shown
+      var link = writeUrl(s, push === true);
       root.querySelector("#gpukb-ask-link").setAttribute("href", link);
       var mine = ++asked;
       var done = function () { if (mine === asked) root.setAttribute("data-answered", location.search); };
@@ -935,10 +944,10 @@
         if (q.value === "recommend" && !card.querySelector('option[value=""]')) card.insertBefore(noCard, card.firstChild);
         if (q.value !== "recommend" && noCard.parentNode) { noCard.remove(); if (!card.value) card.value = shared.cards[0].id; }
       }
-      update();
+      update(true);
     });
-    form.addEventListener("submit", function (e) { e.preventDefault(); update(); });
-    root.querySelector("#gpukb-ask-add").addEventListener("click", function () { addGpu(card.value); update(); });
+    form.addEventListener("submit", function (e) { e.preventDefault(); update(true); });
+    root.querySelector("#gpukb-ask-add").addEventListener("click", function () { addGpu(card.value); update(true); });
     root.querySelector("#gpukb-ask-copy").addEventListener("click", function () {
       var button = this;
       var done = function () { button.textContent = say("copied"); };
@@ -946,6 +955,7 @@
         navigator.clipboard.writeText(location.href).then(done, function () {});
       }
     });
+    window.addEventListener("popstate", function () { toForm(readUrl()); update(); });
     toForm(state);
     root.hidden = false;
     update();
