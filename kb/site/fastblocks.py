@@ -66,9 +66,14 @@ class LineStartPattern:
 
 def replace_marker(self, root, elem) -> None:
     """TocTreeprocessor.replace_marker without joining each element's whole text: an element whose own text is the
-    (non-empty) marker has a non-empty text, so the original's skip of empty elements never decides anything."""
+    (non-empty) marker has a non-empty text, so the original's skip of empty elements never decides anything. The
+    walk of the tree (a generator per level, to leave out headings and code) only where some element is the marker
+    at all."""
     if not self.marker:
         return TocTreeprocessor.replace_marker(self, root, elem)
+    marker = self.marker
+    if not any(el.text and len(el) == 0 and el.text.strip() == marker for el in root.iter()):
+        return None  # no element is the marker alone (the page's usual case): the tree walk below would find none
     for parent, child in self.iterparent(root):
         if child.text and child.text.strip() == self.marker and len(child) == 0:
             for i in range(len(parent)):
