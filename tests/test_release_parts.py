@@ -385,3 +385,72 @@ def test_a_rule_reading_the_driver_left_open_stops_the_classes(real):
     requests = [({"card": CARD, "operator": op, "driver": d}, {op: "operator", d: "driver"}) for d in drivers]
     with bulk(), pytest.raises(KeyError, match="leaves open"):
         asker.templates("mig", requests, alike=([0, 0], ("driver",)))
+
+
+# --- the resource question's classes of releases compare only the behaviour facts it may read ---------------------
+
+def test_the_resource_facts_read_of_the_behaviour_only_its_statements(real, monkeypatch):
+    """askdata.resource_classes compares of the part `behaviour` only kb.questions.resource.STATEMENTS and the facts a
+    resource rule may match: the resource facts themselves may read no other behaviour fact (they pass them on)."""
+    from kb.questions import resource
+
+    data, rules = real
+    original = release.part
+
+    class Unread(dict):
+        """A behaviour fact whose identity (component, statement) may be looked at, nothing else."""
+
+        def __getitem__(self, key):
+            if key not in ("component", "statement"):
+                raise AssertionError(f"the resource facts read {key} of the behaviour fact {dict(self)['statement']}")
+            return super().__getitem__(key)
+
+        def _fail(self, *args, **kw):
+            raise AssertionError(f"the resource facts read the behaviour fact {dict(self)['statement']}")
+        get = __contains__ = keys = items = values = _fail
+
+    def part(name, *args, **kw):
+        value = original(name, *args, **kw)
+        if name != "behaviour":
+            return value
+        return [f if (f["component"], f["statement"]) in resource.STATEMENTS else Unread(f) for f in value]
+
+    monkeypatch.setattr(resource, "part", part)
+    asker = TemplateAsker(data, rules=rules)
+    combos = askdata.resource_combos(asker.index["cards"][CARD]["profiles"], askdata.replica_classes(rules))
+    with bulk():
+        for op in asker.index["operator_releases"]:
+            for c in combos:
+                facts = resource.facts(asker, {"card": CARD, "operator": askdata._op(op), "replicas": (c["replicas"] or [None])[0],
+                                               **{k: v for k, v in c.items() if k not in ("class", "replicas")}})
+    assert any(isinstance(f, Unread) for f in facts)  # (there are behaviour facts it does not read)
+
+
+def test_a_behaviour_fact_a_resource_rule_matches_splits_the_resource_classes(real):
+    """Two releases of one resource class whose behaviour facts differ in a statement no resource rule matches: with
+    RES-023 made to match that statement (as the newer release has it), they are classes apart and a pod requesting
+    MPS gets different answers under them."""
+    from kb.questions import behaviour
+
+    data, rules = real
+    asker = TemplateAsker(data, rules=rules)
+    card = data["cards"][CARD]
+    ops = asker.index["operator_releases"]
+    with bulk():
+        standing = askdata.resource_classes(asker, card, ops)
+    facts = {op: {(f["component"], f["statement"]): f for f in behaviour.facts(data, op)} for op in ops}
+    newer, older, (component, statement) = next(
+        (first, op, s) for op, first in standing.items() if first != op
+        for s, f in facts[first].items() if f["status"] != facts[op].get(s, {}).get("status"))
+    swapped = copy.deepcopy(next(r for r in rules["resource"] if r["id"] == "RES-023"))
+    swapped["when"] = [(alias, {"$and": [{"kind": "behaviour"}, {"component": component}, {"statement": statement},
+                                          {"status": facts[newer][component, statement]["status"]}]} if alias == "b" else cond)
+                       for alias, cond in swapped["when"]]
+    patched_rules = {**rules, "resource": [swapped if r["id"] == "RES-023" else r for r in rules["resource"]]}
+    asker = TemplateAsker(data, rules=patched_rules)
+    with bulk():
+        split = askdata.resource_classes(asker, card, [newer, older])
+        answers = [asker.answer("resource", {"card": CARD, "operator": askdata._op(op), "profile": None, "mig_strategy": None,
+                                             "mode": "mps", "replicas": 4, "rename_by_default": False}) for op in (newer, older)]
+    assert split[older] == older, f"{statement}: the classes do not tell {newer} and {older} apart"
+    assert answers[0]["verdict"] != answers[1]["verdict"]

@@ -115,9 +115,15 @@ def key(data: dict, operator: str, card: dict | None, index: dict | None, driver
                 text = memo.get(asked)
                 if text is None:
                     value = part(name, data, operator, card if with_card else None, index, driver)
-                    if name == "behaviour":
-                        value = [{k: (component_token(f["component"]) if k == "version" else v) for k, v in f.items()
-                                  if k != "inherited_from"} for f in value]
-                    text = memo[asked] = json.dumps(value, sort_keys=True, ensure_ascii=False).replace(operator, token)
+                    text = memo[asked] = written(name, value, operator, token=token, component_token=component_token)
                 out.append(f"{name}|{with_card}|{driver}|{text}")
     return "\n".join(out)
+
+
+def written(name: str, value, operator: str, *, token: str, component_token) -> str:
+    """A part's value as `key` writes it: JSON with `operator` as `token`, and of the part `behaviour` each fact's
+    component version as its token (`inherited_from`, which no rule reads, left out)."""
+    if name == "behaviour":
+        value = [{k: (component_token(f["component"]) if k == "version" else v) for k, v in f.items()
+                  if k != "inherited_from"} for f in value]
+    return json.dumps(value, sort_keys=True, ensure_ascii=False).replace(operator, token)

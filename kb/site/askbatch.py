@@ -276,6 +276,30 @@ def condition_props(rules: list[dict]) -> tuple[set[str], set[str]]:
     return constant, joined - constant
 
 
+def _required(cond: dict) -> dict:
+    """The constants a condition requires of a fact's properties ({prop: constant} alone or inside its top "$and")."""
+    (key, value), = cond.items()
+    parts = value if key == "$and" else [cond]
+    out = {}
+    for part in parts:
+        if isinstance(part, dict) and len(part) == 1:
+            (prop, constant), = part.items()
+            if not prop.startswith("$") and isinstance(constant, (str, int, float, bool)):
+                out[prop] = constant
+    return out
+
+
+def matchable(rules: list[dict]):
+    """A test whether a condition of `rules` may match a fact: one whose every required constant the fact holds
+    (other comparisons are taken to hold). A fact no condition may match changes no rule's firing."""
+    required = [_required(cond) for rule in rules for _alias, cond in rule["when"]]
+
+    def may_match(fact: dict) -> bool:
+        return any(all(fact.get(prop, _ABSENT) == constant for prop, constant in req.items()) for req in required)
+    return may_match
+
+
+_ABSENT = object()
 _ORDER: dict = {}
 
 

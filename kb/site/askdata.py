@@ -167,11 +167,13 @@ def release_classes(asker, card: dict | None, ops: list[str], drivers: list[str 
 
 
 def resource_classes(asker, card: dict, ops: list[str]) -> dict[str, str]:
-    """Each of `ops` → the first of them whose resource facts equal its own but for the release's version and its
-    components' versions (which the templates leave open): what kb.questions.resource.facts reads of the release
-    (`RELEASE_PARTS`, with kb.questions.release.key) and the card's MIG verdict under it without a driver. Every
-    request of such a release has the same inputs (the release aside), facts and firings as one of the first's:
-    TemplateAsker gives it the first's template object (`_shared_key`), so it need not be asked."""
+    """Each of `ops` → the first of them whose resource templates equal its own (the release's version and its
+    components' versions, which the templates leave open, aside): what kb.questions.resource.facts reads of the
+    release (`RELEASE_PARTS`, with kb.questions.release.key; of the part `behaviour` only the facts it reads itself,
+    `STATEMENTS`, and those a resource rule may match: the others change no firing and no text) and the card's MIG
+    verdict under it without a driver. Every request of such a release has the same inputs (the release aside) and
+    fires the same rules on the same values as one of the first's: its template is the first's, so it need not be
+    asked."""
     from kb.questions import release
     from kb.questions.resource import RELEASE_PARTS
     from kb.site.askbatch import RELEASE, component_token
@@ -182,9 +184,25 @@ def resource_classes(asker, card: dict, ops: list[str]) -> dict[str, str]:
     for op in ops:
         verdict = asker.answer("mig", {"card": card["id"], "operator": _op(op), "driver": None}, cited=False)["verdict"]
         key = release.key(asker.data, _op(op), card, asker.index, [None], token=RELEASE, component_token=component_token,
-                          memo=memo, names=RELEASE_PARTS)
-        out[op] = first.setdefault((key, verdict), op)
+                          memo=memo, names=tuple(n for n in RELEASE_PARTS if n != "behaviour"))
+        out[op] = first.setdefault((key, _resource_behaviour(asker, op), verdict), op)
     return out
+
+
+def _resource_behaviour(asker, op: str) -> str:
+    """The behaviour facts of release `op` the resource facts read or a resource rule may match, as release.key
+    writes them (the release's and the components' versions as tokens)."""
+    from kb.questions import release
+    from kb.questions.resource import STATEMENTS
+    from kb.site.askbatch import RELEASE, component_token, matchable
+
+    memo = asker.__dict__.setdefault("_resource_behaviour", {})
+    if op not in memo:
+        may_match = matchable(asker.rules["resource"])
+        shipped = [f for f in release.part("behaviour", asker.data, _op(op))
+                   if (f["component"], f["statement"]) in STATEMENTS or may_match(f)]
+        memo[op] = release.written("behaviour", shipped, _op(op), token=RELEASE, component_token=component_token)
+    return memo[op]
 
 
 def driver_classes(asker, card: dict, op: str, drivers: list[str | None], verdicts: list[str]) -> list[tuple]:
