@@ -280,10 +280,9 @@ def test_export_answers(tmp_path):
     assert result.exit_code == 0
     export = json.loads(result.output)
     assert list(export) == ["data_version", "verified", "hash", "answers"]
-    from kb.catalog.compiled import load_data
-    from kb.questions import compute_all
+    from realmatrix import matrix
 
-    assert export["answers"] == json.loads(json.dumps(compute_all(load_data())))
+    assert export["answers"] == json.loads(json.dumps(matrix()))
     out = tmp_path / "answers.json"
     assert run("export", "answers", "--json", "-o", str(out)).exit_code == 0
     assert json.loads(out.read_text(encoding="utf-8")) == export

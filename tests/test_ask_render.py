@@ -15,9 +15,9 @@ import pytest
 
 from kb.answer import render_text
 from kb.catalog.compiled import load_data
-from kb.questions import compute_all
 
 from conftest import FIXTURES, REPO
+from realmatrix import matrix
 from sampling import sample
 
 #: catalog ids that are not words of either language (the values the catalog defines, read from it)
@@ -33,7 +33,7 @@ ENGLISH = ("documented", "announced", "conditional", "unconfirmed", "yes", "no",
 @pytest.fixture(scope="module", params=["fixture", "real"])
 def answers(request):
     root = FIXTURES / "catalog" if request.param == "fixture" else REPO / "catalog"
-    return compute_all(load_data(root))
+    return matrix(load_data(root))
 
 
 @pytest.fixture(scope="module")

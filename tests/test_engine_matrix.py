@@ -7,9 +7,10 @@ import pytest
 from kb import versions
 
 from kb.catalog.compiled import load_data
-from kb.questions import Asker, compute_all, resolve
+from kb.questions import Asker, resolve
 
 from conftest import FIXTURES, REPO
+from realmatrix import matrix
 from sampling import sample
 
 REAL = REPO / "catalog"
@@ -55,8 +56,8 @@ def test_durable_and_reference_give_identical_answers(root):
 
 @pytest.fixture(scope="module")
 def real_matrix():
-    """The whole answer matrix of the real catalog, computed once for the tests that read it."""
-    return compute_all(real_data())
+    """The whole answer matrix of the real catalog (once per process: tests/realmatrix.py)."""
+    return matrix(real_data())
 
 
 def test_every_reason_of_the_real_matrix_cites_a_source(real_matrix):
