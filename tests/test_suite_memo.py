@@ -52,3 +52,22 @@ def test_a_new_top_level_dict_is_the_tests_own():
     del data["cards"][card]
     assert _keep_memo()
     assert card in load_data()["cards"]
+
+
+def test_the_kept_answer_matrix_is_each_callers_own_and_kept_per_catalog():
+    """tests/realmatrix.py: a caller that changes its answers changes nothing a later caller gets; another catalog
+    gets its own matrix."""
+    import realmatrix
+
+    from conftest import FIXTURES
+
+    fixture = load_data(FIXTURES / "catalog")
+    first = realmatrix.matrix(fixture)
+    pristine = [dict(a, reasons=[dict(r) for r in a["reasons"]]) for a in first]
+    first[0]["verdict"] = "changed"
+    first[0]["reasons"][0]["rule"] = "CHANGED"
+    del first[1:]
+    again = realmatrix.matrix(fixture)
+    assert again is not first and again == pristine
+    real = {a["inputs"].get("card") for a in realmatrix.matrix(load_data())} - {None}
+    assert real - set(fixture["cards"])
