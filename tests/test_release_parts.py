@@ -287,19 +287,20 @@ def test_the_resource_facts_read_of_the_release_only_its_parts_and_the_mig_verdi
 
 # --- classes of drivers: the methods question asks one driver per class (askdata.driver_classes) -------------------
 
-def test_the_methods_facts_read_the_driver_only_through_its_parts_and_the_mig_verdict(real, monkeypatch):
-    """askdata.driver_classes asks the methods question for one driver per class of kb.questions.methods.DRIVER_PARTS
-    and the card's MIG verdict under the driver: the methods facts must read the driver asked about no other way
-    (a part read with the driver, the MIG answer beyond its verdict, or the driver's version compared outside)."""
-    from kb.questions import methods
-
+@pytest.mark.parametrize("question", ["methods", "strategy"])
+def test_the_facts_read_the_driver_only_through_their_parts_and_the_mig_verdict(real, monkeypatch, question):
+    """askdata.driver_classes asks the methods question (and builds the strategy facts of a GPU) for one driver per
+    class of their DRIVER_PARTS and the card's MIG verdict under the driver: their facts must read the driver asked
+    about no other way (a part read with the driver, the MIG answer beyond its verdict, or the driver's version
+    compared outside)."""
+    mod = module(question)
     data, rules = real
     driver = _drivers(data, CARD)[3]
     inside = []
     original_part, original_key = release.part, versions.key
 
     def part(name, *args, **kw):
-        assert kw.get("driver") is None or name in methods.DRIVER_PARTS, f"the methods facts read {name} with the driver"
+        assert kw.get("driver") is None or name in mod.DRIVER_PARTS, f"the {question} facts read {name} with the driver"
         inside.append(1)
         try:
             return original_part(name, *args, **kw)
@@ -313,7 +314,7 @@ def test_the_methods_facts_read_the_driver_only_through_its_parts_and_the_mig_ve
 
     class Verdict(dict):
         def __getitem__(self, name):
-            assert name == "verdict", f"the methods facts read {name!r} of the MIG answer"
+            assert name == "verdict", f"the {question} facts read {name!r} of the MIG answer"
             return super().__getitem__(name)
 
     asker = TemplateAsker(data, rules=rules)
@@ -326,12 +327,15 @@ def test_the_methods_facts_read_the_driver_only_through_its_parts_and_the_mig_ve
             return Verdict(answer(question, inputs, **kw))
         finally:
             inside.pop()
-    monkeypatch.setattr(methods, "part", part)
+    monkeypatch.setattr(mod, "part", part)
     monkeypatch.setattr(versions, "key", key)
     monkeypatch.setattr(asker, "answer", mig)
+    profile = asker.index["cards"][CARD]["profiles"][0]
     for op in asker.index["operator_releases"][:3]:
-        for enabled in (False, True):
-            facts = methods.facts(asker, {"card": CARD, "operator": askdata._op(op), "driver": driver, "mig_enabled": enabled})
+        for variant in (False, True):
+            inputs = ({"card": CARD, "mig_enabled": variant} if question == "methods" else
+                      {"gpus": [{"card": CARD, "profiles": [profile] if variant else []}, {"card": CARD, "profiles": [profile]}]})
+            facts = mod.facts(asker, {**inputs, "operator": askdata._op(op), "driver": driver})
             assert any(f.get("version") == driver for f in facts)  # (the driver was asked about)
 
 

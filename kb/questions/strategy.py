@@ -28,6 +28,11 @@ PARAMS = (
     base.OPERATOR, base.DRIVER,
 )
 
+#: what `facts` reads of the driver asked about (kb.questions.release parts), besides the MIG verdict of each card
+#: under it: drivers equal in these get the same facts but for their version (kb.site.askdata.driver_classes;
+#: tests/test_release_parts.py keeps this true)
+DRIVER_PARTS = ("issues",)
+
 _NO_MIG = ("none", "whole", "disabled", "all-disabled")
 
 

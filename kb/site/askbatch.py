@@ -395,6 +395,11 @@ class TemplateAsker(Asker):
             found = self._exact[key] = _filled_answer(*found)
         return found
 
+    def answer(self, question: str, inputs: dict, *, cited: bool = True) -> dict:
+        """As Asker.answer; an answer a template gives at once (what the facts of a question asking another read)."""
+        found = self._exact_answer(_key(question, inputs))
+        return found if found is not None else super().answer(question, inputs, cited=cited)
+
     def answer_many(self, question: str, inputs_list: list[dict], *, cited: bool = True) -> list[dict]:
         """As Asker.answer_many; an answer a template gives is the full one (with its citations) either way."""
         found = [self._exact_answer(_key(question, i)) for i in inputs_list]
@@ -466,6 +471,7 @@ class TemplateAsker(Asker):
             for (seen, facts), one in zip(todo, fired):
                 firings[seen] = [(rid, [next(i for i, f in enumerate(facts) if f is m) for m in matched])
                                        for rid, matched in one]
+        counted: dict = {}  # the last content key per inputs with the number as a slot: (render, firing, key)
         for n, key, seen, render in prepared:
             if seen is None or key in self._templates:
                 continue
@@ -475,7 +481,15 @@ class TemplateAsker(Asker):
             op = next((s for s, name in sentinels.items() if name == "operator"), None)
             shared = content = None
             if question in CONTENT:
-                content = self._content_key(question, inputs, render, firings[seen], sentinels, op)
+                # (two classes of the number with the same facts, the number a slot, firing alike: the same key)
+                alike = _key(question, inputs) if len(requests[n]) > 2 else None
+                last = counted.get(alike)
+                if last is not None and last[1] == firings[seen] and last[0] == render:
+                    content = last[2]
+                else:
+                    content = self._content_key(question, inputs, render, firings[seen], sentinels, op)
+                    if alike is not None:
+                        counted[alike] = (render, firings[seen], content)
                 found = self._content.get(content)
                 if found is not None:  # an equal template written already
                     self._templates[key] = found
@@ -486,11 +500,12 @@ class TemplateAsker(Asker):
                     self._templates[key] = self._shared[shared]
                     continue
             if op is not None:
-                render = self._tokenised(render, op)
                 sentinels = {**sentinels, **self._components()}
             conclusions = []
             for rid, pos in firings[seen]:
                 rule, matched = by_id[rid], tuple(render[i] for i in pos)
+                if op is not None:  # (conclude reads the matched facts only)
+                    matched = tuple(self._tokenised(matched, op))
                 # (the rule's texts keep the sentinels and tokens, which become slots)
                 written = conclude(rule, matched, self.data)
                 if (self.real or op is not None) and any("{" in ref for ref in rule["cites"]):
@@ -662,20 +677,19 @@ class TemplateAsker(Asker):
         others are copies. Two driver classes or releases whose answers read the same values share one this way
         where their facts differ in what no fired rule's text reads (the bulk of the methods and resource
         templates)."""
-        from kb.engine.conclude import _lookup, _rule_info
+        from kb.engine.conclude import _lookup
         from kb.engine.conclude import fill as fill_ref
 
-        by_id = self._by_id(question)
+        by_id = self._rule_reads(question)
         cited = bool(self.real or op is not None)
         rows, cites = [], []
         seen: list = []
         rids: set = set()
         for rid, pos in firing:
-            rule = by_id[rid]
+            rule, names, version, placeholders = by_id[rid]
             raw = tuple(render[i] for i in pos)
             matched = None  # (the facts as conclude gets them: built only where needed)
-            _rule, names = _rule_info(rule)
-            if any(n.rsplit(".", 1)[-1] == "version" for n in names):  # a behaviour fact's version is a token
+            if version:  # a behaviour fact's version is a token
                 matched = tuple(map(self._token_fact, raw))
             values = tuple((n, v.__class__.__name__, v) for n in names for v in (_lookup(rule, matched or raw, n),))
             repeat = None
@@ -686,7 +700,7 @@ class TemplateAsker(Asker):
             rids.add(rid)
             seen.append((rid, raw))
             rows.append((rid, values, repeat))
-            if cited and any("{" in ref for ref in rule["cites"]):
+            if cited and placeholders:
                 matched = matched or tuple(map(self._token_fact, raw))
                 # (what _cites looks up follows from the placeholders' values: once per rule and values)
                 # (and the versions the sentinels among them stand for: `real` may be told another writing later)
@@ -719,10 +733,16 @@ class TemplateAsker(Asker):
         extra = CONTENT[question]
         return question, text, repr(cites), cited, None if extra is None else repr(extra(self, inputs))
 
-    def _by_id(self, question: str) -> dict:
-        key = ("by_id", question)
+    def _rule_reads(self, question: str) -> dict:
+        """Rule id → (the rule, the placeholder names conclude fills, whether one is a version, whether a citation
+        has a placeholder)."""
+        from kb.engine.conclude import _rule_info
+
+        key = ("rule_reads", question)
         if key not in self._read:
-            self._read[key] = {r["id"]: r for r in self.rules[question]}
+            self._read[key] = {r["id"]: (r, names, any(n.rsplit(".", 1)[-1] == "version" for n in names),
+                                         any("{" in ref for ref in r["cites"]))
+                               for r in self.rules[question] for names in (_rule_info(r)[1],)}
         return self._read[key]
 
     def _token_fact(self, f: dict) -> dict:
@@ -747,11 +767,14 @@ class TemplateAsker(Asker):
                     k = next(k for k in a if a[k] != b[k])
                     raise ValueError(f"the ask page does not know how {k} follows from {name} "
                                      f"({name} {values[0]}: {a[k]!r}, {values[1]}: {b[k]!r})")
-                out.append(dict(a))
+                out.append(a)  # (the facts a template is written from are read, never changed)
                 continue
             row = dict(a)
             for k in a:
-                follows = derived is not None and derived(k, values[0], a) is not None
+                if props is not None:
+                    follows = k in props
+                else:
+                    follows = derived is not None and derived(k, values[0], a) is not None
                 if follows:
                     for value, fact in zip(values, (a, b)):
                         if derived(k, value, fact) != fact[k]:

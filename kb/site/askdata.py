@@ -206,19 +206,19 @@ def _resource_behaviour(asker, op: str) -> str:
 
 
 def driver_classes(asker, card: dict, op: str, drivers: list[str | None], verdicts: list[str]) -> list[tuple]:
-    """Per driver class of `drivers` (sentinels), what the methods facts read of the driver under release `op`
-    (kb.questions.methods.DRIVER_PARTS, with kb.questions.release.key, and the card's MIG verdict under it, one of
-    `verdicts`), with the driver's version as a token: drivers with equal keys get the same facts but for that
-    version, which the templates leave open (TemplateAsker.templates `alike`)."""
-    from kb.questions import release
-    from kb.questions.methods import DRIVER_PARTS
+    """Per driver class of `drivers` (sentinels), what the methods and strategy facts read of the driver under release
+    `op` (their DRIVER_PARTS, with kb.questions.release.key, and the card's MIG verdict under it, one of `verdicts`),
+    with the driver's version as a token: drivers with equal keys get the same facts but for that version, which the
+    templates leave open (TemplateAsker.templates `alike`; strategy_gpu)."""
+    from kb.questions import methods, release, strategy
     from kb.site.askbatch import DRIVER, RELEASE, component_token
 
     memo = asker.__dict__.setdefault("_release_parts", {})
+    names = tuple(sorted({*methods.DRIVER_PARTS, *strategy.DRIVER_PARTS}))
     out = []
     for driver, verdict in zip(drivers, verdicts):
         key = release.key(asker.data, _op(op), card, asker.index, [driver], token=RELEASE, component_token=component_token,
-                          memo=memo, names=DRIVER_PARTS)
+                          memo=memo, names=names)
         out.append((verdict, key.replace(driver, DRIVER) if driver else key))
     return out
 
@@ -255,9 +255,9 @@ def compute_cards(asker, data: dict, cids: list[str], classes: bool = True) -> d
         mig = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d))
                                       for op in reps for d in drivers])
         # the methods question reads of the driver only its MIG verdict and known issues: one driver per class asked
-        alike = [(op, key, e) for k, op in enumerate(reps)
-                 for key in (driver_classes(asker, card, op, drivers, [a["verdict"] for a in mig[k * nd:(k + 1) * nd]])
-                             if classes else drivers) for e in enabled]
+        alike_drivers = {op: driver_classes(asker, card, op, drivers, [a["verdict"] for a in mig[k * nd:(k + 1) * nd]])
+                         if classes else drivers for k, op in enumerate(reps)}
+        alike = [(op, key, e) for op in reps for key in alike_drivers[op] for e in enabled]
         meth = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e},
                                             sent(op, d)) for op in reps for d in drivers for e in enabled],
                                alike=(alike, ("driver",)))
@@ -289,7 +289,7 @@ def compute_cards(asker, data: dict, cids: list[str], classes: bool = True) -> d
                 "mig": mig[k * nd:(k + 1) * nd],
                 "methods": [meth[(k * nd + d) * ne:(k * nd + d + 1) * ne] for d in range(nd)],
                 "resource": res[k * nc:(k + 1) * nc],
-                "strategy": strategy_gpu(asker, cid, op, drivers),
+                "strategy": strategy_gpu(asker, cid, op, drivers, alike_drivers[op]),
             }
             same = (tuple(map(id, group["mig"])), tuple(id(a) for row in group["methods"] for a in row),
                     tuple(map(id, group["resource"])), tuple((key, id(v)) for key, v in sorted(group["strategy"].items())))
@@ -392,10 +392,11 @@ def _slotted(fact: dict, props: dict[str, str], reads: set[str]) -> dict:
     return fact
 
 
-def strategy_gpu(asker, cid: str, op: str, drivers: list[str | None]) -> dict[str, list]:
+def strategy_gpu(asker, cid: str, op: str, drivers: list[str | None], alike: list | None = None) -> dict[str, list]:
     """The conclusions about one GPU of a node, by driver class and (GPU uses MIG, node uses MIG):
     {"<class>|00": […], "<class>|01": […], "<class>|11": […]}. Its number and layout are slots; the facts are
-    what `ask strategy` builds (kb.questions.strategy.facts)."""
+    what `ask strategy` builds (kb.questions.strategy.facts). `alike`: a key per driver (driver_classes); drivers
+    with equal keys get the same facts but for the driver's version, which the fact of a GPU does not hold."""
     from kb.engine import evaluate_many
     from kb.questions import strategy
     from kb.site.askbatch import read_props
@@ -408,16 +409,22 @@ def strategy_gpu(asker, cid: str, op: str, drivers: list[str | None]) -> dict[st
     shapes = {"00": [{"card": cid, "profiles": []}],
               "01": [{"card": cid, "profiles": []}, {"card": cid, "profiles": ["x"]}],
               "11": [{"card": cid, "profiles": ["x"]}]}
-    keys, facts = [], []
+    keys, facts, texts = [], [], []
+    first: dict = {}
     for n, driver in enumerate(drivers):
-        for shape, gpus in shapes.items():
-            gpu = strategy.facts(asker, {"gpus": gpus, "operator": _op(op), "driver": driver})[1]
+        m = first.setdefault(alike[n], n) if alike is not None else n
+        for s, (shape, gpus) in enumerate(shapes.items()):
             keys.append(f"{n}|{shape}")
+            if m != n:  # the first driver of its class stands for it
+                facts.append(facts[m * len(shapes) + s])
+                texts.append(texts[m * len(shapes) + s])
+                continue
+            gpu = strategy.facts(asker, {"gpus": gpus, "operator": _op(op), "driver": driver})[1]
             facts.append([_slotted(gpu, {"index": "index", "profiles": "gpu_profiles"}, reads)])
+            texts.append(json.dumps(facts[-1], sort_keys=True))
     # the same facts, the same conclusions: a GPU's facts repeat across releases and driver classes (what they
     # hold of them is the MIG verdict), so each distinct fact list is evaluated once per build
     memo = asker.__dict__.setdefault("_strategy_gpu", {})
-    texts = [json.dumps(f, sort_keys=True) for f in facts]
     todo = {t: f for t, f in zip(texts, facts) if t not in memo}
     if todo:
         results = evaluate_many("strategy", list(todo.values()), engine=asker.engine, data=asker.data, rules=asker.rules)
