@@ -211,7 +211,10 @@ def test_generated_files_come_back_from_the_cache_only_for_an_equal_key(tmp_path
     monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
     files = {"a.de.md": "Ä", "ask/data/x.json": b"{}\n", "empty.txt": ""}
     assert gencache.load("k1") is None  # nothing stored yet
+    synced = []
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
     gencache.store("k1", files)
+    assert synced == []  # a cache entry is not synced to disk (~100 MB: seconds at the end of a build)
     assert gencache.load("k1") == {"a.de.md": "Ä".encode(), "ask/data/x.json": b"{}\n", "empty.txt": b""}
     assert gencache.load("k2") is None  # other catalog, rules, code or address
     entry = next((tmp_path / "cache" / "site").glob("*.bin"))
