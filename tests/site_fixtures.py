@@ -55,8 +55,8 @@ def site_server_blank_search(site_built):
     """The same site on another port, but every search_index.json served with its configuration (languages,
     separator) and no documents: material's search worker still starts and loads the language's lunr plugin,
     but has nothing to index. Indexing the real one costs ~0.35 s CPU after every page load, in a worker the
-    test does not wait for; the tests that neither search nor stand for "no script error on any page with
-    the real index" use this server (their modules say which)."""
+    test does not wait for; every test but the two search tests uses this server (they build and search the
+    real index of each language, failing on any script error)."""
     yield from _serve(site_built.site, blank_search=True)
 
 

@@ -5,8 +5,8 @@ by HTML and script, and served by http.server on 127.0.0.1; one Chromium serves 
 (tests/site_fixtures.py). Screenshots of failed tests go to test-artifacts/site-browser/ (GPUKB_SHOTS=1: of all).
 
 The search test loads the real search index; every other test here gets the site with empty ones (fixture
-`server`): building the real index costs ~0.35 s CPU after each page load and they do not search. That no page
-has a script error with the real index is the language walk's part (tests/test_site_layout.py).
+`server`): building the real index costs ~0.35 s CPU after each page load and they do not search. The English
+search is tests/test_site_layout.py's.
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ def built(site_built, chromium):
 
 @pytest.fixture
 def server(site_server_blank_search, chromium):
-    """The site with empty search indexes (tests/site_fixtures.py): these tests do not search; the language
-    walks of tests/test_site_layout.py see every kind of page with the real index."""
+    """The site with empty search indexes (tests/site_fixtures.py): these tests do not search."""
     return site_server_blank_search
 
 
