@@ -393,11 +393,48 @@ def test_a_rule_reading_the_driver_left_open_stops_the_classes(real):
 
 # --- the resource question's classes of releases compare only the behaviour facts it may read ---------------------
 
-def test_the_resource_facts_read_of_the_behaviour_only_its_statements(real, monkeypatch):
-    """askdata.resource_classes compares of the part `behaviour` only kb.questions.resource.STATEMENTS and the facts a
-    resource rule may match: the resource facts themselves may read no other behaviour fact (they pass them on)."""
-    from kb.questions import resource
+@pytest.mark.parametrize("question", ["mig", "methods"])
+def test_the_mig_and_methods_facts_read_of_the_release_only_their_parts(real, monkeypatch, question):
+    """askdata.release_reads compares releases by the RELEASE_PARTS of mig and methods (and methods by the card's MIG
+    verdict under the release and driver): their facts and folds must read no other part of the release and nothing
+    of the MIG answer but its verdict."""
+    mod = module(question)
+    data, rules = real
+    original = release.part
 
+    def part(name, *args, **kw):
+        assert name in mod.RELEASE_PARTS, f"the {question} facts read the release's part {name}"
+        return original(name, *args, **kw)
+
+    class Verdict(dict):
+        def __getitem__(self, key):
+            assert key == "verdict", f"the {question} facts read {key!r} of the MIG answer"
+            return super().__getitem__(key)
+
+    monkeypatch.setattr(mod, "part", part)
+    asker = TemplateAsker(data, rules=rules)
+    asked = []
+    answer = asker.answer
+
+    def recorded(q, inputs, **kw):
+        asked.append(q)
+        return Verdict(answer(q, inputs, **kw)) if q != question else answer(q, inputs, **kw)
+
+    monkeypatch.setattr(asker, "answer", recorded)
+    ops = asker.index["operator_releases"]
+    with bulk():
+        for op in (ops[0], ops[-1]):
+            for driver in _drivers(data, CARD)[:3]:
+                inputs = {"card": CARD, "operator": askdata._op(op), "driver": driver}
+                recorded(question, inputs if question == "mig" else {**inputs, "mig_enabled": True})  # (facts and fold)
+    assert set(asked) == ({"mig"} if question == "mig" else {"mig", "methods"})
+
+
+@pytest.mark.parametrize("question", ["resource", "methods"])
+def test_the_facts_read_of_the_behaviour_only_their_statements(real, monkeypatch, question):
+    """askdata.release_reads compares of the part `behaviour` only the question's STATEMENTS and the facts a rule of it
+    may match: the facts themselves may read no other behaviour fact (they pass them on)."""
+    mod = module(question)
     data, rules = real
     original = release.part
 
@@ -417,16 +454,18 @@ def test_the_resource_facts_read_of_the_behaviour_only_its_statements(real, monk
         value = original(name, *args, **kw)
         if name != "behaviour":
             return value
-        return [f if (f["component"], f["statement"]) in resource.STATEMENTS else Unread(f) for f in value]
+        return [f if (f["component"], f["statement"]) in mod.STATEMENTS else Unread(f) for f in value]
 
-    monkeypatch.setattr(resource, "part", part)
+    monkeypatch.setattr(mod, "part", part)
     asker = TemplateAsker(data, rules=rules)
     combos = askdata.resource_combos(asker.index["cards"][CARD]["profiles"], askdata.replica_classes(rules))
+    if question == "methods":
+        combos = [{"driver": None, "mig_enabled": e} for e in (False, True)]
     with bulk():
         for op in asker.index["operator_releases"]:
             for c in combos:
-                facts = resource.facts(asker, {"card": CARD, "operator": askdata._op(op), "replicas": (c["replicas"] or [None])[0],
-                                               **{k: v for k, v in c.items() if k not in ("class", "replicas")}})
+                facts = mod.facts(asker, {"card": CARD, "operator": askdata._op(op), **{k: v for k, v in c.items() if k != "class"},
+                                          **({"replicas": (c["replicas"] or [None])[0]} if question == "resource" else {})})
     assert any(isinstance(f, Unread) for f in facts)  # (there are behaviour facts it does not read)
 
 

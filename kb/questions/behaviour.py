@@ -115,6 +115,10 @@ def _facts(data: dict, operator: str) -> list[dict]:
     return out
 
 
+#: the device plugin's statement on MPS sharing (read by the methods and resource facts)
+MPS_SHARING = ("device-plugin", "mps-sharing")
+
+
 def status_of(shipped: list[dict], component: str, statement_id: str) -> str:
     """The status of one statement among the behaviour facts of a release; `unknown` where the catalog has no
     such statement (a reduced catalog)."""

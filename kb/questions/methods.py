@@ -28,6 +28,11 @@ PARAMS = (base.CARD, base.OPERATOR, base.DRIVER,
 #: (`gpukb ask mig`): drivers equal in these get the same facts but for their version (the ask page asks one of them:
 #: kb.site.askdata.driver_classes; tests/test_release_parts.py keeps this true)
 DRIVER_PARTS = ("issues",)
+#: what `facts` reads of the GPU Operator release asked about (kb.questions.release), besides the card's MIG verdict
+#: under it, and the only behaviour facts (component, statement) it reads itself (all of them go to the rules):
+#: kb.site.askdata.question_classes (tests/test_release_parts.py keeps this true)
+RELEASE_PARTS = ("behaviour", "dra", "kubevirt_vgpu", "listed", "issues")
+STATEMENTS = (behaviour.MPS_SHARING,)
 
 
 
@@ -100,7 +105,7 @@ def facts(asker, inputs: dict) -> list[dict]:
                 if fact["kubevirt_vgpu"] == "later":
                     fact["kubevirt_vgpu_since"] = card["operator_support"]["kubevirt_vgpu_since"]["value"]
             elif m == "mps":
-                fact["plugin_mps"] = behaviour.status_of(shipped, "device-plugin", "mps-sharing")
+                fact["plugin_mps"] = behaviour.status_of(shipped, *behaviour.MPS_SHARING)
             out.append(fact)
     support = {"kind": "support", "card": card["id"], "name": card["short_name"], "operator": op,
                "operator_listed": part("listed", data, op, card)}

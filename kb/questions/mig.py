@@ -10,6 +10,10 @@ from kb.text import Text
 #: the parts of the compiled catalog this question reads, and the questions it asks in turn
 DATA = ("cards", "releases", "sources")
 USES = ()
+#: what `facts` and the fold read of the GPU Operator release asked about (kb.questions.release): releases equal in
+#: these get the same facts but for their version (the ask page asks one of them: kb.site.askdata.question_classes;
+#: tests/test_release_parts.py keeps this true)
+RELEASE_PARTS = ("listed", "layouts", "issues")
 TITLE = Text("MIG", "MIG")
 HELP = Text(
     'Can CARD run MIG (with this operator release and driver)?\n\n\b\nExample:\n'

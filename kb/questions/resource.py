@@ -55,11 +55,9 @@ RELEASE_PARTS = ("listed", "behaviour")
 
 #: the device plugin's version-bound statement that makes variant profiles resources of their own
 VARIANT_RESOURCES = ("device-plugin", "mig-suffix-profiles-as-resources")
-#: the device plugin's statement on MPS
-MPS_SHARING = ("device-plugin", "mps-sharing")
 #: the only behaviour facts (component, statement) of the release that `facts` reads itself (all of them go to the
 #: rules): kb.site.askdata.resource_classes compares releases by these and those a resource rule can match
-STATEMENTS = (VARIANT_RESOURCES, MPS_SHARING)
+STATEMENTS = (VARIANT_RESOURCES, behaviour.MPS_SHARING)
 
 
 def _bad(text: Text, suggestions: list[str] | None = None) -> UnusableInput:
@@ -172,7 +170,7 @@ def facts(asker, inputs: dict) -> list[dict]:
         fact.update(profile=profile["name"], profile_count=profile["max_count"], profile_memory_gb=profile["memory_gb"],
                     strategy=inputs["mig_strategy"], mig_verdict=mig["verdict"], **_mig_names(profile, variant_status))
     if inputs["mode"] == "mps":
-        fact["plugin_mps"] = behaviour.status_of(shipped, *MPS_SHARING)
+        fact["plugin_mps"] = behaviour.status_of(shipped, *behaviour.MPS_SHARING)
     if inputs["mode"] == "mps" and inputs["replicas"]:
         memory = (card.get("memory_gb") or {}).get("value")
         if memory:

@@ -168,41 +168,41 @@ def release_classes(asker, card: dict | None, ops: list[str], drivers: list[str 
 
 def resource_classes(asker, card: dict, ops: list[str]) -> dict[str, str]:
     """Each of `ops` → the first of them whose resource templates equal its own (the release's version and its
-    components' versions, which the templates leave open, aside): what kb.questions.resource.facts reads of the
-    release (`RELEASE_PARTS`, with kb.questions.release.key; of the part `behaviour` only the facts it reads itself,
-    `STATEMENTS`, and those a resource rule may match: the others change no firing and no text) and the card's MIG
-    verdict under it without a driver. Every request of such a release has the same inputs (the release aside) and
-    fires the same rules on the same values as one of the first's: its template is the first's, so it need not be
-    asked."""
-    from kb.questions import release
-    from kb.questions.resource import RELEASE_PARTS
-    from kb.site.askbatch import RELEASE, component_token
-
-    memo = asker.__dict__.setdefault("_release_parts", {})
+    components' versions, which the templates leave open, aside): what the resource facts read of the release
+    (`release_reads`) and the card's MIG verdict under it without a driver. Every request of such a release has the
+    same inputs (the release aside) and fires the same rules on the same values as one of the first's: its template
+    is the first's, so it need not be asked."""
     first: dict = {}
     out = {}
     for op in ops:
         verdict = asker.answer("mig", {"card": card["id"], "operator": _op(op), "driver": None}, cited=False)["verdict"]
-        key = release.key(asker.data, _op(op), card, asker.index, [None], token=RELEASE, component_token=component_token,
-                          memo=memo, names=tuple(n for n in RELEASE_PARTS if n != "behaviour"))
-        out[op] = first.setdefault((key, _resource_behaviour(asker, op), verdict), op)
+        out[op] = first.setdefault((release_reads(asker, card, op, "resource"), verdict), op)
     return out
 
 
-def _resource_behaviour(asker, op: str) -> str:
-    """The behaviour facts of release `op` the resource facts read or a resource rule may match, as release.key
-    writes them (the release's and the components' versions as tokens)."""
-    from kb.questions import release
-    from kb.questions.resource import STATEMENTS
+def release_reads(asker, card: dict, op: str, question: str, drivers: list = (None,)) -> str:
+    """What the facts of `question` (mig, methods, resource) read of release `op` about the card: its module's
+    RELEASE_PARTS (kb.questions.release.key, the parts read with a driver for each of `drivers`); of the part
+    `behaviour` only the facts the module reads itself (STATEMENTS) and those a rule of the question may match — the
+    others change no firing and no text. Releases with equal texts give the question equal templates (with the
+    driver's verdict of the MIG question where the question reads it)."""
+    from kb.questions import module, release
     from kb.site.askbatch import RELEASE, component_token, matchable
 
-    memo = asker.__dict__.setdefault("_resource_behaviour", {})
-    if op not in memo:
-        may_match = matchable(asker.rules["resource"])
+    mod = module(question)
+    memo = asker.__dict__.setdefault("_release_parts", {})
+    key = release.key(asker.data, _op(op), card, asker.index, list(drivers), token=RELEASE,
+                      component_token=component_token, memo=memo,
+                      names=tuple(n for n in mod.RELEASE_PARTS if n != "behaviour"))
+    if "behaviour" not in mod.RELEASE_PARTS:
+        return key
+    seen = asker.__dict__.setdefault("_behaviour_seen", {})
+    if (question, op) not in seen:
+        may_match = matchable(asker.rules[question])
         shipped = [f for f in release.part("behaviour", asker.data, _op(op))
-                   if (f["component"], f["statement"]) in STATEMENTS or may_match(f)]
-        memo[op] = release.written("behaviour", shipped, _op(op), token=RELEASE, component_token=component_token)
-    return memo[op]
+                   if (f["component"], f["statement"]) in mod.STATEMENTS or may_match(f)]
+        seen[question, op] = release.written("behaviour", shipped, _op(op), token=RELEASE, component_token=component_token)
+    return key + "\n" + seen[question, op]
 
 
 def driver_classes(asker, card: dict, op: str, drivers: list[str | None], verdicts: list[str]) -> list[tuple]:
@@ -252,15 +252,18 @@ def compute_cards(asker, data: dict, cids: list[str], classes: bool = True) -> d
         # the answers of one release per class of releases the card's facts cannot tell apart (kb.questions.release)
         standing = release_classes(asker, card, ops, drivers) if classes else {op: op for op in ops}
         reps = [op for op in ops if standing[op] == op]
+        # mig and methods read less of the release than all questions together, methods only the MIG verdict and
+        # known issues of the driver: one request per class of what they read (TemplateAsker.templates `alike`)
+        alike = [(release_reads(asker, card, op, "mig", drivers) if classes else op, d) for op in reps for d in drivers]
         mig = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d))
-                                      for op in reps for d in drivers])
-        # the methods question reads of the driver only its MIG verdict and known issues: one driver per class asked
+                                      for op in reps for d in drivers], alike=(alike, ("operator",)))
         alike_drivers = {op: driver_classes(asker, card, op, drivers, [a["verdict"] for a in mig[k * nd:(k + 1) * nd]])
                          if classes else drivers for k, op in enumerate(reps)}
-        alike = [(op, key, e) for op in reps for key in alike_drivers[op] for e in enabled]
+        alike = [(release_reads(asker, card, op, "methods") if classes else op, key, e)
+                 for op in reps for key in alike_drivers[op] for e in enabled]
         meth = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e},
                                             sent(op, d)) for op in reps for d in drivers for e in enabled],
-                               alike=(alike, ("driver",)))
+                               alike=(alike, ("operator", "driver")))
         combos = resource_combos(index["cards"][cid]["profiles"], replicas)
         nc = len(combos)
         # the resource question reads less of the release: one release per class of its own (resource_classes)
