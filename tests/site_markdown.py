@@ -37,6 +37,12 @@ def convert(texts: list[str], without: tuple[str, ...] = ()) -> list[str]:
     return out
 
 
+def with_and_without(texts: list[str], extension: str) -> tuple[list[str], list[str]]:
+    """Each text converted with the site's extensions, and without `extension` (one of our fast replacements):
+    the two lists a test of that replacement expects equal."""
+    return convert(texts), convert(texts, (extension,))
+
+
 def hand_written_pages() -> list[Path]:
     """The pages of docs/ written by hand (not generated)."""
     return sorted(p for p in (ROOT / "docs").rglob("*.md") if "generated" not in p.parts)

@@ -8,7 +8,7 @@ import markdown
 import pytest
 
 from kb.site.fastblocks import LineStartPattern, line_start_parts
-from site_markdown import convert, extensions, hand_written_pages
+from site_markdown import convert, extensions, hand_written_pages, with_and_without
 
 SAMPLES = [
     "# Title\n\nText\nmore ## not a header\n\n## Header ##\n\nSetext\n======\n\nSetext 2\n---\n",
@@ -25,19 +25,17 @@ SAMPLES = [
 ]
 
 
-def _convert(texts: list[str], fast: bool) -> list[str]:
-    return convert(texts, () if fast else ("kb.site.fastblocks",))
-
-
 @pytest.mark.parametrize("text", SAMPLES)
 def test_same_html(text):
-    assert _convert([text], True) == _convert([text], False)
+    fast, original = with_and_without([text], "kb.site.fastblocks")
+    assert fast == original
 
 
 def test_same_html_on_the_hand_written_pages():
     texts = [p.read_text(encoding="utf-8") for p in hand_written_pages()]
     assert len(texts) >= 10
-    assert _convert(texts, True) == _convert(texts, False)
+    fast, original = with_and_without(texts, "kb.site.fastblocks")
+    assert fast == original
 
 
 def test_which_expressions_are_line_start_ones():
@@ -61,7 +59,7 @@ def test_search_is_the_originals(pattern, flags, text):
 
 
 def test_the_table_of_contents_replaces_its_marker():
-    html = _convert(["# A\n\n[TOC]\n\n## B\n"], True)[0]
+    html = convert(["# A\n\n[TOC]\n\n## B\n"])[0]
     assert '<div class="toc">' in html and "[TOC]" not in html
 
 
