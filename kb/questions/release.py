@@ -94,12 +94,13 @@ def part(name: str, data: dict, operator: str, card: dict | None = None, index: 
 
 
 def key(data: dict, operator: str, card: dict | None, index: dict | None, drivers: list, *, token: str,
-        component_token, memo: dict | None = None, names: tuple | None = None) -> str:
+        component_token, memo: dict | None = None, names: tuple | None = None) -> tuple:
     """Every part of release `operator` for `card` (with and without the card, for each of `drivers`; for `card`
-    None the parts no card decides, as questions without a card read them), as
-    text with `operator` written as `token` and each behaviour fact's component version as its token
-    (`component_token(component)`; `inherited_from`, which no rule reads, left out): equal keys, equal facts.
-    `names`: only these parts (what one question reads)."""
+    None the parts no card decides, as questions without a card read them): (name, with the card, driver, text) per
+    part, the text (`written`) with `operator` written as `token` and each behaviour fact's component version as its
+    token (`component_token(component)`; `inherited_from`, which no rule reads, left out): equal keys, equal facts.
+    The texts are the memo's own objects (quick to hash and compare again). `names`: only these parts (what one
+    question reads)."""
     memo = {} if memo is None else memo  # (one catalog, one index) the text of each part, by what it was asked for
     # what each part reads of the card (its memo key): nothing (NO_CARD's helpers but `issues` ignore it), what
     # the known issues' facts read of it, or the card
@@ -116,8 +117,8 @@ def key(data: dict, operator: str, card: dict | None, index: dict | None, driver
                 if text is None:
                     value = part(name, data, operator, card if with_card else None, index, driver)
                     text = memo[asked] = written(name, value, operator, token=token, component_token=component_token)
-                out.append(f"{name}|{with_card}|{driver}|{text}")
-    return "\n".join(out)
+                out.append((name, with_card, driver, text))
+    return tuple(out)
 
 
 def written(name: str, value, operator: str, *, token: str, component_token) -> str:

@@ -180,11 +180,11 @@ def resource_classes(asker, card: dict, ops: list[str]) -> dict[str, str]:
     return out
 
 
-def release_reads(asker, card: dict, op: str, question: str, drivers: list = (None,)) -> str:
+def release_reads(asker, card: dict, op: str, question: str, drivers: list = (None,)) -> tuple:
     """What the facts of `question` (mig, methods, resource) read of release `op` about the card: its module's
     RELEASE_PARTS (kb.questions.release.key, the parts read with a driver for each of `drivers`); of the part
     `behaviour` only the facts the module reads itself (STATEMENTS) and those a rule of the question may match — the
-    others change no firing and no text. Releases with equal texts give the question equal templates (with the
+    others change no firing and no text. Releases with equal keys give the question equal templates (with the
     driver's verdict of the MIG question where the question reads it)."""
     from kb.questions import module, release
     from kb.site.askbatch import RELEASE, component_token, matchable
@@ -202,7 +202,7 @@ def release_reads(asker, card: dict, op: str, question: str, drivers: list = (No
         shipped = [f for f in release.part("behaviour", asker.data, _op(op))
                    if (f["component"], f["statement"]) in mod.STATEMENTS or may_match(f)]
         seen[question, op] = release.written("behaviour", shipped, _op(op), token=RELEASE, component_token=component_token)
-    return key + "\n" + seen[question, op]
+    return (*key, seen[question, op])
 
 
 def driver_classes(asker, card: dict, op: str, drivers: list[str | None], verdicts: list[str]) -> list[tuple]:
@@ -219,7 +219,8 @@ def driver_classes(asker, card: dict, op: str, drivers: list[str | None], verdic
     for driver, verdict in zip(drivers, verdicts):
         key = release.key(asker.data, _op(op), card, asker.index, [driver], token=RELEASE, component_token=component_token,
                           memo=memo, names=names)
-        out.append((verdict, key.replace(driver, DRIVER) if driver else key))
+        out.append((verdict, tuple((name, with_card, DRIVER, text.replace(driver, DRIVER)) for name, with_card, _d, text in key)
+                    if driver else key))
     return out
 
 
@@ -254,13 +255,18 @@ def compute_cards(asker, data: dict, cids: list[str], classes: bool = True) -> d
         reps = [op for op in ops if standing[op] == op]
         # mig and methods read less of the release than all questions together, methods only the MIG verdict and
         # known issues of the driver: one request per class of what they read (TemplateAsker.templates `alike`)
-        alike = [(release_reads(asker, card, op, "mig", drivers) if classes else op, d) for op in reps for d in drivers]
+        texts: dict = {}  # (each long text of what a question reads a number: quicker to compare)
+        reads = {op: texts.setdefault(release_reads(asker, card, op, "mig", drivers), len(texts)) if classes else op
+                 for op in reps}
         mig = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d))
-                                      for op in reps for d in drivers], alike=(alike, ("operator",)))
-        alike_drivers = {op: driver_classes(asker, card, op, drivers, [a["verdict"] for a in mig[k * nd:(k + 1) * nd]])
+                                      for op in reps for d in drivers],
+                              alike=([(reads[op], d) for op in reps for d in drivers], ("operator",)))
+        alike_drivers = {op: [texts.setdefault(key, len(texts)) for key in driver_classes(
+                              asker, card, op, drivers, [a["verdict"] for a in mig[k * nd:(k + 1) * nd]])]
                          if classes else drivers for k, op in enumerate(reps)}
-        alike = [(release_reads(asker, card, op, "methods") if classes else op, key, e)
-                 for op in reps for key in alike_drivers[op] for e in enabled]
+        reads = {op: texts.setdefault(release_reads(asker, card, op, "methods"), len(texts)) if classes else op
+                 for op in reps}
+        alike = [(reads[op], key, e) for op in reps for key in alike_drivers[op] for e in enabled]
         meth = asker.templates("methods", [({"card": cid, "operator": _op(op), "driver": d, "mig_enabled": e},
                                             sent(op, d)) for op in reps for d in drivers for e in enabled],
                                alike=(alike, ("operator", "driver")))
