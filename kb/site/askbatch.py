@@ -331,8 +331,18 @@ def _hashable(value):
     return json.dumps(value, sort_keys=True) if isinstance(value, (list, dict)) else value
 
 
+def _inputs(inputs: dict) -> tuple:
+    """The inputs as a hashable tuple in the order of their names (a list or mapping among them as its JSON)."""
+    items = tuple(sorted(inputs.items()))
+    try:
+        hash(items)
+    except TypeError:
+        return tuple((k, _hashable(v)) for k, v in items)
+    return items
+
+
 def _key(question: str, inputs: dict) -> tuple:
-    return question, tuple(sorted((k, _hashable(v)) for k, v in inputs.items()))
+    return question, _inputs(inputs)
 
 
 def _mig_listed(asker, inputs: dict):
@@ -447,7 +457,7 @@ class TemplateAsker(Asker):
             inputs, sentinels = request[0], request[1]
             counted = len(request) > 2
             # the inputs decide the facts: the same inputs, the same template
-            key = (question, tuple(sorted((k, _hashable(v)) for k, v in inputs.items())),
+            key = (question, _inputs(inputs),
                    request[2] if counted else None)
             if key in self._templates:
                 prepared.append((n, key, None, None))
@@ -729,7 +739,7 @@ class TemplateAsker(Asker):
         fill = self._fillers.get(names)
         if fill is None:
             fill = self._fillers[names] = _filler(sentinels)
-        text = fill(repr((sorted((k, _hashable(v)) for k, v in inputs.items()), rows)))
+        text = fill(repr((list(_inputs(inputs)), rows)))
         extra = CONTENT[question]
         return question, text, repr(cites), cited, None if extra is None else repr(extra(self, inputs))
 
