@@ -124,6 +124,17 @@ class _Tab:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
 
+    def undo(self, scheme, permissions) -> bool:
+        """Take back a test's colour scheme and permissions; False where the page is unusable."""
+        try:
+            if scheme:
+                self.page.emulate_media(color_scheme="null")
+            if permissions:
+                self.context.clear_permissions()
+            return True
+        except Exception:  # noqa: BLE001 - a crashed or closed page: the next test gets a new tab
+            return False
+
     def empty(self) -> bool:
         """Leave the site (the page's scripts end with it) and forget its storage; False where the page is unusable."""
         try:
@@ -145,8 +156,12 @@ def open_page(browser, request, viewport: dict, keep: str = "", **context_args):
     and script errors from here on; returns (page, finish) — finish() fails the test on a request that left
     127.0.0.1 or a script error, and takes a screenshot (test-artifacts/site-browser/) where the test failed
     (every test's with GPUKB_SHOTS=1). A tab with a `keep` name is its own, and is left where a passing test
-    left it (the next test asking for it finds that page loaded); after a failed test it starts afresh."""
+    left it (the next test asking for it finds that page loaded); after a failed test it starts afresh.
+    A colour scheme and permissions are given to the tab of the other options for the test (emulated media before
+    the test loads a page, as a context made with them; undone by finish()): a context of its own per colour
+    scheme or permission cost a renderer and cold caches."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    scheme, permissions = context_args.pop("color_scheme", None), context_args.pop("permissions", None)
     key = json.dumps([viewport, context_args, keep], sort_keys=True)
     tab = _TABS.get(key)
     if tab is None or tab.page.is_closed():
@@ -154,6 +169,10 @@ def open_page(browser, request, viewport: dict, keep: str = "", **context_args):
     tab.requests.clear()
     tab.errors.clear()
     pg = tab.page
+    if scheme:
+        pg.emulate_media(color_scheme=scheme)
+    if permissions:
+        tab.context.grant_permissions(permissions)
 
     def finish():
         def outside():
@@ -166,7 +185,8 @@ def open_page(browser, request, viewport: dict, keep: str = "", **context_args):
                 pg.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
             except Exception:  # noqa: BLE001 - a screenshot is a help, not a result
                 pass
-        if (failed or not keep) and not tab.empty():  # what the page says while it is left still counts
+        usable = tab.empty() if failed or not keep else True  # what the page says while it is left still counts
+        if not (tab.undo(scheme, permissions) and usable):
             _TABS.pop(key, None)
             try:
                 tab.context.close()
