@@ -64,29 +64,37 @@ def _groups(data, rules, cid, classes=True):
         return askdata.compute_cards(asker, data, [cid], classes)[cid]["ops"]
 
 
+def _compared_inside(monkeypatch, version: str, what: str):
+    """versions.key made to fail on `version` but inside the functions wrapped by the returned `inside(fn)`."""
+    depth = []
+    original_key = versions.key
+
+    def key(text):
+        if text == version and not depth:
+            raise AssertionError(f"{what} is compared outside kb.questions.release.part (and the MIG answer)")
+        return original_key(text)
+    monkeypatch.setattr(versions, "key", key)
+
+    def inside(fn):
+        def wrapped(*args, **kw):
+            depth.append(1)
+            try:
+                return fn(*args, **kw)
+            finally:
+                depth.pop()
+        return wrapped
+    return inside
+
+
 def test_the_facts_compare_the_release_only_through_its_parts(real, monkeypatch):
     """Every question about a card, with a release whose version raises when compared anywhere but inside
     kb.questions.release.part: a fact builder reading the release any other way fails here."""
     data, rules = real
     op = askdata._op(data["releases"]["gpu-operator"]["releases"][3]["version"])
-    inside = []
-    original_part, original_key = release.part, versions.key
-
-    def part(*args, **kw):
-        inside.append(1)
-        try:
-            return original_part(*args, **kw)
-        finally:
-            inside.pop()
-
-    def key(text):
-        if text == op and not inside:
-            raise AssertionError("the release's version is compared outside kb.questions.release.part")
-        return original_key(text)
+    part = _compared_inside(monkeypatch, op, "the release's version")(release.part)
     monkeypatch.setattr(release, "part", part)
     for mod in ("mig", "methods", "resource", "strategy", "dra"):
         monkeypatch.setattr(f"kb.questions.{mod}.part", part)
-    monkeypatch.setattr(versions, "key", key)
     asker = TemplateAsker(data, rules=rules)
     profile = asker.index["cards"][CARD]["profiles"][0]
     inputs = {
@@ -244,6 +252,38 @@ def test_cards_the_known_issues_read_alike_get_the_same_issue_facts(real):
     assert len(first) >= 2
 
 
+class _Verdict(dict):
+    """A MIG answer of which only the verdict may be read."""
+
+    def __getitem__(self, key):
+        assert key == "verdict", f"the facts read {key!r} of the MIG answer"
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
+def _reading_only_parts(monkeypatch, data, rules, question: str):
+    """An asker whose `question` facts fail on reading a part of the release not in its module's RELEASE_PARTS, or
+    anything but the verdict of another question's answer: (asker, [(question asked, driver)])."""
+    mod = module(question)
+    original = release.part
+
+    def part(name, *args, **kw):
+        assert name in mod.RELEASE_PARTS, f"the {question} facts read the release's part {name}"
+        return original(name, *args, **kw)
+    monkeypatch.setattr(mod, "part", part)
+    asker = TemplateAsker(data, rules=rules)
+    asked = []
+    answer = asker.answer
+
+    def recorded(q, inputs, **kw):
+        asked.append((q, inputs.get("driver")))
+        return answer(q, inputs, **kw) if q == question else _Verdict(answer(q, inputs, **kw))
+    monkeypatch.setattr(asker, "answer", recorded)
+    return asker, asked
+
+
 def test_the_resource_facts_read_of_the_release_only_its_parts_and_the_mig_verdict(real, monkeypatch):
     """askdata.resource_classes asks one release per class of kb.questions.resource.RELEASE_PARTS and the card's
     MIG verdict without a driver: the resource facts of every request the page makes for a card must read no other
@@ -251,30 +291,7 @@ def test_the_resource_facts_read_of_the_release_only_its_parts_and_the_mig_verdi
     from kb.questions import resource
 
     data, rules = real
-    original = release.part
-
-    def part(name, *args, **kw):
-        assert name in resource.RELEASE_PARTS, f"the resource facts read the release's part {name}"
-        return original(name, *args, **kw)
-
-    class Verdict(dict):
-        def __getitem__(self, key):
-            assert key == "verdict", f"the resource facts read {key!r} of the MIG answer"
-            return super().__getitem__(key)
-
-        def get(self, key, default=None):
-            return self[key] if key in self else default
-
-    monkeypatch.setattr(resource, "part", part)
-    asker = TemplateAsker(data, rules=rules)
-    asked = []
-    answer = asker.answer
-
-    def recorded(question, inputs, **kw):
-        asked.append((question, inputs.get("driver")))
-        return Verdict(answer(question, inputs, **kw))
-
-    monkeypatch.setattr(asker, "answer", recorded)
+    asker, asked = _reading_only_parts(monkeypatch, data, rules, "resource")
     ops = asker.index["operator_releases"]
     combos = askdata.resource_combos(asker.index["cards"][CARD]["profiles"], askdata.replica_classes(rules))
     with bulk():
@@ -296,40 +313,21 @@ def test_the_facts_read_the_driver_only_through_their_parts_and_the_mig_verdict(
     mod = module(question)
     data, rules = real
     driver = _drivers(data, CARD)[3]
-    inside = []
-    original_part, original_key = release.part, versions.key
+    inside = _compared_inside(monkeypatch, driver, "the driver's version")
+    original_part = inside(release.part)
 
     def part(name, *args, **kw):
         assert kw.get("driver") is None or name in mod.DRIVER_PARTS, f"the {question} facts read {name} with the driver"
-        inside.append(1)
-        try:
-            return original_part(name, *args, **kw)
-        finally:
-            inside.pop()
-
-    def key(text):
-        if text == driver and not inside:
-            raise AssertionError("the driver's version is compared outside the parts and the MIG answer")
-        return original_key(text)
-
-    class Verdict(dict):
-        def __getitem__(self, name):
-            assert name == "verdict", f"the {question} facts read {name!r} of the MIG answer"
-            return super().__getitem__(name)
+        return original_part(name, *args, **kw)
 
     asker = TemplateAsker(data, rules=rules)
     answer = asker.answer
 
-    def mig(question, inputs, **kw):
-        assert question == "mig"
-        inside.append(1)
-        try:
-            return Verdict(answer(question, inputs, **kw))
-        finally:
-            inside.pop()
+    def mig(q, inputs, **kw):
+        assert q == "mig"
+        return _Verdict(answer(q, inputs, **kw))
     monkeypatch.setattr(mod, "part", part)
-    monkeypatch.setattr(versions, "key", key)
-    monkeypatch.setattr(asker, "answer", mig)
+    monkeypatch.setattr(asker, "answer", inside(mig))
     profile = asker.index["cards"][CARD]["profiles"][0]
     for op in asker.index["operator_releases"][:3]:
         for variant in (False, True):
@@ -398,36 +396,15 @@ def test_the_mig_and_methods_facts_read_of_the_release_only_their_parts(real, mo
     """askdata.release_reads compares releases by the RELEASE_PARTS of mig and methods (and methods by the card's MIG
     verdict under the release and driver): their facts and folds must read no other part of the release and nothing
     of the MIG answer but its verdict."""
-    mod = module(question)
     data, rules = real
-    original = release.part
-
-    def part(name, *args, **kw):
-        assert name in mod.RELEASE_PARTS, f"the {question} facts read the release's part {name}"
-        return original(name, *args, **kw)
-
-    class Verdict(dict):
-        def __getitem__(self, key):
-            assert key == "verdict", f"the {question} facts read {key!r} of the MIG answer"
-            return super().__getitem__(key)
-
-    monkeypatch.setattr(mod, "part", part)
-    asker = TemplateAsker(data, rules=rules)
-    asked = []
-    answer = asker.answer
-
-    def recorded(q, inputs, **kw):
-        asked.append(q)
-        return Verdict(answer(q, inputs, **kw)) if q != question else answer(q, inputs, **kw)
-
-    monkeypatch.setattr(asker, "answer", recorded)
+    asker, asked = _reading_only_parts(monkeypatch, data, rules, question)
     ops = asker.index["operator_releases"]
     with bulk():
         for op in (ops[0], ops[-1]):
             for driver in _drivers(data, CARD)[:3]:
                 inputs = {"card": CARD, "operator": askdata._op(op), "driver": driver}
-                recorded(question, inputs if question == "mig" else {**inputs, "mig_enabled": True})  # (facts and fold)
-    assert set(asked) == ({"mig"} if question == "mig" else {"mig", "methods"})
+                asker.answer(question, inputs if question == "mig" else {**inputs, "mig_enabled": True})  # (and fold)
+    assert {q for q, _d in asked} == ({"mig"} if question == "mig" else {"mig", "methods"})
 
 
 @pytest.mark.parametrize("question", ["resource", "methods"])
