@@ -112,9 +112,18 @@ def from_manifest(text) -> str | None:
     return head if all(int(p) <= 999 for p in parts) else None
 
 
+_CLEAN: dict = {}
+
+
 def loose_key(text) -> tuple[int, ...] | None:
-    """key() of a version read loosely (from_manifest), None where it is not one: for versions from manifests."""
-    clean = from_manifest(text)
+    """key() of a version read loosely (from_manifest), None where it is not one: for versions from manifests.
+    (from_manifest memoised per text; key() asked each time.)"""
+    if isinstance(text, str) and text in _CLEAN:
+        clean = _CLEAN[text]
+    else:
+        clean = from_manifest(text)
+        if isinstance(text, str) and len(_CLEAN) < 100_000:
+            _CLEAN[text] = clean
     return key(clean) if clean is not None else None
 
 
