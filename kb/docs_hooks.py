@@ -66,9 +66,9 @@ def generate(pub, site_url: str = "", *, background: bool = False):
     from kb import __version__
     from kb.cli.main import cli
     from kb.engine.rules import load_rules
-    from kb.questions import compute_all
+    from kb.questions import Matrix
     from kb.site.cliref import command_help
-    from kb.site.pages import (api_files, api_names, ask_data, ask_data_names, catalog_pages, cli_pages,
+    from kb.site.pages import (SHOWN, api_files, api_names, ask_data, ask_data_names, catalog_pages, cli_pages,
                                data_pages, engine_pages)
 
     data = _data()
@@ -78,20 +78,24 @@ def generate(pub, site_url: str = "", *, background: bool = False):
         if background:
             from kb.site.forked import run_forked
 
-            # the ask page's data needs no answer of the matrix: started first, it runs beside compute_all (which
+            # the ask page's data needs no answer of the matrix: started first, it runs beside the matrix (which
             # had the machine's second CPU idle), the pages below and mkdocs' rendering
             waits.append(run_forked(lambda: ask_data(data, rules), "generating the ask page's data"))
         try:
-            answers = compute_all(data, rules=rules)
-            export = {"data_version": data["data_version"], "verified": data["verified"], "answers": answers}
-            if background:  # the JSON API from the answers, beside the pages and mkdocs' rendering too
-                waits.append(run_forked(lambda: api_files(data, export), "generating the JSON API"))
+            matrix = Matrix(data, rules=rules)
+            head = {"data_version": data["data_version"], "verified": data["verified"]}
+            # the pages show the answers of SHOWN only; the JSON API's process computes the others (≈ 70 % of the
+            # matrix's CPU: resource and the rest) beside the pages and mkdocs' rendering
+            export = {**head, "answers": matrix.answers(SHOWN if background else None)}
+            if background:
+                waits.append(run_forked(lambda: api_files(data, {**head, "answers": matrix.answers()}),
+                                        "generating the JSON API"))
                 pending = (ask_data_names(data) + api_names(data), _joined(_together(waits)))
             files: dict[str, str | bytes] = dict(catalog_pages(data, pub, export))
             files.update(cli_pages(data, command_help(cli), __version__, pub))
             # the matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, on this catalog
             files.update(engine_pages(data, export, rules, pub, with_data=not background))
-            files.update(data_pages(data, export, pub, site_url, with_api=not background))
+            files.update(data_pages(data, export, pub, site_url, with_api=not background, every=matrix.answers))
         except BaseException:
             _stop([w.pid for w in waits])
             raise

@@ -299,3 +299,12 @@ def test_no_condition_text_names_the_card():
             if "{name}" in text or "{card}" in text:
                 named.append(f"{path.name} ({lang})")
     assert named == []
+
+
+def test_the_shown_answers_alone_are_those_of_the_whole_matrix(real_matrix):
+    """The site build answers the questions its pages show first (kb.questions.Matrix, kb/docs_hooks.py): the same
+    answers as in the whole matrix, where dra is answered before them."""
+    from kb.questions import Matrix
+    from kb.site.pages import SHOWN
+
+    assert Matrix(real_data()).answers(SHOWN) == [a for a in real_matrix if a["question"] in SHOWN]

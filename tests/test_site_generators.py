@@ -359,3 +359,54 @@ def test_a_catalog_source_with_a_script_url_never_becomes_a_link(data):
     source["url"] = "javascript:alert`document.domain`"
     with pytest.raises(ValueError, match="javascript:alert"):
         catalog_pages(bad, REPO)
+
+
+class _Unshown(dict):
+    """An answer to a question the pages do not show: reading anything of it but its question fails the test."""
+
+    def __getitem__(self, key):
+        if key != "question":
+            raise AssertionError(f"a page read {key!r} of a {dict.__getitem__(self, 'question')} answer")
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
+def test_the_pages_read_only_the_answers_of_the_shown_questions(data, export):
+    """The build computes the answers of pages.SHOWN before the pages and the others in the JSON API's process
+    (kb/docs_hooks.py): a page reading another question's answer fails here."""
+    from kb.site.pages import SHOWN, data_pages, engine_pages
+
+    assert {a["question"] for a in export["answers"]} == set(SHOWN)
+    other = [_Unshown(question=q, inputs={"card": "h200-nvl"}) for q in ("dra", "recommend", "resource", "strategy")]
+    full = {**export, "answers": other + export["answers"]}
+    assert catalog_pages(data, REPO, full) == catalog_pages(data, REPO, export)
+    assert engine_pages(data, full, RULES, REPO, with_data=False) == engine_pages(data, export, RULES, REPO,
+                                                                                   with_data=False)
+    assert data_pages(data, full, REPO, "", with_api=False) == data_pages(data, export, REPO, "", with_api=False)
+
+
+def test_the_matrix_computes_each_question_once_in_compute_alls_order(monkeypatch):
+    from types import SimpleNamespace
+
+    import kb.questions as questions
+    from kb.questions import Matrix
+
+    asked = []
+
+    class Asker:
+        index: dict = {}
+
+        def answer_many(self, question, inputs):
+            asked.append(question)
+            return [{"question": question, "n": len(asked)}]
+
+    monkeypatch.setattr(questions, "questions", lambda: ("dra", "mig", "methods", "resource"))
+    monkeypatch.setattr(questions, "module", lambda question: SimpleNamespace(defaults=lambda index: []))
+    monkeypatch.setattr(questions, "Asker", lambda *args, **kwargs: Asker())
+    matrix = Matrix({})
+    shown = matrix.answers(("methods", "mig"))
+    assert [a["question"] for a in shown] == ["mig", "methods"]
+    assert matrix.answers() == [{"question": "dra", "n": 3}, *shown, {"question": "resource", "n": 4}]
+    assert asked == ["mig", "methods", "dra", "resource"]

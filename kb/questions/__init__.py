@@ -298,13 +298,29 @@ def needs(question: str) -> tuple[set, set]:
 
 def compute_all(data: dict, *, engine: str = "durable", rules=None) -> list[dict]:
     """Compute the whole matrix without any cache (dependencies first: methods reuse mig answers)."""
-    asker = Asker(data, engine=engine, rules=rules)
-    out = []
-    with bulk():
-        for question in questions():
-            mod = module(question)
-            out += asker.answer_many(question, mod.defaults(asker.index))
-    return out
+    return Matrix(data, engine=engine, rules=rules).answers()
 
 
-__all__ = ["questions", "is_question", "Asker", "bulk", "answer", "export_all", "compute_all", "resolve", "module", "needs"]
+class Matrix:
+    """The answer matrix, computed question by question as asked for, each question once (one Asker: what a
+    question asks of another is answered once too). `answers()` is compute_all's list; `answers(("mig", …))` the
+    part of it for those questions, in the same order. The site build computes the questions its pages show first
+    and the rest in the forked process that writes the JSON API (kb/docs_hooks.py)."""
+
+    def __init__(self, data: dict, *, engine: str = "durable", rules=None):
+        self.asker = Asker(data, engine=engine, rules=rules)
+        self._done: dict[str, list[dict]] = {}
+
+    def answers(self, which=None) -> list[dict]:
+        """The answers to `which` (question names; None: every question), in compute_all's order."""
+        out = []
+        with bulk():
+            for question in questions():
+                if which is None or question in which:
+                    if question not in self._done:
+                        self._done[question] = self.asker.answer_many(question, module(question).defaults(self.asker.index))
+                    out += self._done[question]
+        return out
+
+
+__all__ = ["questions", "is_question", "Asker", "bulk", "answer", "export_all", "compute_all", "Matrix", "resolve", "module", "needs"]

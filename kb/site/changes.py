@@ -147,9 +147,10 @@ def _verdicts(old_catalog: Path, answers: list[dict]) -> list[tuple[str, dict, s
     return out
 
 
-def history(data: dict, catalog: Path, answers: list[dict]) -> list[Version] | None:
+def history(data: dict, catalog: Path, answers) -> list[Version] | None:
     """The data versions, newest first (at most LIMIT), with what changed; None without git history. `data` and
-    `catalog` are the catalog being built, `answers` its engine answers."""
+    `catalog` are the catalog being built, `answers` a function giving its engine answers (all of them; called
+    only where the newest step compares verdicts with an older data version)."""
     found = _versions()
     if not found:
         return None
@@ -188,7 +189,7 @@ def history(data: dict, catalog: Path, answers: list[dict]) -> list[Version] | N
                 if i == len(steps) - 1:
                     prev_end = _last_commit_before(steps[i][0]) if steps[i][0] else _git("rev-parse", "HEAD")
                     folder = _extract(prev_end.strip(), Path(tmp) / "verdicts") if prev_end else None
-                    entry.verdicts = _verdicts(folder, answers) if folder else None
+                    entry.verdicts = _verdicts(folder, answers()) if folder else None
             out.append(entry)
     return out
 

@@ -10,6 +10,9 @@ from kb.site.releases import releases_page
 from kb.site.sources import sources_page
 
 LANGS = ("de", "en")
+#: the questions whose answers the generated pages show (the MIG and method matrices, the card pages); the others'
+#: answers only the JSON API carries (tests/test_site_generators.py: the pages are the same with these alone)
+SHOWN = ("mig", "methods")
 
 
 def newest_methods(export: dict | None) -> dict[str, dict]:
@@ -93,14 +96,16 @@ def engine_pages(data: dict, export: dict, rules: dict, pub, with_data: bool = T
     return out
 
 
-def data_pages(data: dict, export: dict, pub, site_url: str, with_api: bool = True) -> dict[str, str]:
+def data_pages(data: dict, export: dict, pub, site_url: str, with_api: bool = True, every=None) -> dict[str, str]:
     """Data for machines and what changed: the JSON API (api/v1/; only `with_api`, `api_files` writes it alone)
-    and its page, the changes page and the Atom feeds (feed.xml in German, en/feed.xml in English)."""
+    and its page, the changes page and the Atom feeds (feed.xml in German, en/feed.xml in English). `every`: a
+    function giving every answer of the matrix, where `export` holds only some (called only where the changes page
+    compares verdicts with an older data version)."""
     from kb.catalog.compiled import catalog_dir
     from kb.site import api, changes
 
     out = api_files(data, export) if with_api else {}
-    versions = changes.history(data, catalog_dir(), export["answers"])
+    versions = changes.history(data, catalog_dir(), every or (lambda: export["answers"]))
     for lang in LANGS:
         out[f"json-api.{lang}.md"] = api.api_page(Ctx(data, lang, pub))
         out[f"changes.{lang}.md"] = changes.changes_page(Ctx(data, lang, pub), versions)
