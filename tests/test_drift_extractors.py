@@ -257,6 +257,31 @@ def test_mig_parted_configmap_embeds_the_same_layouts():
     assert len(configmap["configs"]) == 81
 
 
+def test_mig_parted_config_is_read_by_libyaml_with_pure_yamls_values_and_errors(monkeypatch):
+    # a release import reads one config per release (4 of its 4.4 s were PyYAML's pure-Python parser): libyaml
+    # reads it, with yaml.safe_load's values; a text libyaml refuses is read again in pure Python, whose error counts
+    import yaml
+
+    from kb.drift.extractors import mig_parted_config
+
+    texts = [read("mig-parted/config-default@2026-02-18.yaml"), read("gpu-operator/0400_configmap@2026-02-13.yaml")]
+    fast = [mig_parted_config.extract(t) for t in texts]
+    with monkeypatch.context() as m:
+        m.delattr(yaml, "CSafeLoader")  # PyYAML without libyaml: the pure-Python loader
+        assert [mig_parted_config.extract(t) for t in texts] == fast
+        with pytest.raises(ExtractError) as pure_error:
+            mig_parted_config.extract("mig-configs:\n  all: [\n")
+    with pytest.raises(ExtractError) as error:
+        mig_parted_config.extract("mig-configs:\n  all: [\n")
+    assert str(error.value) == str(pure_error.value) and str(error.value).startswith("not valid YAML: ")
+
+    def refused(*args, **kwargs):
+        raise AssertionError("read by the pure-Python parser")
+
+    monkeypatch.setattr(yaml, "SafeLoader", refused)
+    assert [mig_parted_config.extract(t) for t in texts] == fast
+
+
 @pytest.mark.parametrize("rel,expected", [
     ("cloud-native-docs/dra-intro-install@2026-08-21.rst",
      {"min_kubernetes": "1.34.2",
