@@ -103,6 +103,33 @@ def test_every_quote_of_a_since_stands_at_its_commit_and_line(data):
     assert checked >= 38 + 36
 
 
+def test_a_file_at_a_full_hash_is_read_from_git_once_per_process(tmp_path, monkeypatch):
+    """An import walks the page's history twice (first_listed, first_in_vgpu_list): a file at a commit named by its
+    full hash is shown by git once; at a tag (it can move) and where git failed, it is asked again."""
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                       check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "page.rst").write_text("one\n", encoding="utf-8")
+    git("add", "page.rst")
+    git("commit", "-q", "-m", "one")
+    git("tag", "v1")
+    repo = history.DocsRepository(tmp_path / ".git")
+    (sha, _day), = repo.commits("page.rst")
+    asked = []
+    real = repo._git
+    monkeypatch.setattr(repo, "_git", lambda *args: asked.append(args) or real(*args))
+    assert [repo.show(sha, "page.rst") for _ in range(3)] == ["one\n"] * 3
+    assert history.DocsRepository(tmp_path / ".git").show(sha, "page.rst") == "one\n"  # another object, same clone
+    assert asked == [("show", f"{sha}:page.rst")]
+    assert repo.show(sha, "gone.rst") == repo.show(sha, "gone.rst") == ""
+    assert repo.show("v1", "page.rst") == repo.show("v1", "page.rst") == "one\n"
+    assert asked[1:] == [("show", f"{sha}:gone.rst")] * 2 + [("show", "v1:page.rst")] * 2
+
+
 def test_a_release_older_than_the_page_knows_nothing_before_the_repository(tmp_path):
     """Without repo.toml (before June 2023) a version documents no known release: the card is listed in all."""
     assert history.docs_version("[other]\nversion = \"1.0\"\n") is None

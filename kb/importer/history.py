@@ -37,6 +37,14 @@ _FULL = re.compile(r'\bversion = "v(\d+\.\d+\.\d+)"')
 _PLAIN = re.compile(r'^version = "(\d+\.\d+(?:\.\d+)?)"')
 
 
+#: files read at a commit named by its full hash (what it holds never changes): {(git dir, commit, path): text}.
+#: An import walks the page's history twice (first_listed, first_in_vgpu_list: ~140 versions, one `git show`
+#: each); the second walk reads them from here. Emptied when it holds more than _SHOWN_LIMIT files.
+_SHOWN: dict[tuple[str, str, str], str] = {}
+_SHOWN_LIMIT = 1024
+_FULL_HASH = re.compile(r"[0-9a-f]{40}")
+
+
 class DocsRepository:
     """Versions of files of NVIDIA/cloud-native-docs, read from a git clone."""
 
@@ -56,7 +64,19 @@ class DocsRepository:
         return out
 
     def show(self, commit: str, path: str) -> str:
-        return self._git("show", f"{commit}:{path}")
+        """The file at the commit ("" where git cannot show it). Kept per process where `commit` is a full hash and
+        git showed it (a tag or branch can move; a failure is asked again)."""
+        if not _FULL_HASH.fullmatch(commit):
+            return self._git("show", f"{commit}:{path}")
+        key = (str(self.git_dir.resolve()), commit, path)
+        found = _SHOWN.get(key)
+        if found is None:
+            found = self._git("show", f"{commit}:{path}")
+            if found:
+                if len(_SHOWN) >= _SHOWN_LIMIT:
+                    _SHOWN.clear()
+                _SHOWN[key] = found
+        return found
 
 
 def docs_version(config: str) -> tuple[str, int, str] | None:

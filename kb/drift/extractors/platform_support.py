@@ -16,12 +16,17 @@ kept as the entry's condition.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kb.catalog.names import normalise as name_key
 from kb.drift.extractors import ExtractError
 from kb.drift.extractors import rst
-from kb.lint.snapshots import normalise as plain
+from kb.lint.snapshots import normalise
 from kb.text import Text
+
+#: kb.lint.snapshots.normalise, memoised: the vGPU list's lead is searched line by line, and the versions of the page
+#: a history walk reads (kb/importer/history.py, kb.drift.replay) share most of their lines
+plain = lru_cache(maxsize=1 << 16)(normalise)
 
 ID = "platform-support"
 
