@@ -474,3 +474,82 @@ def test_a_behaviour_fact_a_resource_rule_matches_splits_the_resource_classes(re
                                              "mode": "mps", "replicas": 4, "rename_by_default": False}) for op in (newer, older)]
     assert split[older] == older, f"{statement}: the classes do not tell {newer} and {older} apart"
     assert answers[0]["verdict"] != answers[1]["verdict"]
+
+
+# --- the resource requests of one release class's first releases: one asked per class of what may fire ------------
+
+def _time_slicing(op: str) -> tuple:
+    inputs = {"card": CARD, "operator": askdata._op(op), "profile": None, "mig_strategy": None, "mode": "time-slicing",
+              "replicas": 4, "rename_by_default": False}
+    return inputs, {askdata._op(op): "operator"}
+
+
+def test_a_behaviour_fact_a_rule_that_may_fire_matches_splits_the_requests_classed_by_facts(real):
+    """Two releases that differ in the device plugin's MPS sharing: their time-slicing requests are one class
+    (`templates` by_facts: no rule that may fire for time-slicing matches that statement). With RES-022 (time-slicing)
+    made to need the newer release's status of it, they are classes apart and get the answers `gpukb ask` gives,
+    which differ."""
+    from kb.questions import behaviour
+
+    data, rules = real
+    asker = TemplateAsker(data, rules=rules)
+    ops = asker.index["operator_releases"]
+    status = {op: behaviour.status_of(behaviour.facts(data, op), *behaviour.MPS_SHARING) for op in ops}
+    newer, older = next((a, b) for a, b in zip(ops, ops[1:]) if status[a] != status[b])
+
+    def classed(asker):
+        asker.real.update({askdata._op(op): op for op in (newer, older)})
+        requests = [_time_slicing(op) for op in (newer, older)]
+        with bulk():
+            keys = [asker._fact_class("resource", i, module("resource").facts(asker, i), askdata._op(op), None)
+                    for (i, _s), op in zip(requests, (newer, older))]
+            got = asker.templates("resource", requests, askdata.derived, by_facts=("operator",))
+            # (an asker of its own: this one answers from the templates just computed)
+            alone = TemplateAsker(data, rules=asker.rules)
+            said = [alone.answer("resource", {**i, "operator": op}) for (i, _s), op in zip(requests, (newer, older))]
+        return keys, got, said
+
+    keys, got, _said = classed(asker)
+    assert keys[0] == keys[1] and got[0] is got[1]
+    swapped = copy.deepcopy(next(r for r in rules["resource"] if r["id"] == "RES-022"))
+    swapped["when"] = [*swapped["when"], ("b", {"$and": [{"kind": "behaviour"}, {"component": behaviour.MPS_SHARING[0]},
+                                                         {"statement": behaviour.MPS_SHARING[1]}, {"status": status[newer]}]})]
+    patched = {**rules, "resource": [swapped if r["id"] == "RES-022" else r for r in rules["resource"]]}
+    keys, got, said = classed(TemplateAsker(data, rules=patched))
+    assert keys[0] != keys[1], "the classes do not tell apart what a rule that may fire matches"
+    rules_said = [[r["rule"] for r in a["reasons"]] for a in said]
+    assert "RES-022" in rules_said[0] and "RES-022" not in rules_said[1]
+    assert [[r["rule"] for r in t["reasons"]] for t in got] == rules_said
+
+
+def test_a_condition_reading_the_release_stops_the_classes_by_facts(real):
+    """A resource rule whose condition compares the release's version: requests classed by their facts are refused
+    (the version is left open in a class), not answered alike."""
+    data, rules = real
+    swapped = copy.deepcopy(next(r for r in rules["resource"] if r["id"] == "RES-022"))
+    swapped["when"] = [(alias, {"$and": [*cond["$and"], {"operator": "25.3.0"}]}) for alias, cond in swapped["when"]]
+    patched = {**rules, "resource": [swapped if r["id"] == "RES-022" else r for r in rules["resource"]]}
+    asker = TemplateAsker(data, rules=patched)
+    ops = asker.index["operator_releases"][:2]
+    with bulk(), pytest.raises(KeyError, match="leaves open"):
+        asker.templates("resource", [_time_slicing(op) for op in ops], askdata.derived, by_facts=("operator",))
+
+
+def test_requests_classed_by_facts_keep_what_the_request_fact_takes_from_the_release(real):
+    """Two releases whose support lists differ about a card (the request fact's `operator_listed`, which RES-025 reads)
+    and whose time-slicing requests no rule that may fire tells apart by a behaviour fact: classes apart, and the
+    templates say what `gpukb ask` says under each."""
+    data, rules = real
+    asker = TemplateAsker(data, rules=rules)
+    ops = asker.index["operator_releases"]
+    cid, newer, older = next((cid, a, b) for cid, card in data["cards"].items() for a, b in zip(ops, ops[1:])
+                             if release.part("listed", data, a, card) != release.part("listed", data, b, card))
+    asker.real.update({askdata._op(op): op for op in (newer, older)})
+    requests = [({**_time_slicing(op)[0], "card": cid}, _time_slicing(op)[1]) for op in (newer, older)]
+    alone = TemplateAsker(data, rules=rules)
+    with bulk():
+        got = asker.templates("resource", requests, askdata.derived, by_facts=("operator",))
+        said = [alone.answer("resource", {**i, "operator": op}) for (i, _s), op in zip(requests, (newer, older))]
+    rules_said = [[r["rule"] for r in a["reasons"]] for a in said]
+    assert rules_said[0] != rules_said[1]
+    assert [[r["rule"] for r in t["reasons"]] for t in got] == rules_said

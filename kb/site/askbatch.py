@@ -299,6 +299,11 @@ def matchable(rules: list[dict]):
     return may_match
 
 
+def _holds(required: dict, fact: dict) -> bool:
+    """Whether `fact` holds every constant of `required` (`_required`)."""
+    return all(fact.get(prop, _ABSENT) == constant for prop, constant in required.items())
+
+
 _ABSENT = object()
 _ORDER: dict = {}
 
@@ -417,7 +422,8 @@ class TemplateAsker(Asker):
         more = iter(super().answer_many(question, missing, cited=cited) if missing else [])
         return [a if a is not None else next(more) for a in found]
 
-    def templates(self, question: str, requests: list[tuple], derived=None, alike: tuple | None = None) -> list[dict]:
+    def templates(self, question: str, requests: list[tuple], derived=None, alike: tuple | None = None,
+                  by_facts: tuple = ()) -> list[dict]:
         """Templates for many requests of one question. A request is (inputs with sentinels, {sentinel: slot
         name}) or (inputs, sentinels, (input name, second value)) for a number the rules compare (a replica
         count): the facts are built with both values; the properties that differ follow from the number and
@@ -431,7 +437,13 @@ class TemplateAsker(Asker):
         `alike` (keys, slot names): one key per request, the caller's word that requests with equal keys have equal
         facts but for the sentinels of those slots (kb.site.askdata.driver_classes): only the first of them is asked,
         the others get its template. No rule may read a property holding such a sentinel (checked on the facts of
-        every request asked), so their templates are indeed equal."""
+        every request asked), so their templates are indeed equal.
+
+        `by_facts` (slot names, the operator's): requests whose facts agree in what a rule that may fire for them can
+        match (`_fact_class`), those slots' sentinels aside, get the first's template; their facts are built once
+        (the first value of a number only). The same guard holds for those slots."""
+        if by_facts:
+            return self._templates_of(question, requests, derived, by_facts, by_facts=True)
         if alike is not None:
             keys, names = alike
             first: dict = {}
@@ -443,7 +455,8 @@ class TemplateAsker(Asker):
             return out
         return self._templates_of(question, requests, derived)
 
-    def _templates_of(self, question: str, requests: list[tuple], derived=None, open_slots: tuple = ()) -> list[dict]:
+    def _templates_of(self, question: str, requests: list[tuple], derived=None, open_slots: tuple = (),
+                      by_facts: bool = False) -> list[dict]:
         from kb.engine import fire
         from kb.engine.conclude import conclude
         from kb.questions import module
@@ -453,6 +466,7 @@ class TemplateAsker(Asker):
         by_id = {r["id"]: r for r in self.rules[question]}
         prepared = []  # (n, key, facts, render)
         projections: dict = {}
+        classed: dict = {}  # (by_facts) class of the facts → the key of its first request
         for n, request in enumerate(requests):
             inputs, sentinels = request[0], request[1]
             counted = len(request) > 2
@@ -463,12 +477,19 @@ class TemplateAsker(Asker):
                 prepared.append((n, key, None, None))
                 continue
             facts = mod.facts(self, inputs)
+            if by_facts:
+                op = next(s for s, name in sentinels.items() if name == "operator")
+                cls = self._fact_class(question, inputs, facts, op, request[2] if counted else None)
+                first = classed.setdefault(cls, key)
+                if first is not key:  # (its class's first request's template is its own)
+                    prepared.append((n, first, None, None))
+                    continue
             render = facts
             if counted:
                 name, second = request[2]
                 other = mod.facts(self, {**inputs, name: second})
                 render = self._counted(question, facts, other, name, (inputs[name], second), derived)
-            if open_slots:
+            if open_slots and not by_facts:  # (by_facts: `_fact_class` checks)
                 self._unread(question, facts, [s for s, name in sentinels.items() if name in open_slots])
             seen = projection(facts, constant, joined)
             projections.setdefault(seen, facts)
@@ -542,9 +563,53 @@ class TemplateAsker(Asker):
                 # a sub-question's answer keeps the component tokens (they stand for the same in every release)
                 self._exact[key] = (tmpl, {**fill, **{name: s for s, name in request[1].items()}})
 
-    def _unread(self, question: str, facts: list[dict], sentinels: list[str]) -> None:
-        """No property a rule of `question` reads (conditions, citations) holds one of these sentinels."""
-        reads = self._reads(question)
+    def _fact_class(self, question: str, inputs: dict, facts: list[dict], op: str, counted) -> tuple:
+        """What decides the template of a request (`templates` by_facts) but the release's sentinel `op`: the inputs,
+        every fact but the behaviour facts (whole), and of the behaviour facts (a release's, the same for each of its
+        requests) those a condition of a rule that may fire can match (`matchable`), as `release.written` writes them.
+        A rule may fire unless one of its conditions requires a `request` fact that the request fact cannot match
+        (`_required`: its constants; other comparisons are taken to hold). A rule that fires matches only facts in the
+        class: requests of one class fire the same rules on facts equal in value and get templates equal in content.
+        No condition may read a property holding `op` (`_unread`): the release's own version is not classed."""
+        from kb.questions import release
+
+        rest = [f for f in facts if f.get("kind") != "behaviour"]
+        self._unread(question, rest, [op], conditions=True)
+        found = self._read.get(("by_facts", question))
+        if found is None:
+            conds = [[(_required(cond).get("kind") == "request", _required(cond)) for _alias, cond in rule["when"]]
+                     for rule in self.rules[question]]
+            names = tuple(sorted({p for rule in conds for is_request, req in rule if is_request for p in req}))
+            found = self._read["by_facts", question] = (conds, names, {})
+        conds, names, mays = found
+        request = [f for f in rest if f.get("kind") == "request"]
+        # (which rules may fire follows from the request facts' values of the properties their conditions require)
+        seen = tuple(tuple(f.get(p, _ABSENT) for p in names) for f in request)
+        may = mays.get(seen)
+        if may is None:
+            may = mays[seen] = tuple(n for n, rule in enumerate(conds) if not any(
+                is_request and not any(_holds(req, f) for f in request) for is_request, req in rule))
+        memo = self.__dict__.setdefault("_fact_classes", {})
+        text = memo.get((question, op, may))
+        if text is None:
+            behaviour = [f for f in facts if f.get("kind") == "behaviour"]
+            self._unread(question, behaviour, [op], conditions=True)
+            reqs = [req for n in may for _r, req in conds[n]]
+            shipped = [f for f in behaviour if any(_holds(req, f) for req in reqs)]
+            text = memo[question, op, may] = release.written("behaviour", shipped, op, token=RELEASE,
+                                                             component_token=component_token)
+        return repr((_inputs(inputs), counted, rest)).replace(op, RELEASE), text
+
+    def _unread(self, question: str, facts: list[dict], sentinels: list[str], conditions: bool = False) -> None:
+        """No property a rule of `question` reads (conditions, citations) holds one of these sentinels. `conditions`:
+        no property a condition reads (the release's version, which texts and citations of the release's own entry
+        may read: the page fills it in, `_cites`)."""
+        if conditions:
+            reads = self._read.get(("condition_reads", question))
+            if reads is None:
+                reads = self._read["condition_reads", question] = frozenset().union(*self._conditions(question))
+        else:
+            reads = self._reads(question)
         for f in facts:
             for k, v in f.items():
                 if k in reads and v.__class__ is str and any(s in v for s in sentinels):

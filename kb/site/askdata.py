@@ -126,9 +126,11 @@ _DERIVED = {
 derived.props = frozenset(_DERIVED)  # the only properties it computes (askbatch._counted)
 
 
-def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sent) -> list[dict]:
+def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sent, classes: bool = True) -> list[dict]:
     """One template per (release, combination); a class of replica counts is computed with two counts of it
-    (kb.site.askbatch.TemplateAsker.templates): what follows from the count is filled in by the page."""
+    (kb.site.askbatch.TemplateAsker.templates): what follows from the count is filled in by the page. With
+    `classes`, one request per class of what a resource rule that may fire for it can read (`by_facts`: a variant
+    profile's rules only under `mixed`, the MPS rules only for MPS, …) is asked."""
     requests = []
     for op in ops:
         for c in combos:
@@ -138,7 +140,7 @@ def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sen
                 requests.append(({**base, "replicas": reps[0]}, sent(op), ("replicas", reps[1])))
             else:
                 requests.append(({**base, "replicas": reps[0]}, sent(op)))
-    return asker.templates("resource", requests, derived)
+    return asker.templates("resource", requests, derived, by_facts=("operator",) if classes else ())
 
 
 def compute(data: dict, rules: dict) -> dict:
@@ -276,7 +278,7 @@ def compute_cards(asker, data: dict, cids: list[str], classes: bool = True) -> d
         # stands for the others, whose requests would get its very templates (the same objects)
         res_standing = resource_classes(asker, card, reps) if classes else {op: op for op in reps}
         res_reps = [op for op in reps if res_standing[op] == op]
-        res_first = _resource_templates(asker, cid, res_reps, combos, sent)
+        res_first = _resource_templates(asker, cid, res_reps, combos, sent, classes)
         res = []
         for op in reps:
             i = res_reps.index(res_standing[op])
