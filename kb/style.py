@@ -101,6 +101,8 @@ _EN_DATE_IN_DE = re.compile(r"\b\d{1,2} (January|February|March|April|May|June|J
 _EM_DASH_DE = re.compile(r"\S{1,20} \u2014 \S{1,20}")
 #: the primary quotation marks of each language: (opening, closing)
 _PRIMARY = {"de": ("„", "“"), "en": ("“", "”")}
+#: the characters nested_quotes reads (by "is German"): its language's marks, „ (opens in either) and the line end
+_MARKS = {True: re.compile("[„“\n]"), False: re.compile("[“”„\n]")}
 
 
 def nested_quotes(text: str, lang: str) -> list[str]:
@@ -108,7 +110,8 @@ def nested_quotes(text: str, lang: str) -> list[str]:
     ‚…‘ / ‘…’ (kb.wording.quoted does it)."""
     opening, closing = _PRIMARY["de" if lang == "de" else "en"]
     depth, out = 0, []
-    for i, ch in enumerate(text):
+    for m in _MARKS[lang == "de"].finditer(text):  # only the characters that count, found in C
+        i, ch = m.start(), m.group()
         if ch == opening or (ch == "„" and lang != "de"):
             if depth:
                 out.append(text[max(0, i - 30):i + 30])

@@ -227,6 +227,37 @@ def test_a_quote_inside_a_quote_takes_the_secondary_marks(lang, inner, expected)
         assert nested_quotes(raw, lang) != []
 
 
+def test_nested_quotes_reads_only_the_marks_and_finds_what_a_walk_of_every_character_finds():
+    """kb.style.nested_quotes jumps from mark to mark (a walk of every character of every built page cost ~1–2 s
+    in test_voice_site): the same excerpts as that walk for every text of up to six of „ “ ” ‚ x and a line end,
+    in both languages, and an excerpt cut 30 characters either side."""
+    import itertools
+
+    from kb.style import nested_quotes
+
+    def walk(text, lang):
+        opening, closing = ("„", "“") if lang == "de" else ("“", "”")
+        depth, out = 0, []
+        for i, ch in enumerate(text):
+            if ch == opening or (ch == "„" and lang != "de"):
+                if depth:
+                    out.append(text[max(0, i - 30):i + 30])
+                depth += 1
+            elif ch == closing and depth:
+                depth -= 1
+            elif ch == "\n":
+                depth = 0
+        return out
+
+    for size in range(7):
+        for chars in itertools.product("„“”‚x\n", repeat=size):
+            text = "".join(chars)
+            for lang in ("de", "en"):
+                assert nested_quotes(text, lang) == walk(text, lang), (text, lang)
+    long = "a" * 40 + "„b „c“ d“" + "e" * 40
+    assert nested_quotes(long, "de") == [long[43 - 30:43 + 30]]
+
+
 def test_every_source_title_reads_german_around_nvidias_words():
     """Issue 16: our words in a document's title ("(source code)", "earlier versions of the page", "issue #720")
     are German on German pages and answers; NVIDIA's own title stays as written."""
