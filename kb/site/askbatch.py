@@ -484,6 +484,9 @@ class TemplateAsker(Asker):
                 if first is not key:  # (its class's first request's template is its own)
                     prepared.append((n, first, None, None))
                     continue
+                # (no condition reads the release's version: checked on the first of a class, whose other facts hold
+                # it where the others' do; the behaviour facts once per release, `_fact_class`)
+                self._unread(question, [f for f in facts if f.get("kind") != "behaviour"], [op], conditions=True)
             render = facts
             if counted:
                 name, second = request[2]
@@ -570,11 +573,11 @@ class TemplateAsker(Asker):
         A rule may fire unless one of its conditions requires a `request` fact that the request fact cannot match
         (`_required`: its constants; other comparisons are taken to hold). A rule that fires matches only facts in the
         class: requests of one class fire the same rules on facts equal in value and get templates equal in content.
-        No condition may read a property holding `op` (`_unread`): the release's own version is not classed."""
+        No condition may read a property holding `op` (`_unread`, here for the behaviour facts, by `_templates_of` for
+        the others): the release's own version is not classed."""
         from kb.questions import release
 
         rest = [f for f in facts if f.get("kind") != "behaviour"]
-        self._unread(question, rest, [op], conditions=True)
         found = self._read.get(("by_facts", question))
         if found is None:
             conds = [[(_required(cond).get("kind") == "request", _required(cond)) for _alias, cond in rule["when"]]
