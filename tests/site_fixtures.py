@@ -230,3 +230,25 @@ def phone(chromium, site_server, request):
     pg, finish = open_page(chromium, request, PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
     yield pg
     finish()
+
+
+#: the hrefs of the search results, read in one step (material redraws the list at every key typed)
+_RESULTS = "() => [...document.querySelectorAll('.md-search-result__item a')].map(a => a.getAttribute('href'))"
+
+
+def search(page, text: str, wanted: str) -> list[str]:
+    """Type `text` into the page's search box; the hrefs of the results once one of them matches the regular
+    expression `wanted`. Each key searches the box's value so far and redraws the list: the hrefs are read in
+    one step, never link by link from a list that may be redrawn in between. AssertionError with the results
+    shown where none matches within 15 s."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.wait_for_load_state("networkidle")  # the search worker has built its index (typing before: 1 run in 3 failed)
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially(text)  # keys without a pause
+    check = f"(wanted) => {{ const hrefs = ({_RESULTS})(); return hrefs.some(h => new RegExp(wanted).test(h)) && hrefs; }}"
+    try:
+        return page.wait_for_function(check, arg=wanted, timeout=15000).json_value()
+    except PlaywrightTimeout:
+        raise AssertionError(f"no search result for {text!r} matches {wanted!r}: {page.evaluate(_RESULTS)}") from None
