@@ -69,5 +69,4 @@ def test_the_kept_answer_matrix_is_each_callers_own_and_kept_per_catalog():
     del first[1:]
     again = realmatrix.matrix(fixture)
     assert again is not first and again == pristine
-    real = {a["inputs"].get("card") for a in realmatrix.matrix(load_data())} - {None}
-    assert real - set(fixture["cards"])
+    assert realmatrix._key(fixture) != realmatrix._key(load_data())  # the real catalog's matrix: its own entry
