@@ -98,17 +98,47 @@ def _only_compiled(folder: Path) -> None:
 
 #: (kind, key, part) → that compiled part as its file in the shared folder holds it (read once per process)
 _PRISTINE: dict = {}
+#: (kind, key, part) → (the memo's object found equal to its file, a copy of its containers sharing its leaves)
+_CHECKED: dict = {}
+_LEAVES = (str, int, float, bool, type(None))
+
+
+def _containers(value):
+    """A copy of the dicts, lists and tuples of `value` whose leaves (text, numbers, None: immutable) are the very
+    same objects; None where `value` holds anything else. Compared with `==`, each leaf is then found equal by
+    identity without being read: only the containers are walked (a changed, added or removed value still
+    differs)."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            out[k] = v if type(v) in _LEAVES else _containers(v)
+            if out[k] is None and v is not None:
+                return None
+        return out
+    if isinstance(value, (list, tuple)):
+        out = [v if type(v) in _LEAVES else _containers(v) for v in value]
+        if any(o is None and v is not None for o, v in zip(out, value)):
+            return None
+        return out if isinstance(value, list) else tuple(out)
+    return value if type(value) in _LEAVES else None
 
 
 def memo_intact() -> bool:
     """Whether every build kb.catalog.compiled keeps in memory still holds what its files hold — no test changed
     the dicts `load_data()` / `load_rules()` hand out in place. Then the next test may reuse them (cheaper than
-    reading the compiled catalog again: ≈ 18 ms, and the memos keyed by the data's identity stay warm)."""
+    reading the compiled catalog again: ≈ 18 ms, and the memos keyed by the data's identity stay warm). A part is
+    compared with its file the first time it is seen, then with a copy of its containers made at that moment
+    (_containers: ≈ 2–4 ms less per test than reading every text again, over ~2,400 tests)."""
     from kb.catalog import compiled
 
     for build in list(compiled._MEMO.values()):
         for part, value in ((None, build.head), *build.loaded.items()):
             known = (build.kind, build.key, part)
+            checked = _CHECKED.get(known)
+            if checked is not None and checked[0] is value:
+                if checked[1] != value:
+                    return False
+                continue
             if known not in _PRISTINE:
                 stored = compiled._read_stored(build.kind, build.key, part)  # (GPUKB_CACHE_DIR is _WARM here)
                 if stored is None:
@@ -116,6 +146,9 @@ def memo_intact() -> bool:
                 _PRISTINE[known] = stored["data"]
             if _PRISTINE[known] != value:
                 return False
+            copy = _containers(value)
+            if copy is not None:
+                _CHECKED[known] = (value, copy)
     return True
 
 

@@ -70,3 +70,20 @@ def test_the_kept_answer_matrix_is_each_callers_own_and_kept_per_catalog():
     again = realmatrix.matrix(fixture)
     assert again is not first and again == pristine
     assert realmatrix._key(fixture) != realmatrix._key(load_data())  # the real catalog's matrix: its own entry
+
+
+def test_the_containers_copy_shares_the_leaves_and_sees_every_change():
+    """conftest._containers: what memo_intact compares a part with once it was found equal to its file."""
+    from conftest import _containers
+
+    value = {"name": "L4", "mig": {"profiles": ["1g.5gb", 7, 1.5, None, True]}, "pair": ("a", {"b": 1})}
+    copy = _containers(value)
+    assert copy == value and copy["name"] is value["name"]
+    assert copy["mig"] is not value["mig"] and copy["mig"]["profiles"] is not value["mig"]["profiles"]
+    assert copy["pair"][1] is not value["pair"][1]
+    value["mig"]["profiles"].append("2g.10gb")
+    assert copy != value
+    value["mig"]["profiles"].pop()
+    value["pair"][1]["b"] = 2  # inside a tuple
+    assert copy != value
+    assert _containers({"odd": {1, 2}}) is None  # a kind of value it cannot copy: compared with the file each time
