@@ -67,6 +67,7 @@ def generate(pub, site_url: str = "", *, background: bool = False):
     from kb.cli.main import cli
     from kb.engine.rules import load_rules
     from kb.questions import Matrix
+    from kb.site import changes
     from kb.site.cliref import command_help
     from kb.site.pages import (SHOWN, api_files, api_names, ask_data, ask_data_names, catalog_pages, cli_pages,
                                data_pages, engine_pages)
@@ -85,8 +86,10 @@ def generate(pub, site_url: str = "", *, background: bool = False):
             matrix = Matrix(data, rules=rules)
             head = {"data_version": data["data_version"], "verified": data["verified"]}
             # the pages show the answers of SHOWN only; the JSON API's process computes the others (≈ 70 % of the
-            # matrix's CPU: resource and the rest) beside the pages and mkdocs' rendering
-            export = {**head, "answers": matrix.answers(SHOWN if background else None)}
+            # matrix's CPU: resource and the rest) beside the pages and mkdocs' rendering — unless the changes page
+            # compares every verdict with an older data version here anyway
+            split = background and not changes.compares_verdicts(data)
+            export = {**head, "answers": matrix.answers(SHOWN if split else None)}
             if background:
                 waits.append(run_forked(lambda: api_files(data, {**head, "answers": matrix.answers()}),
                                         "generating the JSON API"))

@@ -179,3 +179,26 @@ def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
     assert "Die erste veröffentlichte Datenversion, mit 2 belegten Angaben." in page
     page = changes.changes_page(Ctx(load_data(), "en", pub), None)
     assert "No version history is available for this copy" in page
+
+
+@pytest.mark.parametrize("found, current, compared", [
+    (None, "2", False),  # no git history
+    ([("c1", "2026-11-01", "1")], "1", False),  # the only data version is the catalog's own
+    ([("c1", "2026-11-01", "1")], "2", True),  # the catalog being built is a new one
+    ([("c1", "2026-11-01", "1"), ("c2", "2026-11-20", "2")], "2", True),
+])
+def test_the_build_knows_beforehand_whether_the_changes_page_asks_for_every_answer(monkeypatch, tmp_path, found,
+                                                                                    current, compared):
+    """kb/docs_hooks.py computes only the answers its pages show before mkdocs where the changes page will not
+    compare verdicts (changes.compares_verdicts); history asks for every answer exactly where it said so."""
+    asked = []
+    monkeypatch.setattr(changes, "_versions", lambda: found)
+    monkeypatch.setattr(changes, "catalog_facts", lambda folder: {})
+    monkeypatch.setattr(changes, "_last_commit_before", lambda commit: "c0")
+    monkeypatch.setattr(changes, "_extract", lambda commit, into: tmp_path)
+    monkeypatch.setattr(changes, "_git", lambda *args: "c9")
+    monkeypatch.setattr(changes, "_verdicts", lambda folder, answers: [])
+    data = {"data_version": current}
+    assert changes.compares_verdicts(data) is compared
+    changes.history(data, tmp_path, lambda: asked.append(1) or [])  # (a stub for every other git read)
+    assert bool(asked) is compared

@@ -147,6 +147,23 @@ def _verdicts(old_catalog: Path, answers: list[dict]) -> list[tuple[str, dict, s
     return out
 
 
+def _steps(found: list[tuple[str, str, str]], current: str) -> list[tuple[str | None, str, str]]:
+    """The data versions `history` lists: those git has (`_versions`), the catalog being built's own appended where
+    it is new (no commit yet), the newest LIMIT + 1."""
+    steps = list(found)
+    if steps[-1][2] != current:
+        steps.append((None, "", current))
+    return steps[-(LIMIT + 1):]
+
+
+def compares_verdicts(data: dict) -> bool:
+    """Whether `history` compares verdicts with an older data version (and so asks for every answer): where git
+    holds a data version before the catalog being built's. The site build then computes the whole matrix in its
+    own process (kb/docs_hooks.py), not a part of it there and the rest again in the JSON API's."""
+    found = _versions()
+    return bool(found) and len(_steps(found, data["data_version"])) > 1
+
+
 def history(data: dict, catalog: Path, answers) -> list[Version] | None:
     """The data versions, newest first (at most LIMIT), with what changed; None without git history. `data` and
     `catalog` are the catalog being built, `answers` a function giving its engine answers (all of them; called
@@ -154,11 +171,7 @@ def history(data: dict, catalog: Path, answers) -> list[Version] | None:
     found = _versions()
     if not found:
         return None
-    current = data["data_version"]
-    steps = [(c, d, v) for c, d, v in found]
-    if steps[-1][2] != current:
-        steps.append((None, "", current))
-    steps = steps[-(LIMIT + 1):]
+    steps = _steps(found, data["data_version"])
     out: list[Version] = []
     with tempfile.TemporaryDirectory() as tmp:
         facts_of: dict[int, dict] = {}
