@@ -29,13 +29,22 @@ def placeholders(text: str) -> list[str]:
     return PLACEHOLDER_RE.findall(text)
 
 
-def required_kind(named: tuple) -> str | None:
-    """The kind a rule's named condition requires ({"kind": k} alone or inside its top "$and"; k a text), else
-    None: facts of any other kind never match it."""
-    _alias, cond = named
+def required_constants(cond: dict) -> dict:
+    """The constants a condition requires of a fact's properties ({prop: constant} alone or inside its top "$and");
+    a fact without one of them never matches it."""
     (key, value), = cond.items()
     parts = value if key == "$and" else [cond]
+    out = {}
     for part in parts:
-        if isinstance(part, dict) and list(part) == ["kind"] and isinstance(part["kind"], str):
-            return part["kind"]
-    return None
+        if isinstance(part, dict) and len(part) == 1:
+            (prop, constant), = part.items()
+            if not prop.startswith("$") and isinstance(constant, (str, int, float, bool)):
+                out[prop] = constant
+    return out
+
+
+def required_kind(named: tuple) -> str | None:
+    """The kind a rule's named condition (alias, condition) requires (`required_constants`; a text), else None:
+    facts of any other kind never match it."""
+    kind = required_constants(named[1]).get("kind")
+    return kind if isinstance(kind, str) else None

@@ -34,6 +34,7 @@ import json
 import re
 
 from kb import versions
+from kb.engine.syntax import required_constants
 from kb.questions import Asker
 
 OPEN, CLOSE = "\ue000", "\ue001"
@@ -276,31 +277,18 @@ def condition_props(rules: list[dict]) -> tuple[set[str], set[str]]:
     return constant, joined - constant
 
 
-def _required(cond: dict) -> dict:
-    """The constants a condition requires of a fact's properties ({prop: constant} alone or inside its top "$and")."""
-    (key, value), = cond.items()
-    parts = value if key == "$and" else [cond]
-    out = {}
-    for part in parts:
-        if isinstance(part, dict) and len(part) == 1:
-            (prop, constant), = part.items()
-            if not prop.startswith("$") and isinstance(constant, (str, int, float, bool)):
-                out[prop] = constant
-    return out
-
-
 def matchable(rules: list[dict]):
     """A test whether a condition of `rules` may match a fact: one whose every required constant the fact holds
     (other comparisons are taken to hold). A fact no condition may match changes no rule's firing."""
-    required = [_required(cond) for rule in rules for _alias, cond in rule["when"]]
+    required = [required_constants(cond) for rule in rules for _alias, cond in rule["when"]]
 
     def may_match(fact: dict) -> bool:
-        return any(all(fact.get(prop, _ABSENT) == constant for prop, constant in req.items()) for req in required)
+        return any(_holds(req, fact) for req in required)
     return may_match
 
 
 def _holds(required: dict, fact: dict) -> bool:
-    """Whether `fact` holds every constant of `required` (`_required`)."""
+    """Whether `fact` holds every constant of `required` (kb.engine.syntax.required_constants)."""
     return all(fact.get(prop, _ABSENT) == constant for prop, constant in required.items())
 
 
@@ -571,7 +559,7 @@ class TemplateAsker(Asker):
         every fact but the behaviour facts (whole), and of the behaviour facts (a release's, the same for each of its
         requests) those a condition of a rule that may fire can match (`matchable`), as `release.written` writes them.
         A rule may fire unless one of its conditions requires a `request` fact that the request fact cannot match
-        (`_required`: its constants; other comparisons are taken to hold). A rule that fires matches only facts in the
+        (`required_constants`: its constants; other comparisons are taken to hold). A rule that fires matches only facts in the
         class: requests of one class fire the same rules on facts equal in value and get templates equal in content.
         No condition may read a property holding `op` (`_unread`, here for the behaviour facts, by `_templates_of` for
         the others): the release's own version is not classed."""
@@ -580,8 +568,8 @@ class TemplateAsker(Asker):
         rest = [f for f in facts if f.get("kind") != "behaviour"]
         found = self._read.get(("by_facts", question))
         if found is None:
-            conds = [[(_required(cond).get("kind") == "request", _required(cond)) for _alias, cond in rule["when"]]
-                     for rule in self.rules[question]]
+            conds = [[(req.get("kind") == "request", req) for _alias, cond in rule["when"]
+                      for req in (required_constants(cond),)] for rule in self.rules[question]]
             names = tuple(sorted({p for rule in conds for is_request, req in rule if is_request for p in req}))
             found = self._read["by_facts", question] = (conds, names, {})
         conds, names, mays = found
