@@ -308,7 +308,7 @@ def test_durable_runs_once_per_distinct_engine_input(tmp_path, data):
     assert engine.STATS["evaluations"] == again["evaluations"]  # remembered within the process
     assert [c["text"]["en"] for cs in concluded for c in cs] == [f"card {i} has 48 GB" for i in range(100) if i % 2]
     assert [c["facts"][0]["name"] for cs in concluded for c in cs] == [f"card {i}" for i in range(100) if i % 2]
-    assert engine.condition_reads(rules["demo"]) == {"kind", "memory_gb"}
+    assert engine.kind_reads(rules["demo"]) == ({"card": ("kind", "memory_gb")}, ("kind",))
 
 
 LEVEL = """\

@@ -102,18 +102,12 @@ def _identity(fact: dict) -> frozenset:
     return frozenset((k, v.__class__, v) for k, v in fact.items())
 
 
-def condition_reads(rules: list[dict]) -> frozenset | None:
-    """Every property the conditions of `rules` read; None where a condition refers to another fact's
-    property (then a query's firings depend on more than its facts' own values: not memoised)."""
-    found = kind_reads(rules)
-    return None if found is None else frozenset(p for props in found[0].values() for p in props) | set(found[1])
-
-
 def kind_reads(rules: list[dict]) -> tuple[dict[str, tuple], tuple] | None:
     """What the conditions of `rules` can see of a fact, by its kind: ({kind: properties}, properties of a fact of
     a kind no condition names), each in a fixed order with "kind" first. A condition that requires a kind
     (kb.engine.syntax.required_kind) never matches a fact of another kind, whatever else that fact holds, so it
-    reads its properties of that kind's facts only. None as for `condition_reads`."""
+    reads its properties of that kind's facts only. None where a condition refers to another fact's property (then a
+    query's firings depend on more than its facts' own values: not memoised)."""
     named: dict[str, set] = {}
     everywhere = {"kind"}
     for rule in rules:
