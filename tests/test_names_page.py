@@ -1,5 +1,6 @@
-"""The ask page resolves card names as the CLI does (docs/javascripts/ask.js mirrors kb/catalog/names.py): the
-page's resolver runs in node — one process for every name — on the real catalog's names."""
+"""The ask page resolves card names as the CLI does (docs/javascripts/ask.js mirrors kb/catalog/names.py) and
+suggests the same cards in the same order: the page's resolver runs in node — one process for every name — on the
+real catalog's names, each outcome compared whole (the kind of error and the cards it lists)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ var input = JSON.parse(require("fs").readFileSync(0, "utf-8"));
 var out = {};
 input.names.forEach(function (n) {
   try { out[n] = { id: resolveCard(input.data, n) }; }
-  catch (e) { out[n] = { error: e.message.split(" ")[0] }; }
+  catch (e) { out[n] = { error: e.message }; }
 });
 process.stdout.write(JSON.stringify(out));
 """
@@ -42,14 +43,30 @@ def page_resolver_source() -> str:
 
 
 def cli_outcome(index: NameIndex, name: str) -> dict:
+    """What the CLI says of `name`, in the harness's words (kb.questions.base.card_id's message, shortened)."""
     try:
         return {"id": index.resolve(name)}
     except NameError_ as exc:
         if not normalise(name):
             return {"error": "empty"}
+        shorts = [index.cards[c]["short_name"] for c in exc.candidates]
+        listed = "; ".join(s if shorts.count(s) == 1 else f"{s} ({c})" for s, c in zip(shorts, exc.candidates))
         if exc.several:
-            return {"error": "several"}
-        return {"error": "fits" if exc.ambiguous else "unknown"}
+            return {"error": f"several {listed}"}
+        if exc.ambiguous:
+            return {"error": f"fits {listed}"}
+        return {"error": f"unknown '{name}'" + (f" did-you-mean {listed}" if listed else "")}
+
+
+def slips(names: list[str]) -> list[str]:
+    """Each name with one typing slip: a character dropped, doubled, replaced by its neighbour on the keyboard
+    row or a letter O for a zero — the names "did you mean" is for."""
+    out = []
+    for i, name in enumerate(names):
+        at = (7 * i) % len(name)
+        out += [name[:at] + name[at + 1:], name[:at] + name[at] + name[at:],
+                name[:at] + {"0": "O", "1": "l"}.get(name[at], chr(ord(name[at]) + 1)) + name[at + 1:]]
+    return out
 
 
 def test_the_page_resolves_names_as_the_cli():
@@ -64,15 +81,24 @@ def test_the_page_resolves_names_as_the_cli():
                                  "plain_product": c["plain"]} for c in cards})
     names = ["H200 NV", "H200", "H200 NVL", "L4 L40S", "H200 NVL or L4", "L4, L40S", "H200 und H200 NVL",
              "RTX PRO 6000 Server Edition Max-Q", "RTX PRO 6000", "A100", "A100 80GB", "H100 SXM5", "A10G", "L40G",
-             "6000 rtx pro server edition", "rtx pro 6000 max", "toaster", "Ｌ４", "DGX A100", "NVIDIA-H200-NVL"]
+             "6000 rtx pro server edition", "rtx pro 6000 max", "toaster", "Ｌ４", "DGX A100", "NVIDIA-H200-NVL",
+             # typing slips (close names), words holding a whole name, node labels, a long text (difflib's autojunk)
+             "H20O NVL", "L40G", "L40x", "B200x", "H101", "A1OO", "RTX PRO 9000", "H100 SXM5 80GB HBM3",
+             "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb", "NVIDIA-H100-80GB-HBM3-SHARED", "NVIDIA-L4-SHARED", "L4-SHARED x",
+             "H200 NVL " * 30, "h" * 250 + "200"]
     every = [n for c in cards for n in c["names"]]
     prefixes = sorted({n[:end] for n in every for end in range(1, len(n)) if n[:end].strip()})
     names += sample(every, 40, seed="page-names") + sample(prefixes, 300, seed="page-prefixes",
                                                            always=[p for p in prefixes if words(p) == {"h", "200", "nv"}])
+    names += slips(sample(every, 60, seed="page-slips"))
     names = list(dict.fromkeys(names))
     result = subprocess.run([node, "-e", HARNESS % page_resolver_source()], input=json.dumps({"data": {"cards": cards},
                             "names": names}), capture_output=True, text=True, timeout=120, check=True)
     page = json.loads(result.stdout)
     differ = {n: (page[n], cli_outcome(index, n)) for n in names if page[n] != cli_outcome(index, n)}
     assert differ == {}
-    assert page["H200 NV"] == {"error": "unknown"} and page["L4 L40S"] == {"error": "several"}
+    assert page["H200 NV"] == {"error": "unknown 'H200 NV' did-you-mean H200 NVL; H200 SXM; H100 NVL"}
+    assert page["L4 L40S"] == {"error": "several L4; L40S"}
+    assert page["L40G"] == {"error": "unknown 'L40G' did-you-mean L40; L40S; L4"}
+    assert page["NVIDIA-A100-SXM4-40GB-MIG-1g.5gb"] == {"id": "a100-sxm4-40gb"}
+    assert sum("did-you-mean" in str(v) for v in page.values()) > 50  # the slips found their cards

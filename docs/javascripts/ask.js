@@ -228,8 +228,9 @@
   var CONNECTORS = { or: 1, and: 1, oder: 1, und: 1, vs: 1, versus: 1 };
   var SPLIT = /\s*(?:[,;&]|\b(?:or|and|oder|und|vs\.?|versus)\b)\s*/i;
 
-  // the Python resolver's steps (kb/catalog/names.py): exact name, the words of one name in any order, a name
-  // naming several cards (refused), a part of names (ambiguous or "did you mean") — never a guess
+  // the Python resolver's steps (kb/catalog/names.py): exact name (a node label without its -SHARED/-MIG suffix),
+  // the words of one name in any order, a name naming several cards (refused), a part of names (ambiguous or "did
+  // you mean"), else "did you mean" the closest names or the names the typed words hold — never a guess
   function nameIndex(data) {
     var ix = { exact: {}, wordsets: [], glued: {}, vocab: {}, qualifiers: {}, byId: {} };
     data.cards.forEach(function (c) {
@@ -254,12 +255,22 @@
     return Object.keys(quals).some(function (g) { var m = g.match(/\d+/); return typed[m[0]] && !suffixed[g]; });
   }
 
+  // a node label's suffixes: "-SHARED" (time-slicing or MPS renamed the resource), "-MIG-<profile>" (mixed strategy)
+  var LABEL_SUFFIX = /(?:-SHARED|-MIG-\d+g\.\d+gb(?:[+-][a-z.]+)*(?:-SHARED)?)$/i;
+
+  function productName(label) { return String(label).trim().replace(LABEL_SUFFIX, ""); }
+
   // { ids, ambiguous, several } — ids empty: nothing fits
   function lookup(ix, name) {
     var key = normalise(name);
     if (!key) return { ids: [] };
-    var typed = wordsOf(name), suffixed = gluedOf(name);
     var hits = Object.keys(ix.exact[key] || {});
+    if (!hits.length && productName(name) !== String(name).trim()) {
+      name = productName(name);  // a GPU Feature Discovery label with its -MIG-… or -SHARED suffix
+      key = normalise(name);
+      hits = Object.keys(ix.exact[key] || {});
+    }
+    var typed = wordsOf(name), suffixed = gluedOf(name);
     if (!hits.length && size(typed)) {
       var eq = {};
       ix.wordsets.forEach(function (e) { if (same(e[0], typed) && subset(suffixed, ix.glued[e[1]])) eq[e[1]] = 1; });
@@ -279,7 +290,68 @@
     var ids = Object.keys(partial).sort();
     var plainIds = ids.filter(function (id) { return !qualified(ix.qualifiers[id], typed, suffixed); });
     ids = plainIds.length ? plainIds : ids;
-    return { ids: ids, ambiguous: ids.length > 1, partial: true };
+    if (ids.length) return { ids: ids, ambiguous: ids.length > 1, partial: true };
+    ids = closeCards(ix, key);
+    return { ids: ids.length ? ids : within(ix, typed), partial: true };
+  }
+
+  // "did you mean": the cards of the (at most five) names closest to the typed one, as Python's
+  // difflib.get_close_matches(key, names, n=5, cutoff=0.6) finds them; at most three cards
+  function closeCards(ix, key) {
+    var b = Array.from(key), scored = [];
+    // (difflib's "autojunk" for texts of 200 characters or more changes nothing here: no card name is long enough
+    // for such a text to reach 0.6)
+    var b2j = {};
+    b.forEach(function (c, j) { (b2j[c] = b2j[c] || []).push(j); });
+    Object.keys(ix.exact).forEach(function (x) {
+      var a = Array.from(x), total = a.length + b.length;
+      var score = total ? 2.0 * matched(a, b, b2j) / total : 1.0;
+      if (score >= 0.6) scored.push([score, x]);
+    });
+    scored.sort(function (p, q) { return q[0] - p[0] || (q[1] > p[1] ? 1 : q[1] < p[1] ? -1 : 0); });
+    var out = [];
+    scored.slice(0, 5).forEach(function (s) {
+      Object.keys(ix.exact[s[1]]).sort().forEach(function (id) { if (out.indexOf(id) < 0) out.push(id); });
+    });
+    return out.slice(0, 3);
+  }
+
+  // how many characters a and b have in common: difflib.SequenceMatcher's matching blocks, summed
+  function matched(a, b, b2j) {
+    var queue = [[0, a.length, 0, b.length]], total = 0;
+    while (queue.length) {
+      var q = queue.pop(), alo = q[0], ahi = q[1], blo = q[2], bhi = q[3];
+      var besti = alo, bestj = blo, bestsize = 0, j2len = {};
+      for (var i = alo; i < ahi; i++) {
+        var next = {}, js = b2j[a[i]] || [];
+        for (var n = 0; n < js.length; n++) {
+          var j = js[n];
+          if (j < blo) continue;
+          if (j >= bhi) break;
+          var k = next[j] = (j2len[j - 1] || 0) + 1;
+          if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
+        }
+        j2len = next;
+      }
+      while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
+      while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
+      if (bestsize) {
+        total += bestsize;
+        if (alo < besti && blo < bestj) queue.push([alo, besti, blo, bestj]);
+        if (besti + bestsize < ahi && bestj + bestsize < bhi) queue.push([besti + bestsize, ahi, bestj + bestsize, bhi]);
+      }
+    }
+    return total;
+  }
+
+  // cards one of whose names the typed words hold ("H100 SXM5 80GB HBM3" holds "H100 SXM5 80GB"), the longest
+  // name first; at most three
+  function within(ix, typed) {
+    var held = ix.wordsets.filter(function (e) { return subset(e[0], typed); }).map(function (e) { return [size(e[0]), e[1]]; });
+    held.sort(function (p, q) { return q[0] - p[0] || (p[1] < q[1] ? -1 : p[1] > q[1] ? 1 : 0); });
+    var out = [];
+    held.forEach(function (h) { if (out.indexOf(h[1]) < 0) out.push(h[1]); });
+    return out.slice(0, 3);
   }
 
   function severalOf(ix, name, typed, suffixed) {
@@ -313,9 +385,9 @@
     if (indexed.data !== data) indexed = { data: data, ix: nameIndex(data) };
     var ix = indexed.ix;
     var list = function (ids) {
-      // a card by its name; its id only where two of them share a name (kb.questions.base.card_id)
-      var shorts = ids.slice().sort().map(function (id) { return ix.byId[id].short; });
-      return ids.slice().sort().map(function (id, i) {
+      // a card by its name, in the order found; its id only where two of them share a name (kb.questions.base.card_id)
+      var shorts = ids.map(function (id) { return ix.byId[id].short; });
+      return ids.map(function (id, i) {
         var s = shorts[i];
         return shorts.indexOf(s) === shorts.lastIndexOf(s) ? s : s + " (" + id + ")";
       }).join("; ");
@@ -329,7 +401,9 @@
       p.typed = name;
       throw p;
     }
-    throw new Problem(say("unknownCard", { name: shown(name) }) + (r.ids.length ? say("didYouMean", { list: list(r.ids) }) : ""));
+    var unknown = new Problem(say("unknownCard", { name: shown(name) }) + (r.ids.length ? say("didYouMean", { list: list(r.ids) }) : ""));
+    unknown.suggested = r.ids.slice();
+    throw unknown;
   }
 
   // ---------------------------------------------------------------- answers
