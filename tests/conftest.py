@@ -54,7 +54,9 @@ for _var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "GPUKB_CATALOG", "GPUKB_RULES"
 os.environ["LANG"] = "C.UTF-8"
 _WARM = _SANDBOX / "compiled"  # compiled data shared by the tests (hard links)
 _WARM.mkdir()
-os.environ["GPUKB_CACHE_DIR"] = str(_SANDBOX / "cache-outside-tests")  # collection time, session fixtures
+_OUTSIDE = _SANDBOX / "cache-outside-tests"  # collection time, session fixtures: its compiled data is linked
+_OUTSIDE.mkdir()  # into _WARM (_from_outside), so a catalog a module compiled at import is not compiled again
+os.environ["GPUKB_CACHE_DIR"] = str(_OUTSIDE)
 
 
 settings.register_profile("gpukb", max_examples=400 if FULL else 40, deadline=None,
@@ -81,6 +83,18 @@ def _link_all(source: Path, target: Path) -> None:
                 os.link(entry.path, target / entry.name)
             except OSError:
                 shutil.copy2(entry.path, target / entry.name)
+
+
+_OUTSIDE_SEEN: list = [None]
+
+
+def _from_outside() -> None:
+    """Link what was compiled outside the tests (at collection, by session fixtures) into _WARM — once per change
+    of that folder (one stat a test): the test's memo, built from it, then finds its files (memo_intact)."""
+    stamp = os.stat(_OUTSIDE).st_mtime_ns
+    if stamp != _OUTSIDE_SEEN[0]:
+        _OUTSIDE_SEEN[0] = stamp
+        _link_all(_OUTSIDE, _WARM)
 
 
 def _only_compiled(folder: Path) -> None:
@@ -186,6 +200,7 @@ def _private_cache(request, tmp_path_factory, monkeypatch):
     if private:
         compiled.forget()
     else:
+        _from_outside()
         _keep_memo()
     yield cache
     if private:
