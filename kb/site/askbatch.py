@@ -36,6 +36,7 @@ import re
 from kb import versions
 from kb.engine.syntax import required_constants
 from kb.questions import Asker
+from kb.text import Text
 
 OPEN, CLOSE = "\ue000", "\ue001"
 _MAX = (999, 999, 999, 999)
@@ -156,8 +157,9 @@ def template_value(value, sentinels: dict[str, str]):
 def template(answer: dict, sentinels: dict[str, str]) -> dict:
     """The answer with every sentinel string (value → slot name) replaced by its slot. Citations are the
     catalog's own text, which no sentinel occurs in (tests/test_site_ask.py): they come out as they are.
-    (Done on the answer's JSON text: sentinels hold digits, dots and private-use characters only, so no JSON
-    escape can touch them; an answer that is no JSON is walked instead.)"""
+    The rest comes out as JSON would give it back (`_as_json`: mappings as dicts, tuples as lists); an answer
+    holding anything else is replaced in its JSON text (sentinels hold digits, dots and private-use characters
+    only, so no JSON escape can touch them) or, where it is no JSON, walked."""
     if not sentinels:
         return answer
     reasons = answer.get("reasons") if isinstance(answer, dict) else None
@@ -168,14 +170,46 @@ def template(answer: dict, sentinels: dict[str, str]) -> dict:
         answer = {**answer, "reasons": [{k: v for k, v in r.items() if k != "citations"} for r in reasons]}
     replace = _filler(sentinels)
     try:
-        text = json.dumps(answer, ensure_ascii=False)
-    except (TypeError, ValueError):
-        out = _walk(answer, replace)
-    else:
-        out = json.loads(replace(text))
+        out = _as_json(answer, replace)
+    except _NotPlain:
+        try:
+            text = json.dumps(answer, ensure_ascii=False)
+        except (TypeError, ValueError):
+            out = _walk(answer, replace)
+        else:
+            out = json.loads(replace(text))
     if cites is not None:  # each reason as it was, its citations in their place
         out["reasons"] = [{k: (c if k == "citations" else r[k]) for k in old} for old, r, c in zip(reasons, out["reasons"], cites)]
     return out
+
+
+class _NotPlain(Exception):
+    """A value `_as_json` does not copy as JSON would."""
+
+
+_SCALAR = (int, float, bool, type(None))
+
+
+def _as_json(value, fill):
+    """`json.loads(fill(json.dumps(value, ensure_ascii=False)))` where `value` holds only texts, whole and
+    floating-point numbers, booleans, None, lists, tuples and mappings (dict, Text) with text keys; `fill` applied
+    to every text and key (the same as to the JSON text: no sentinel spans two texts). Anything else raises
+    _NotPlain (a subclass of these types included: JSON would write it its own way)."""
+    cls = value.__class__
+    if cls is str:
+        return fill(value)
+    if cls is dict or cls is Text:
+        out = {}
+        for k, v in value.items():
+            if k.__class__ is not str:
+                raise _NotPlain(k)
+            out[fill(k)] = _as_json(v, fill)
+        return out
+    if cls is list or cls is tuple:
+        return [_as_json(v, fill) for v in value]
+    if cls in _SCALAR:
+        return value
+    raise _NotPlain(value)
 
 
 _SLOT = re.compile(re.escape(OPEN) + r"([a-z0-9_-]+)" + re.escape(CLOSE))

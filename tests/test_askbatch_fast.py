@@ -1,0 +1,86 @@
+"""The ask page's data is written through fast paths that must give exactly what the plain code gives
+(kb.site.askbatch, kb.site.askdata). Each test here compares a fast path with the plain way on real answers and
+on the edge cases the fast path hands over to the plain way; each fails where its fast path is broken."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kb.catalog.compiled import load_data
+from kb.engine.rules import load_rules
+from kb.questions import bulk
+from kb.site import askbatch, askdata
+from kb.site.askbatch import OPEN, TemplateAsker
+from kb.text import Text
+
+CARD = "a30"  # a listed MIG card with few profiles (cheap)
+
+
+@pytest.fixture(scope="module")
+def written():
+    """Every (answer, sentinels, template) the asker writes for one card's questions."""
+    data, rules = load_data(), load_rules()
+    seen = []
+    original = askbatch.template
+
+    def record(answer, sentinels):
+        out = original(answer, sentinels)
+        seen.append((answer, sentinels, out))
+        return out
+    askbatch.template = record
+    try:
+        with bulk():
+            askdata.compute_cards(TemplateAsker(data, rules=rules), data, [CARD])
+    finally:
+        askbatch.template = original
+    return seen
+
+
+def _round_trip(answer: dict, sentinels: dict) -> dict:
+    """The plain way: every sentinel replaced in the answer's JSON text, read back; citations as they were."""
+    cites = [r["citations"] for r in answer["reasons"]]
+    bare = {**answer, "reasons": [{k: v for k, v in r.items() if k != "citations"} for r in answer["reasons"]]}
+    out = json.loads(askbatch._filler(sentinels)(json.dumps(bare, ensure_ascii=False)))
+    out["reasons"] = [{k: (c if k == "citations" else r[k]) for k in old}
+                      for old, r, c in zip(answer["reasons"], out["reasons"], cites)]
+    return out
+
+
+def _typed(value):
+    """The value with every container's type in it (a Text or a tuple is not what JSON gives back)."""
+    if isinstance(value, dict):
+        return (type(value).__name__, [(k, _typed(v)) for k, v in value.items()])
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_typed(v) for v in value])
+    return (type(value).__name__, value)
+
+
+def test_a_template_is_what_the_answers_json_text_gives_with_its_sentinels_replaced(written):
+    assert len(written) > 50
+    slotted = 0
+    for answer, sentinels, out in written:
+        assert _typed(out) == _typed(_round_trip(answer, sentinels))
+        slotted += OPEN in json.dumps(out, ensure_ascii=False)
+    assert slotted > 50  # (the answers do hold sentinels to replace)
+
+
+@pytest.mark.parametrize("answer", [
+    {"inputs": {"operator": "0026.0007.0000", "n": 3, "x": 1.5, "on": True, "none": None},
+     "summary": Text("GPU Operator 0026.0007.0000", "GPU Operator 0026.0007.0000 (de)"),
+     "details": {"pair": ("0026.0007.0000", 2), "0026.0007.0000": ["a", ("b",)]}, "reasons": []},
+    {"details": {1: "a key that is no text"}, "reasons": []},  # JSON writes the key as "1"
+    {"details": {"value": 10**30, "f": float("inf")}, "reasons": []},
+])
+def test_a_template_of_an_answer_json_can_write_is_its_json_round_trip(answer):
+    sentinels = {"0026.0007.0000": "operator"}
+    assert _typed(askbatch.template(answer, sentinels)) == _typed(_round_trip(answer, sentinels))
+
+
+def test_a_template_of_what_json_cannot_write_is_walked():
+    class Odd:
+        pass
+    odd = Odd()
+    out = askbatch.template({"details": {"odd": odd, "v": "0026.0007.0000"}, "reasons": []}, {"0026.0007.0000": "operator"})
+    assert out == {"details": {"odd": odd, "v": OPEN + "operator" + askbatch.CLOSE}, "reasons": []}
