@@ -84,3 +84,38 @@ def test_a_template_of_what_json_cannot_write_is_walked():
     odd = Odd()
     out = askbatch.template({"details": {"odd": odd, "v": "0026.0007.0000"}, "reasons": []}, {"0026.0007.0000": "operator"})
     assert out == {"details": {"odd": odd, "v": OPEN + "operator" + askbatch.CLOSE}, "reasons": []}
+
+
+class _Unshared(dict):
+    """A memo that remembers nothing (each conclusion keeps its own list of citations)."""
+
+    def setdefault(self, key, value=None):
+        return value
+
+
+def _card_texts(asker, data, cid: str) -> list[str]:
+    with bulk():
+        computed = {"cards": askdata.compute_cards(asker, data, [cid])}
+    return [askdata._dump(askdata.card_payload(data, computed, cid, lang)) for lang in askdata.LANGS]
+
+
+#: a MIG card whose answers cite the release's own entry, and a card without MIG whose resolved references name one
+#: citation twice
+@pytest.mark.parametrize("cid", [CARD, "t4"])
+def test_citations_resolved_once_are_those_each_conclusion_looks_up(monkeypatch, cid):
+    """The citations `_content_key` resolved (one list per resolved references) and a rule's citations without a
+    placeholder (one list per rule), shared by the templates and rendered once per file, give the files each
+    conclusion's own citations give."""
+    data, rules = load_data(), load_rules()
+    fast = TemplateAsker(data, rules=rules)
+    texts = _card_texts(fast, data, cid)
+    assert fast._resolved and fast._rule_cites
+
+    content_key = TemplateAsker._content_key
+    monkeypatch.setattr(TemplateAsker, "_content_key", lambda self, *a: (content_key(self, *a)[0], None))
+    plain = TemplateAsker(data, rules=rules)
+    plain._rule_cites = _Unshared()
+    assert _card_texts(plain, data, cid) == texts
+    assert not plain._resolved
+    if cid == CARD:
+        assert any(c.get("release") for cites in fast._resolved.values() for c in cites)  # (release cites among them)

@@ -403,6 +403,10 @@ class TemplateAsker(Asker):
         self._content: dict = {}
         self._fillers: dict = {}
         self._cite_keys: dict = {}
+        #: the citations of a conclusion, one list per rule whose citations name no placeholder and one per resolved
+        #: references (`_resolved_cites`): the same list in every template that cites them
+        self._rule_cites: dict = {}
+        self._resolved: dict = {}
         #: question → {projection of the facts: [(rule id, positions of the facts it matched)]}
         self._firings: dict = {}
         #: a citation of the release's own entry: its reference with RELEASE for the release → its key (a digest
@@ -535,7 +539,7 @@ class TemplateAsker(Asker):
             if len(requests[n]) > 2:
                 inputs = {**inputs, requests[n][2][0]: slot(requests[n][2][0])}
             op = next((s for s, name in sentinels.items() if name == "operator"), None)
-            shared = content = None
+            shared = content = resolved = None
             if question in CONTENT:
                 # (two classes of the number with the same facts, the number a slot, firing alike: the same key)
                 alike = _key(question, inputs) if len(requests[n]) > 2 else None
@@ -543,7 +547,7 @@ class TemplateAsker(Asker):
                 if last is not None and last[1] == firings[seen] and last[0] == render:
                     content = last[2]
                 else:
-                    content = self._content_key(question, inputs, render, firings[seen], sentinels, op)
+                    content, resolved = self._content_key(question, inputs, render, firings[seen], sentinels, op)
                     if alike is not None:
                         counted[alike] = (render, firings[seen], content)
                 found = self._content.get(content)
@@ -558,14 +562,20 @@ class TemplateAsker(Asker):
             if op is not None:
                 sentinels = {**sentinels, **self._components()}
             conclusions = []
-            for rid, pos in firings[seen]:
+            for n_fired, (rid, pos) in enumerate(firings[seen]):
                 rule, matched = by_id[rid], tuple(render[i] for i in pos)
                 if op is not None:  # (conclude reads the matched facts only)
                     matched = tuple(self._tokenised(matched, op))
                 # (the rule's texts keep the sentinels and tokens, which become slots)
                 written = conclude(rule, matched, self.data)
                 if (self.real or op is not None) and any("{" in ref for ref in rule["cites"]):
-                    written["cites"] = self._cites(rule, matched, op)
+                    if resolved is not None and resolved[n_fired] is not None:  # (what `_content_key` resolved)
+                        written["cites"] = self._resolved_cites(rule, resolved[n_fired])
+                    else:
+                        written["cites"] = self._cites(rule, matched, op)
+                elif not any("{" in ref for ref in rule["cites"]):
+                    # (the same citations in every conclusion of the rule: one list, which the page's files render once)
+                    written["cites"] = self._rule_cites.setdefault(rid, written["cites"])
                 conclusions.append(written)
             answer = mod.fold(self, inputs, conclusions)
             answer["reasons"] = [{k: v for k, v in r.items() if k != "facts"} for r in answer["reasons"]]
@@ -782,7 +792,7 @@ class TemplateAsker(Asker):
 
         by_id = self._rule_reads(question)
         cited = bool(self.real or op is not None)
-        rows, cites = [], []
+        rows, cites, resolved = [], [], []
         seen: list = []
         rids: set = set()
         for rid, pos in firing:
@@ -800,6 +810,7 @@ class TemplateAsker(Asker):
             rids.add(rid)
             seen.append((rid, raw))
             rows.append((rid, values, repeat))
+            resolved.append(None)
             if cited and placeholders:
                 matched = matched or tuple(map(self._token_fact, raw))
                 # (what _cites looks up follows from the placeholders' values: once per rule and values)
@@ -818,20 +829,43 @@ class TemplateAsker(Asker):
                         bare = ref.rstrip("?")
                         if op is not None and "{" in bare:
                             shown = fill_ref(rule, matched, bare)
+                            if TOKEN_OPEN in shown:
+                                raise KeyError(f"{rule['file']}: cites {ref} with a component's version; the ask page "
+                                               "cannot fill it in")
                             if op in shown:
                                 found.append(("release", shown.replace(op, RELEASE), ref))
                                 continue
                         found.append(("real", fill_ref(rule, real, bare), ref))
+                    found = tuple(found)
                     if memo is not None:
                         self._cite_keys[memo] = (shown_as, found)
                 cites += found
+                resolved[-1] = found
         names = tuple(sorted(sentinels.items()))
         fill = self._fillers.get(names)
         if fill is None:
             fill = self._fillers[names] = _filler(sentinels)
         text = fill(repr((list(_inputs(inputs)), rows)))
         extra = CONTENT[question]
-        return question, text, repr(cites), cited, None if extra is None else repr(extra(self, inputs))
+        return (question, text, repr(cites), cited, None if extra is None else repr(extra(self, inputs))), resolved
+
+    def _resolved_cites(self, rule: dict, resolved: tuple) -> list[dict]:
+        """What `_cites` gives for the references `_content_key` resolved for a firing of `rule` (("release", the
+        reference with RELEASE for the release, as written) or ("real", the reference with the real versions, as
+        written) per citation): one list per resolved references, the same object for each conclusion citing them."""
+        from kb.engine.conclude import cited_fact
+
+        out = self._resolved.get(resolved)
+        if out is None:
+            out = []
+            for kind, filled, ref in resolved:
+                optional = ref.endswith("?")
+                if kind == "release":
+                    out.append(self._release_cite(filled + ("?" if optional else "")))
+                else:
+                    out += [dict(c) for c in cited_fact(self.data, filled, optional, rule["file"]) if c not in out]
+            self._resolved[resolved] = out
+        return out
 
     def _rule_reads(self, question: str) -> dict:
         """Rule id → (the rule, the placeholder names conclude fills, whether one is a version, whether a citation

@@ -560,6 +560,7 @@ class _Pool:
         self._index: dict = {}
         self._seen: dict[int, tuple[dict, int]] = {}
         self._parts_seen: dict[int, tuple[dict, int]] = {}
+        self._cite_lists: dict[int, tuple[list, tuple]] = {}
         self._details: dict[str, list] = {}
 
     def _intern(self, table: str, item, key=None) -> int:
@@ -607,6 +608,10 @@ class _Pool:
             self._index[key] = self._intern("cites", cite)
         return self._index[key]
 
+    def _cite_list(self, cites: list) -> tuple:
+        """The indexes of a reason's citations (templates share their lists of citations: each is rendered once)."""
+        return tuple(self._cite(c) for c in cites)
+
     def _detail_lines(self, details: dict) -> list:
         """kb.answer's lines of an answer's details in the file's language (many answers share their details)."""
         key = repr(details)  # (order and all: the lines follow the order of the keys)
@@ -618,9 +623,9 @@ class _Pool:
         lang = self.lang
         reasons = []
         for r in a["reasons"]:
-            cites = [self._cite(c) for c in r["citations"]]
-            item = {"rule": r["rule"], "title": r["title"][lang], "text": r["text"][lang], "cites": cites}
-            reasons.append(self._intern("reasons", item, (item["rule"], item["title"], item["text"], tuple(cites))))
+            cites = _once(self._cite_lists, r["citations"], self._cite_list)
+            item = {"rule": r["rule"], "title": r["title"][lang], "text": r["text"][lang], "cites": list(cites)}
+            reasons.append(self._intern("reasons", item, (item["rule"], item["title"], item["text"], cites)))
         item = {"verdict": a["verdict"], "summary": a["summary"][lang],
                 "conditions": [c["text"][lang] for c in a["conditions"]], "reasons": reasons,
                 "details": self._detail_lines(a["details"])}
