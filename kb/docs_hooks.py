@@ -57,12 +57,14 @@ def _git_head() -> str:
     return (_git("rev-parse", "HEAD") or "").strip()
 
 
-def generate(pub, site_url: str = "", *, background: bool = False):
+def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = None):
     """Every generated file, path relative to docs/generated/ → content.
 
-    With `background`: (files, pending) — the files no page includes (the ask page's data, the JSON API) are
-    computed by a forked process meanwhile, `pending` = (their names, a function waiting for them: {name:
-    content}, raising PluginError as this function does); `files` holds every other file."""
+    With `background` (docs/generated/, the generation's key): (files, pending) — the files no page includes (the
+    ask page's data, the JSON API) are computed by forked processes meanwhile, which write them into the folder and
+    store them as parts of the key's cache entry themselves (`_deliver`); `pending` = (their names, the gate they
+    wait at before writing into the folder — open it once the folder is laid out —, a function waiting for them:
+    `_deliver`'s summary, raising PluginError as this function does); `files` holds every other file."""
     from kb import __version__
     from kb.cli.main import cli
     from kb.engine.rules import load_rules
@@ -77,11 +79,14 @@ def generate(pub, site_url: str = "", *, background: bool = False):
         rules = load_rules()
         pending, waits = None, []
         if background:
-            from kb.site.forked import run_forked
+            from kb.site.forked import Gate, run_forked
 
+            folder, key = background
+            gate = Gate()
             # the ask page's data needs no answer of the matrix: started first, it runs beside the matrix (which
             # had the machine's second CPU idle), the pages below and mkdocs' rendering
-            waits.append(run_forked(lambda: ask_data(data, rules), "generating the ask page's data"))
+            waits.append(run_forked(lambda: _deliver(ask_data(data, rules), folder, key, "ask", gate),
+                                    "generating the ask page's data"))
         try:
             matrix = Matrix(data, rules=rules)
             head = {"data_version": data["data_version"], "verified": data["verified"]}
@@ -91,31 +96,53 @@ def generate(pub, site_url: str = "", *, background: bool = False):
             split = background and not changes.compares_verdicts(data)
             export = {**head, "answers": matrix.answers(SHOWN if split else None)}
             if background:
-                waits.append(run_forked(lambda: api_files(data, {**head, "answers": matrix.answers()}),
-                                        "generating the JSON API"))
-                pending = (ask_data_names(data) + api_names(data), _joined(_together(waits)))
+                waits.append(run_forked(lambda: _deliver(api_files(data, {**head, "answers": matrix.answers()}),
+                                                         folder, key, "api", gate), "generating the JSON API"))
+                pending = (ask_data_names(data) + api_names(data), gate, _joined(_together(waits)))
             files: dict[str, str | bytes] = dict(catalog_pages(data, pub, export))
             files.update(cli_pages(data, command_help(cli), __version__, pub))
             # the matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, on this catalog
             files.update(engine_pages(data, export, rules, pub, with_data=not background))
             files.update(data_pages(data, export, pub, site_url, with_api=not background, every=matrix.answers))
         except BaseException:
+            if background:
+                gate.close()
             _stop([w.pid for w in waits])
             raise
     return (files, pending) if background else files
 
 
+def _deliver(files: dict[str, str | bytes], folder: Path, key: str, part: str, gate) -> dict:
+    """In a forked process, its files once computed: stored as the part `part` of `key`'s cache entry, then — once
+    the build's own process has laid out `folder` (`gate`) — written into it, each whole or not at all (a temp file
+    renamed; mkdocs lists no dot file). Returns what that process needs of them: {"names": [the files], "parts":
+    {part: the sha256 its cache entry names the part by (None: not stored)}}."""
+    from kb.fsutil import atomic_write
+    from kb.site import gencache
+
+    blobs = {name: content.encode("utf-8") if isinstance(content, str) else content for name, content in files.items()}
+    files.clear()  # the texts are not needed twice in memory
+    sha256 = gencache.store_part(key, part, blobs)
+    if not gate.wait():
+        raise RuntimeError("the build stopped before the generated files could be written")
+    for name, raw in blobs.items():
+        atomic_write(folder / name, raw, durable=False)
+    return {"names": sorted(blobs), "parts": {part: sha256}}
+
+
 def _together(waits: list):
-    """One wait for several forked processes (kb.site.forked.run_forked): their results merged; where one fails,
-    the others not waited for yet are stopped. Its `pid`: theirs."""
+    """One wait for several forked processes (kb.site.forked.run_forked): their summaries (`_deliver`) merged; where
+    one fails, the others not waited for yet are stopped. Its `pid`: theirs."""
     def wait():
-        out: dict = {}
+        out: dict = {"names": [], "parts": {}}
         for n, one in enumerate(waits):
             try:
-                out.update(one())
+                got = one()
             except BaseException:
                 _stop([w.pid for w in waits[n + 1:]])
                 raise
+            out["names"] += got["names"]
+            out["parts"].update(got["parts"])
         return out
     wait.pid = [w.pid for w in waits]
     return wait
@@ -240,11 +267,16 @@ def on_config(config):
             if files is not None:
                 write_tree(folder, files, key)
             elif may_fork():
-                files, (names, join) = generate(pub, config.site_url or "", background=True)
-                # the files the forked process writes exist (empty) for mkdocs to list and link; on_post_build
-                # writes them where the build put them
-                write_tree(folder, {**{name: b"" for name in names}, **files}, None)
+                files, (names, gate, join) = generate(pub, config.site_url or "", background=(folder, key))
+                # the files the forked processes write exist (empty) for mkdocs to list and link; then the processes
+                # may write them (each whole, by a rename), and on_post_build copies them where the build put them
                 _PENDING.update(key=key, folder=folder, files=files, names=set(names), join=join, dests=set())
+                try:
+                    write_tree(folder, {**{name: b"" for name in names}, **files}, None)
+                except BaseException:
+                    gate.close()  # they write nothing; the failed build stops them (on_build_error)
+                    raise
+                gate.open(len(join.pid))
             else:
                 files = generate(pub, config.site_url or "")
                 gencache.store(key, files)
@@ -296,27 +328,27 @@ def _stop(pid) -> None:
 
 
 def _finish_pending() -> None:
-    """Wait for the forked generation; write its files into docs/generated/ and where the build put them, stamp
-    the folder and store the whole generation in the cache."""
+    """Wait for the forked generation (which wrote its files into docs/generated/ and its parts of the cache
+    entry); copy its files where the build put them, stamp the folder and store the rest of the generation in the
+    cache, naming the forked processes' parts."""
     if not _PENDING:
         return
+    import shutil
+
     from kb.site import gencache
 
     pending, join = dict(_PENDING), _PENDING["join"]
     _PENDING.clear()
-    more = join()
-    if set(more) != pending["names"]:
-        raise PluginError(f"gpukb: the forked generation wrote {sorted(set(more) ^ pending['names'])[:5]} "
+    done = join()
+    if set(done["names"]) != pending["names"] or len(done["names"]) != len(pending["names"]):
+        raise PluginError(f"gpukb: the forked generation wrote {sorted(set(done['names']) ^ pending['names'])[:5]} "
                           "other than announced (kb.site.pages ask_data_names/api_names)")
     folder = pending["folder"]
-    write_files(folder, more)
-    for src, dest in sorted(pending["dests"]):
-        rel = Path(src).relative_to(folder).as_posix()
-        raw = more[rel].encode("utf-8") if isinstance(more[rel], str) else more[rel]
+    for src, dest in sorted(pending["dests"]):  # the build copied the empty file, or the file being written
         Path(dest).parent.mkdir(parents=True, exist_ok=True)
-        Path(dest).write_bytes(raw)
+        shutil.copyfile(src, dest)
     stamp(folder, pending["key"])
-    gencache.store(pending["key"], {**pending["files"], **more})
+    gencache.store(pending["key"], pending["files"], parts=done["parts"])
 
 
 def on_build_error(error):

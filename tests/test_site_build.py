@@ -153,24 +153,100 @@ def test_write_tree_keeps_unchanged_files_and_removes_stale_ones(tmp_path):
 
 
 def test_files_of_the_forked_generation_are_written_where_the_build_put_them_then_stamped_and_cached(tmp_path, monkeypatch):
-    """kb/docs_hooks.py: what no page includes is computed by a forked process beside mkdocs' rendering; the build
-    lists it as empty files, and on_post_build writes what the process computed into docs/generated/ and to each
-    place the build copied the empty file to, stamps the folder and caches the whole generation."""
+    """kb/docs_hooks.py: what no page includes is computed by forked processes beside mkdocs' rendering; the build
+    lists it as empty files. Each process stores its files as a part of the cache entry and, once the build's own
+    process has laid out docs/generated/ (the gate), writes them there itself; on_post_build copies them to each
+    place the build copied the empty file to, stamps the folder and stores the rest of the entry, naming the
+    parts."""
     from kb import docs_hooks
     from kb.site import forked, gencache
 
     monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
     folder, site = tmp_path / "generated", tmp_path / "site"
-    docs_hooks.write_tree(folder, {"a.de.md": "A", "ask/data/x.en.json": b""}, None)
-    assert not docs_hooks.up_to_date(folder, "k1")  # no stamp while the process runs
-    join = docs_hooks._joined(forked.run_forked(lambda: {"ask/data/x.en.json": '{"x":1}\n'}, "x"))
+    gate = forked.Gate()
+    waits = [forked.run_forked(lambda: docs_hooks._deliver({"ask/data/x.en.json": '{"x":1}\n'}, folder, "k1", "ask", gate), "x"),
+             forked.run_forked(lambda: docs_hooks._deliver({"api/v1/a.json": b"[]"}, folder, "k1", "api", gate), "y")]
+    join = docs_hooks._joined(docs_hooks._together(waits))
+    docs_hooks.write_tree(folder, {"a.de.md": "A", "ask/data/x.en.json": b"", "api/v1/a.json": b""}, None)
+    assert not docs_hooks.up_to_date(folder, "k1")  # no stamp while the processes run
+    (site / "en/ask/data").mkdir(parents=True)
+    (site / "en/ask/data/x.json").write_bytes(b"")  # what the build copied
     monkeypatch.setattr(docs_hooks, "_PENDING", {
-        "key": "k1", "folder": folder, "files": {"a.de.md": "A"}, "names": {"ask/data/x.en.json"}, "join": join,
-        "dests": {(str(folder / "ask/data/x.en.json"), str(site / "en/ask/data/x.json"))}})
+        "key": "k1", "folder": folder, "files": {"a.de.md": "A"}, "names": {"ask/data/x.en.json", "api/v1/a.json"},
+        "join": join, "dests": {(str(folder / "ask/data/x.en.json"), str(site / "en/ask/data/x.json")),
+                                (str(folder / "api/v1/a.json"), str(site / "api/v1/a.json"))}})
+    gate.open(2)
     docs_hooks._finish_pending()
     assert (site / "en/ask/data/x.json").read_text() == (folder / "ask/data/x.en.json").read_text() == '{"x":1}\n'
+    assert (site / "api/v1/a.json").read_bytes() == (folder / "api/v1/a.json").read_bytes() == b"[]"
     assert docs_hooks.up_to_date(folder, "k1") and not docs_hooks._PENDING
-    assert gencache.load("k1") == {"a.de.md": b"A", "ask/data/x.en.json": b'{"x":1}\n'}
+    assert not [p for p in folder.rglob(".*") if p.name != ".generated"]  # no temp file left
+    assert gencache.load("k1") == {"a.de.md": b"A", "ask/data/x.en.json": b'{"x":1}\n', "api/v1/a.json": b"[]"}
+    assert len(list((tmp_path / "cache" / "site").glob("*.bin"))) == 3  # the entry and its two parts
+
+
+def test_the_forked_generation_writes_into_docs_generated_only_once_the_gate_opens(tmp_path, monkeypatch):
+    """The build's own process lays out docs/generated/ (empty files for mkdocs to list, stale files removed) after
+    the forked processes started: they write only when it lets them (else it could empty or delete what they
+    wrote); where it never does (the build failed), they write nothing there and fail with a message."""
+    import time
+
+    from kb import docs_hooks
+    from kb.site import forked, gencache
+
+    monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "generated"
+    folder.mkdir()
+    gate = forked.Gate()
+    wait = forked.run_forked(lambda: docs_hooks._deliver({"x.json": "X"}, folder, "k1", "ask", gate), "x")
+    time.sleep(0.3)
+    assert not (folder / "x.json").exists()  # computed, waiting at the gate
+    gate.open(1)
+    done = wait()
+    assert done == {"names": ["x.json"], "parts": {"ask": gencache._read(gencache._path("k1", "ask"), "k1", "ask")[0]["sha256"]}}
+    assert (folder / "x.json").read_text() == "X"
+    gate = forked.Gate()
+    wait = docs_hooks._joined(forked.run_forked(lambda: docs_hooks._deliver({"y.json": "Y"}, folder, "k1", "api", gate), "y"))
+    gate.close()
+    with pytest.raises(PluginError, match="the build stopped before the generated files could be written"):
+        wait()
+    assert [p.name for p in folder.iterdir()] == ["x.json"]
+
+
+def test_a_forked_generation_that_fails_writes_nothing_half(tmp_path, monkeypatch):
+    """A forked process that fails (computing, or writing a file) fails the build with its message and leaves no
+    file written half, no temp file, no stamp and no cache entry."""
+    from kb import docs_hooks
+    from kb.site import forked, gencache
+
+    monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "generated"
+    docs_hooks.write_tree(folder, {"a.json": b"", "b.json": b""}, None)
+    gate = forked.Gate()
+
+    def fails():
+        raise KeyError("the ask page needs X")
+    wait = docs_hooks._joined(forked.run_forked(lambda: docs_hooks._deliver(fails(), folder, "k1", "ask", gate), "x"))
+    gate.open(1)
+    with pytest.raises(PluginError, match="gpukb: the ask page needs X"):
+        wait()
+    real = os.replace
+
+    def full(src, dst):  # the disk fills up while the second file is written
+        if Path(dst).name == "b.json":
+            raise OSError(28, "No space left on device")
+        return real(src, dst)
+    monkeypatch.setattr(os, "replace", full)
+    gate = forked.Gate()
+    wait = docs_hooks._joined(forked.run_forked(
+        lambda: docs_hooks._deliver({"a.json": "AA", "b.json": "BB"}, folder, "k1", "ask", gate), "x"))
+    gate.open(1)
+    with pytest.raises(PluginError, match="No space left on device"):
+        wait()
+    assert (folder / "b.json").read_bytes() == b""  # the empty file the build listed, not half of BB
+    assert sorted(p.name for p in folder.iterdir()) == ["a.json", "b.json"]  # no temp file left
+    assert not docs_hooks.up_to_date(folder, "k1")  # no stamp: the next build generates again
+    assert gencache.load("k1") is None  # the part alone is no entry
 
 
 def test_a_failing_forked_generation_fails_the_build_with_its_message():
@@ -226,6 +302,48 @@ def test_generated_files_come_back_from_the_cache_only_for_an_equal_key(tmp_path
         gencache.store(f"k{n + 3}", files)
     assert len(list((tmp_path / "cache" / "site").glob("*.bin"))) == gencache.KEEP
     assert gencache.load("k6") is not None and gencache.load("k3") is None
+
+
+def test_a_cache_entry_in_parts_is_used_only_whole_and_as_stored(tmp_path, monkeypatch):
+    """kb/site/gencache.py: the forked processes store their files as parts of the entry, the build's own process
+    the rest last, naming each part by the sha256 of its bytes. A missing, cut, foreign or other build's part, or
+    a part whose entry was never written, is a miss; old entries go with their parts."""
+    from kb.site import gencache
+
+    monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "cache" / "site"
+
+    def entry(key):
+        parts = {"ask": gencache.store_part(key, "ask", {"ask/data/x.json": b"{}\n"}),
+                 "api": gencache.store_part(key, "api", {"api/v1/a.json": b"[]"})}
+        assert gencache.load(key) is None  # parts alone: not an entry (the build failed before its end)
+        gencache.store(key, {"a.de.md": "Ä"}, parts=parts)
+        return parts
+    parts = entry("k1")
+    whole = {"a.de.md": "Ä".encode(), "ask/data/x.json": b"{}\n", "api/v1/a.json": b"[]"}
+    assert gencache.load("k1") == whole
+    ask = gencache._path("k1", "ask")
+    kept = ask.read_bytes()
+    ask.write_bytes(kept[:-1])  # cut
+    assert gencache.load("k1") is None
+    ask.unlink()  # missing
+    assert gencache.load("k1") is None
+    gencache.store_part("k1", "ask", {"ask/data/x.json": b"{}\n", "ask/data/y.json": b""})  # another build's part
+    assert gencache.load("k1") is None
+    gencache.store_part("k1", "ask", {"ask/data/x.json": b"{}\n"})  # the same bytes again: whole again
+    assert gencache.load("k1") == whole
+    gencache._path("k2", "ask").write_bytes(ask.read_bytes())
+    gencache.store("k2", {"a.de.md": "Ä"}, parts={"ask": parts["ask"]})  # k1's part under k2's name
+    assert gencache.load("k2") is None
+    ask.write_bytes(gencache._path("k1", "api").read_bytes())  # the api part where the ask part belongs
+    assert gencache.load("k1") is None
+    gencache.store("k3", {"a.de.md": "Ä"}, parts={"ask": None})  # a part could not be stored: no entry
+    assert gencache.load("k3") is None and not gencache._path("k3").exists()
+    for n in range(4, 7):
+        entry(f"k{n}")
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        gencache._path(f"k{n}", part).name for n in (5, 6) for part in ("", "ask", "api"))
+    assert gencache.load("k6") == whole
 
 
 def test_nav_gets_one_entry_per_card(tmp_path):

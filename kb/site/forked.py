@@ -57,3 +57,39 @@ def run_forked(work, what: str):
         return value
     wait.pid = pid
     return wait
+
+
+class Gate:
+    """Where forked processes wait until this process lets them on (`open`): the build's own process lets the
+    forked generation write into docs/generated/ only once it has laid out that folder itself. Made before the
+    processes are forked; each of them calls `wait` once."""
+
+    def __init__(self):
+        self._read, self._write = os.pipe()
+
+    def wait(self) -> bool:
+        """In a forked process: wait until the gate opens; False where it never will (the build's process ended or
+        gave up)."""
+        if self._write is not None:
+            os.close(self._write)  # else a process left alone would wait for itself
+            self._write = None
+        try:
+            return os.read(self._read, 1) == b"1"
+        finally:
+            os.close(self._read)
+
+    def open(self, waiting: int) -> None:
+        """Let `waiting` processes on (each of them reads one byte); a second call does nothing."""
+        if self._write is not None:
+            os.write(self._write, b"1" * waiting)
+            self.close()
+
+    def close(self) -> None:
+        """Give up (in the process that made the gate): processes waiting see that it never opens."""
+        for fd in (self._write, self._read):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._write = self._read = None

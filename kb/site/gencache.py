@@ -4,18 +4,24 @@ the pages link to, the site's address and the catalog's history: kb.docs_hooks._
 
 A build whose docs/generated/ is gone or stale (a fresh checkout sharing the cache folder, a branch switched back
 and forth, the bench's "restored" build) copies the files of an equal key instead of generating them again. Entries
-live in `kb.catalog.compiled.cache_dir()/site/<sha256>.bin`, at most KEEP of them (the newest): one file each, a
-JSON header line (the files' paths and sizes and the sha256 of the bytes after it) and the files' bytes. An entry
-whose bytes do not match its header is a miss; every write is atomic (kb.fsutil).
+live in `kb.catalog.compiled.cache_dir()/site/`, at most KEEP of them (the newest). An entry is one file
+`<sha256 of the key>.bin`, or that file and its parts `<sha256 of the key>-<part>.bin`: what a forked process of the
+build generated, stored by that process as soon as it is done (`store_part`), the build's own process storing the
+rest last (`store(…, parts=…)`), naming each part by its sha256. Each file is a JSON header line (the key, the
+files' paths and sizes, the sha256 of those and the bytes after it) and the files' bytes. An entry whose file or any
+part is missing, cut, of another key or not the part its entry names (another build's) is a miss; every write is
+atomic (kb.fsutil).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 KEEP = 2
+_PART = re.compile(r"[a-z0-9]+")
 
 
 def _folder() -> Path:
@@ -24,42 +30,98 @@ def _folder() -> Path:
     return cache_dir() / "site"
 
 
-def _path(key: str) -> Path:
-    return _folder() / f"{hashlib.sha256(key.encode('utf-8')).hexdigest()}.bin"
+def _path(key: str, part: str = "") -> Path:
+    name = hashlib.sha256(key.encode("utf-8")).hexdigest()
+    return _folder() / (f"{name}-{part}.bin" if part else f"{name}.bin")
+
+
+def _read(path: Path, key: str, part: str, sha256: str | None = None) -> tuple[dict, dict[str, bytes]]:
+    """The header and files of one file of an entry; ValueError where it is not `key`'s (`part`'s, with `sha256`)."""
+    raw = path.read_bytes()
+    head, _, body = raw.partition(b"\n")
+    header = json.loads(head)
+    digest = _digest(header["files"], body)
+    if header.get("key") != key or header.get("part", "") != part or digest != header.get("sha256") or (
+            sha256 is not None and digest != sha256):
+        raise ValueError(path)
+    out, pos = {}, 0
+    for rel, size in header["files"]:
+        out[rel] = body[pos:pos + size]
+        pos += size
+    if pos != len(body):
+        raise ValueError(path)
+    return header, out
 
 
 def load(key: str) -> dict[str, bytes] | None:
     """The files stored for `key` (path relative to docs/generated/ → bytes), None where there is no usable entry."""
     try:
-        raw = _path(key).read_bytes()
-        head, _, body = raw.partition(b"\n")
-        header = json.loads(head)
-        if header.get("key") != key or hashlib.sha256(body).hexdigest() != header.get("sha256"):
-            return None
-        out, pos = {}, 0
-        for rel, size in header["files"]:
-            out[rel] = body[pos:pos + size]
-            pos += size
-        return out if pos == len(body) else None
+        header, out = _read(_path(key), key, "")
+        for part, sha256 in sorted(header.get("parts", {}).items()):
+            if not isinstance(part, str) or not _PART.fullmatch(part):
+                return None
+            more = _read(_path(key, part), key, part, sha256)[1]
+            if set(more) & set(out):
+                return None
+            out.update(more)
+        return out
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def store(key: str, files: dict[str, str | bytes]) -> None:
-    """Store the files for `key` and drop all but the KEEP newest entries (a full disk only costs the cache)."""
+def _write(target: Path, header: dict, blobs: list[tuple[str, bytes]]) -> str:
     from kb.fsutil import atomic_write
 
-    blobs = [(rel, c.encode("utf-8") if isinstance(c, str) else c) for rel, c in sorted(files.items())]
     body = b"".join(b for _, b in blobs)
-    header = {"key": key, "sha256": hashlib.sha256(body).hexdigest(), "files": [[rel, len(b)] for rel, b in blobs]}
+    listed = [[rel, len(b)] for rel, b in blobs]
+    digest = _digest(listed, body)
+    header = {**header, "sha256": digest, "files": listed}
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # no fsync (durable=False): the entry is ~100 MB, and syncing it held the end of every build from nothing
+    # ~1–2 s (wall, disk); an entry a power cut lost or cut short fails its sha256 and is a miss
+    atomic_write(target, json.dumps(header, ensure_ascii=True).encode("ascii") + b"\n" + body, durable=False)
+    return digest
+
+
+def _digest(listed: list, body: bytes) -> str:
+    """The sha256 of a file's paths and sizes and its bytes (two parts holding the same bytes differ)."""
+    digest = hashlib.sha256(json.dumps(listed, ensure_ascii=True).encode("ascii") + b"\n")
+    digest.update(body)
+    return digest.hexdigest()
+
+
+def _blobs(files: dict[str, str | bytes]) -> list[tuple[str, bytes]]:
+    return [(rel, c.encode("utf-8") if isinstance(c, str) else c) for rel, c in sorted(files.items())]
+
+
+def store_part(key: str, part: str, files: dict[str, str | bytes]) -> str | None:
+    """Store one part of `key`'s entry (a forked process's files); returns the sha256 its entry names it by (`store`'s
+    `parts`), None where it could not be written (a full disk only costs the cache)."""
+    if not _PART.fullmatch(part):
+        raise ValueError(f"a part's name is lower-case letters and digits: {part!r}")
+    try:
+        return _write(_path(key, part), {"key": key, "part": part}, _blobs(files))
+    except OSError:
+        return None
+
+
+def store(key: str, files: dict[str, str | bytes], parts: dict[str, str | None] | None = None) -> None:
+    """Store the files for `key`, with its `parts` stored before ({part: the sha256 `store_part` returned}; an entry
+    with a part that was not stored is not written), and drop all but the KEEP newest entries."""
+    if parts and any(sha256 is None for sha256 in parts.values()):
+        return
     try:
         target = _path(key)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # no fsync (durable=False): the entry is ~100 MB, and syncing it held the end of every build from nothing
-        # ~1–2 s (wall, disk); an entry a power cut lost or cut short fails its sha256 and is a miss
-        atomic_write(target, json.dumps(header, ensure_ascii=True).encode("ascii") + b"\n" + body, durable=False)
-        entries = sorted(target.parent.glob("*.bin"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in entries[KEEP:]:
-            old.unlink(missing_ok=True)
+        _write(target, {"key": key, "parts": dict(sorted((parts or {}).items()))}, _blobs(files))
+        entries: dict[str, int] = {}  # an entry's name → the newest mtime of its files
+        for path in target.parent.glob("*.bin"):
+            name = path.name[:64]
+            try:
+                entries[name] = max(entries.get(name, 0), path.stat().st_mtime_ns)
+            except OSError:
+                continue
+        for name in sorted(entries, key=entries.get, reverse=True)[KEEP:]:
+            for path in target.parent.glob(f"{name}*.bin"):
+                path.unlink(missing_ok=True)
     except OSError:
         pass
