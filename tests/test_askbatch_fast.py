@@ -25,8 +25,8 @@ def written():
     seen = []
     original = askbatch.template
 
-    def record(answer, sentinels):
-        out = original(answer, sentinels)
+    def record(answer, sentinels, memo=None):
+        out = original(answer, sentinels, memo)
         seen.append((answer, sentinels, out))
         return out
     askbatch.template = record

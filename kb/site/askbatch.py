@@ -154,12 +154,14 @@ def template_value(value, sentinels: dict[str, str]):
     return _walk(value, _filler(sentinels))
 
 
-def template(answer: dict, sentinels: dict[str, str]) -> dict:
+def template(answer: dict, sentinels: dict[str, str], memo: dict | None = None) -> dict:
     """The answer with every sentinel string (value → slot name) replaced by its slot. Citations are the
     catalog's own text, which no sentinel occurs in (tests/test_site_ask.py): they come out as they are.
     The rest comes out as JSON would give it back (`_as_json`: mappings as dicts, tuples as lists); an answer
     holding anything else is replaced in its JSON text (sentinels hold digits, dots and private-use characters
-    only, so no JSON escape can touch them) or, where it is no JSON, walked."""
+    only, so no JSON escape can touch them) or, where it is no JSON, walked. `memo`: a dict kept for one set of
+    sentinels, for the texts of conclusions many answers share (kb.engine.conclude: the same objects).
+    """
     if not sentinels:
         return answer
     reasons = answer.get("reasons") if isinstance(answer, dict) else None
@@ -170,7 +172,7 @@ def template(answer: dict, sentinels: dict[str, str]) -> dict:
         answer = {**answer, "reasons": [{k: v for k, v in r.items() if k != "citations"} for r in reasons]}
     replace = _filler(sentinels)
     try:
-        out = _as_json(answer, replace)
+        out = _as_json(answer, replace, {} if memo is None else memo)
     except _NotPlain:
         try:
             text = json.dumps(answer, ensure_ascii=False)
@@ -190,23 +192,31 @@ class _NotPlain(Exception):
 _SCALAR = (int, float, bool, type(None))
 
 
-def _as_json(value, fill):
+def _as_json(value, fill, seen: dict):
     """`json.loads(fill(json.dumps(value, ensure_ascii=False)))` where `value` holds only texts, whole and
     floating-point numbers, booleans, None, lists, tuples and mappings (dict, Text) with text keys; `fill` applied
     to every text and key (the same as to the JSON text: no sentinel spans two texts). Anything else raises
-    _NotPlain (a subclass of these types included: JSON would write it its own way)."""
+    _NotPlain (a subclass of these types included: JSON would write it its own way). A Text is copied once per
+    object (`seen`: id → (the Text, its copy)): the copy is shared, as the Text was."""
     cls = value.__class__
     if cls is str:
         return fill(value)
-    if cls is dict or cls is Text:
+    if cls is Text:
+        found = seen.get(id(value))
+        if found is not None and found[0] is value:
+            return found[1]
+        out = {fill(k): _as_json(v, fill, seen) for k, v in value.items()}  # (a Text's keys are texts)
+        seen[id(value)] = (value, out)
+        return out
+    if cls is dict:
         out = {}
         for k, v in value.items():
             if k.__class__ is not str:
                 raise _NotPlain(k)
-            out[fill(k)] = _as_json(v, fill)
+            out[fill(k)] = _as_json(v, fill, seen)
         return out
     if cls is list or cls is tuple:
-        return [_as_json(v, fill) for v in value]
+        return [_as_json(v, fill, seen) for v in value]
     if cls in _SCALAR:
         return value
     raise _NotPlain(value)
@@ -402,6 +412,8 @@ class TemplateAsker(Asker):
         #: templates by what their text is written from (`_content_key`)
         self._content: dict = {}
         self._fillers: dict = {}
+        #: per set of sentinels, the templates' copies of the Texts of conclusions (`template`'s memo)
+        self._copies: dict = {}
         self._cite_keys: dict = {}
         #: the citations of a conclusion, one list per rule whose citations name no placeholder and one per resolved
         #: references (`_resolved_cites`): the same list in every template that cites them
@@ -579,7 +591,10 @@ class TemplateAsker(Asker):
                 conclusions.append(written)
             answer = mod.fold(self, inputs, conclusions)
             answer["reasons"] = [{k: v for k, v in r.items() if k != "facts"} for r in answer["reasons"]]
-            self._templates[key] = template(answer, sentinels)
+            memo = self._copies.get(names := tuple(sentinels.items()))
+            if memo is None:
+                memo = self._copies[names] = {}
+            self._templates[key] = template(answer, sentinels, memo)
             if shared is not None:
                 self._shared[shared] = self._templates[key]
             if content is not None:
@@ -659,6 +674,7 @@ class TemplateAsker(Asker):
         self._shared.clear()
         self._content.clear()
         self._cite_keys.clear()
+        self._copies.clear()
         self._memo.clear()
         self.__dict__.pop("_strategy_gpu", None)
 
