@@ -660,6 +660,11 @@ class TemplateAsker(Asker):
                 reads = self._read["condition_reads", question] = frozenset().union(*self._conditions(question))
         else:
             reads = self._reads(question)
+        # (one search per sentinel in the texts of the read properties; the offender looked for only where one is)
+        read = [f[k] for f in facts for k in reads.intersection(f)]
+        text = "\x00".join([v for v in read if v.__class__ is str])
+        if not any(s in text for s in sentinels):
+            return
         for f in facts:
             for k, v in f.items():
                 if k in reads and v.__class__ is str and any(s in v for s in sentinels):
