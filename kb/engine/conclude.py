@@ -9,9 +9,9 @@ from kb.text import Text
 
 
 def _lookup(rule: dict, facts: tuple, name: str):
-    aliases = [alias for alias, _ in rule["when"]]
     if "." in name:
         alias, prop = name.split(".", 1)
+        aliases = [a for a, _ in rule["when"]]
         if alias in aliases and prop in facts[aliases.index(alias)]:
             return facts[aliases.index(alias)][prop]
     else:
@@ -173,7 +173,7 @@ def conclude(rule: dict, facts: tuple, data: dict, cited: bool = True) -> dict:
     and copied; `facts` are the firing's own matched facts. `cited=False`: its cites and disputes are left
     empty (not looked up)."""
     _rule, names = _rule_info(rule)
-    values = tuple((n, v.__class__, v) for n in names for v in (_lookup(rule, facts, n),))
+    values = tuple([(n, (v := _lookup(rule, facts, n)).__class__, v) for n in names])
     key = (id(rule), data.get("hash") or id(data), values, cited)
     entry = _CONCLUDED.get(key)
     if entry is None or entry[0] is not rule or (entry[1] is not data and not data.get("hash")):

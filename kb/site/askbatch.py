@@ -822,7 +822,7 @@ class TemplateAsker(Asker):
             matched = None  # (the facts as conclude gets them: built only where needed)
             if version:  # a behaviour fact's version is a token
                 matched = tuple(map(self._token_fact, raw))
-            values = tuple((n, v.__class__.__name__, v) for n in names for v in (_lookup(rule, matched or raw, n),))
+            values = tuple([(n, (v := _lookup(rule, matched or raw, n)).__class__.__name__, v) for n in names])
             repeat = None
             if rid in rids:  # (a rule fired twice: is the reason the same, facts and all?)
                 matched = matched or tuple(map(self._token_fact, raw))
