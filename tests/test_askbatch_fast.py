@@ -119,3 +119,12 @@ def test_citations_resolved_once_are_those_each_conclusion_looks_up(monkeypatch,
     assert not plain._resolved
     if cid == CARD:
         assert any(c.get("release") for cites in fast._resolved.values() for c in cites)  # (release cites among them)
+
+
+def test_the_detail_lines_kept_for_the_process_are_each_languages_own():
+    from kb.answer import _detail_lines
+
+    details = {"mode": "time-slicing", "resource": "nvidia.com/gpu", "labels": ["a=b"], "replicas": 4, "profile": None}
+    for lang in ("de", "en", "de"):
+        assert askdata._Pool({}, lang)._detail_lines(dict(details)) == _detail_lines(details, lang, "")
+    assert _detail_lines(details, "de", "") != _detail_lines(details, "en", "")

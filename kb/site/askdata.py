@@ -551,6 +551,10 @@ def _once(memo: dict, obj, render) -> int:
     return n[1]
 
 
+#: (language, repr of an answer's details) → its lines (kb.answer._detail_lines: words only, no catalog data)
+_DETAILS: dict[tuple, list] = {}
+
+
 class _Pool:
     """Answers, reasons and citations stored once per file; answers refer to them by index."""
 
@@ -561,7 +565,6 @@ class _Pool:
         self._seen: dict[int, tuple[dict, int]] = {}
         self._parts_seen: dict[int, tuple[dict, int]] = {}
         self._cite_lists: dict[int, tuple[list, tuple]] = {}
-        self._details: dict[str, list] = {}
 
     def _intern(self, table: str, item, key=None) -> int:
         """The index of `item` in its table, stored once. `key` (hashable) stands for the item where the
@@ -613,11 +616,15 @@ class _Pool:
         return tuple(self._cite(c) for c in cites)
 
     def _detail_lines(self, details: dict) -> list:
-        """kb.answer's lines of an answer's details in the file's language (many answers share their details)."""
-        key = repr(details)  # (order and all: the lines follow the order of the keys)
-        if key not in self._details:
-            self._details[key] = _detail_lines(details, self.lang, "")
-        return self._details[key]
+        """kb.answer's lines of an answer's details in the file's language (many answers share their details, in
+        one card's files and across cards: kept for the process, `_DETAILS`)."""
+        key = (self.lang, repr(details))  # (order and all: the lines follow the order of the keys)
+        found = _DETAILS.get(key)
+        if found is None:
+            if len(_DETAILS) > 100_000:
+                _DETAILS.clear()
+            found = _DETAILS[key] = _detail_lines(details, self.lang, "")
+        return found
 
     def _answer(self, a: dict) -> int:
         lang = self.lang
