@@ -140,7 +140,7 @@ def test_add_a_question_touches_four_files(tmp_path):
     answer's text need nothing else."""
     repo = tmp_path / "repo"
     for part in ("kb", "rules", "tests/rules"):
-        shutil.copytree(REPO / part, repo / part, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(REPO / part, repo / part)  # with the byte code: the processes below need not compile kb
     shutil.copy(REPO / "tests" / "rulefixtures.py", repo / "tests")
     before = _files(repo)
     (repo / "kb" / "questions" / "memory.py").write_text(QUESTION_MODULE, encoding="utf-8")
