@@ -128,3 +128,23 @@ def test_the_detail_lines_kept_for_the_process_are_each_languages_own():
     for lang in ("de", "en", "de"):
         assert askdata._Pool({}, lang)._detail_lines(dict(details)) == _detail_lines(details, lang, "")
     assert _detail_lines(details, "de", "") != _detail_lines(details, "en", "")
+
+
+def _shared_texts(monkeypatch, content: dict) -> list[str]:
+    data, rules = load_data(), load_rules()
+    monkeypatch.setattr(askbatch, "CONTENT", content)
+    asker = TemplateAsker(data, rules=rules)
+    with bulk():
+        shared = askdata.compute_shared(asker, data, rules)
+        shared["releases"] = askdata.release_table(asker, data, shared["ops"])
+    written = len({id(a) for rows in shared["dra"].values() for how in rows for row in how for a in row})
+    return [askdata._dump(askdata.shared_payload(data, {"shared": shared}, lang)) for lang in askdata.LANGS], written
+
+
+def test_dra_templates_shared_by_content_are_those_written_per_release(monkeypatch):
+    """dra's templates are shared by what they are written from (its fold reads its request's fact again: part of the
+    key): the shared files are those of templates written per release (`_shared_key`), with far fewer written."""
+    fast, few = _shared_texts(monkeypatch, dict(askbatch.CONTENT))
+    plain, many = _shared_texts(monkeypatch, {k: v for k, v in askbatch.CONTENT.items() if k != "dra"})
+    assert fast == plain
+    assert few * 3 < many

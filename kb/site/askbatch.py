@@ -388,12 +388,19 @@ def _mig_listed(asker, inputs: dict):
     return part("listed", asker.data, inputs["operator"], asker.data["cards"][inputs["card"]])
 
 
+def _dra_fact(asker, inputs: dict) -> dict:
+    from kb.questions import dra
+
+    return dra.facts(asker, inputs)[0]
+
+
 #: the questions whose fold writes the answer from its inputs and the conclusions only (kb/questions/<q>.py `fold`),
-#: with what it reads besides (mig's details: whether the release's support list names the card): their templates
-#: are shared by content (`TemplateAsker._content_key`): requests whose templates read alike get one template object,
-#: and releases whose templates are all the same objects share one group on the page. Not dra and recommend: their
-#: folds build facts again (shared by `_shared_key`: what decides a template but the release).
-CONTENT = {"mig": _mig_listed, "methods": None, "resource": None}
+#: with what it reads besides (mig's details: whether the release's support list names the card; dra's fold builds its
+#: request's fact again and reads it): their templates are shared by content (`TemplateAsker._content_key`): requests
+#: whose templates read alike get one template object, and releases whose templates are all the same objects share one
+#: group on the page. Not recommend: its fold asks other questions (shared by `_shared_key`: what decides a template but
+#: the release).
+CONTENT = {"mig": _mig_listed, "methods": None, "resource": None, "dra": _dra_fact}
 
 
 class TemplateAsker(Asker):
@@ -868,7 +875,7 @@ class TemplateAsker(Asker):
             fill = self._fillers[names] = _filler(sentinels)
         text = fill(repr((list(_inputs(inputs)), rows)))
         extra = CONTENT[question]
-        return (question, text, repr(cites), cited, None if extra is None else repr(extra(self, inputs))), resolved
+        return (question, text, repr(cites), cited, None if extra is None else fill(repr(extra(self, inputs)))), resolved
 
     def _resolved_cites(self, rule: dict, resolved: tuple) -> list[dict]:
         """What `_cites` gives for the references `_content_key` resolved for a firing of `rule` (("release", the
