@@ -71,23 +71,6 @@ def pytest_unconfigure(config):
     shutil.rmtree(_SANDBOX, ignore_errors=True)
 
 
-_SESSION: list = []
-
-
-def pytest_sessionstart(session):
-    _SESSION[:] = [session]
-
-
-def run_dir() -> Path | None:
-    """The temporary folder every process of this run shares (the xdist workers' common one; the session's own
-    with -n 0); None outside a session."""
-    if not _SESSION:
-        return None
-    from site_fixtures import site_root
-
-    return site_root(_SESSION[0].config._tmp_path_factory)
-
-
 def _shared(name: str) -> bool:
     """Compiled data and index entries (keyed by content and path): what tests may share."""
     return name.endswith(".json") and name.startswith(("catalog-", "rules-", "index-"))
