@@ -330,10 +330,23 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+#: modules whose tests ask the real catalog for (nearly) every answer: the whole matrix (tests/realmatrix.py), the
+#: drift check's baseline (kb.drift.impact), every card at once. One worker runs them all, so the matrix, the
+#: engine's memo of distinct inputs and the drift baseline are computed once per run, not once per worker: these
+#: nine files took 52.4 s CPU in a process each (their tests alone) and 37.1 s in one process.
+REAL_ANSWERS = frozenset({
+    "test_ask_cli.py", "test_ask_render.py", "test_catalog_coverage.py", "test_compiled_cache.py",
+    "test_device_plugin_evidence.py", "test_disputes.py", "test_drift_catalog.py", "test_drift_history.py",
+    "test_engine_matrix.py",
+})
+
+
 def _worker_group(module: str) -> str | None:
     """Which tests of a module must run on one worker: the module's, where it has a module-scoped fixture (made
-    once, not once per worker). The site tests spread over the workers: the build is shared (tests/sitebuild.py),
-    each worker serves it and starts its own Chromium."""
+    once, not once per worker); the modules of REAL_ANSWERS all on one. The site tests spread over the workers: the
+    build is shared (tests/sitebuild.py), each worker serves it and starts its own Chromium."""
+    if module.rpartition("/")[2] in REAL_ANSWERS:
+        return "real-answers"
     return module if 'scope="module"' in _module_text(module) else None
 
 

@@ -100,3 +100,12 @@ def test_the_containers_copy_shares_the_leaves_and_sees_every_change():
     value["pair"][1]["b"] = 2  # inside a tuple
     assert copy != value
     assert _containers({"odd": {1, 2}}) is None  # a kind of value it cannot copy: compared with the file each time
+
+
+def test_the_real_answer_modules_exist_and_run_on_one_worker():
+    """tests/conftest.py REAL_ANSWERS: one xdist scope for all of them (a file renamed would drop out silently)."""
+    from conftest import REAL_ANSWERS, REPO, _worker_group
+
+    assert sorted(name for name in REAL_ANSWERS if not (REPO / "tests" / name).is_file()) == []
+    assert {_worker_group(f"tests/{name}") for name in REAL_ANSWERS} == {"real-answers"}
+    assert _worker_group("tests/test_words.py") is None
