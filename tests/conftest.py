@@ -15,7 +15,9 @@ from the repository root and from anywhere else.
 Speed (issue 9: the suite runs in about a minute on two cores): pytest-xdist runs two workers (`-n 2` in
 pyproject.toml; `-n 0` for one process); the site is built once per run (fixture `site_built`, shared by the
 workers), in the background from the end of collection on, and the tests that use it run last; the tests of a
-module with a module-scoped fixture run on one worker (pytest_xdist_make_scheduler); grids are sampled
+module with a module-scoped fixture run on one worker (pytest_xdist_make_scheduler), and so do all modules of
+REAL_ANSWERS together (the real answer matrix once per run); the workers split the assertion rewriting of the test
+modules (pytest_collection) and no pytest plugin is autoloaded (pyproject.toml); grids are sampled
 (tests/sampling.py) and hypothesis tries a modest number of examples — GPUKB_FULL=1 walks every grid and tries
 ten times as many.
 """
