@@ -48,6 +48,8 @@ def data(tmp_path_factory):
     ("12. not a list", "12\\. not a list"),
     ("version 26.7.0", "version 26.7.0"),
     ("two\nlines  here", "two lines here"),
+    (" \u00a0a\u2009\u2009b\u3000\t", "a b"),  # any white space, also Unicode's, is one space; none at the ends
+    ("1.\tnot a list", "1\\. not a list"),
 ])
 def test_esc(raw, expected):
     assert esc(raw) == expected
