@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kb.catalog.facts import FactError, citation, resolve_ref
+from kb.publication import Publication
 from kb.site.md import esc, link_or_text, quote_html, translation_html
 from kb.wording import citation_text, shown, title_text
 
@@ -24,13 +25,14 @@ class Footnotes:
     lang: str
     repo_url: str | None = None
     prefix: str = "c"
+    pub: Publication | None = None  # the page's settings (kb.publication), read once, not per citation
     _labels: dict = field(default_factory=dict)  # citation key -> label
     _cites: dict = field(default_factory=dict)  # label -> citation
 
     def refs(self, cites: list[dict], entity: str, path: str) -> str:
         """Footnote references for the shown `cites` of the fact at `entity`/`path`."""
         out = []
-        for cite in shown(self.data, cites, path):
+        for cite in shown(self.data, cites, path, self.pub.publisher if self.pub is not None else None):
             key = (cite["source"], cite.get("section"), cite["quote"], cite.get("snapshot"), cite.get("page"),
                    bool(cite.get("only_source")))
             label = self._labels.get(key)
@@ -57,7 +59,7 @@ class Footnotes:
         lines = []
         for label, cite in self._cites.items():
             src = self.data["sources"][cite["source"]]
-            shown_cite = {**citation(self.data, cite), "snapshot": cite.get("snapshot"),
+            shown_cite = {**citation(self.data, cite, self.pub), "snapshot": cite.get("snapshot"),
                           "only_source": cite.get("only_source")}
             title = link_or_text(esc(title_text(src["title"], self.lang)), shown_cite["url"])
             foreign = src.get("language") if src.get("language") != self.lang else None

@@ -21,7 +21,8 @@ class Ctx:
     notes: Footnotes = field(init=False)
 
     def __post_init__(self):
-        self.notes = Footnotes(self.data, self.lang, prefix=self.prefix)
+        self.notes = Footnotes(self.data, self.lang, prefix=self.prefix,
+                               pub=self.pub if isinstance(self.pub, Publication) else None)
 
     def repo_link(self, label: str, path: str) -> str:
         """`label` linked to `path` of the repository at the data version; the label alone where unset."""
