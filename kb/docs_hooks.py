@@ -57,6 +57,14 @@ def _git_head() -> str:
     return (_git("rev-parse", "HEAD") or "").strip()
 
 
+#: the niceness the forked generation adds to its own: the build's own process — importing, the pages, mkdocs'
+#: rendering of both languages, ≈ 40 % of a build from nothing's CPU — then gets about a whole CPU of two beside
+#: the three forked processes (the ask page's data in two, the JSON API) instead of a fourth of the machine, and
+#: no longer finishes alone seconds after them; a small value, so that beside other work (a test run) the forked
+#: processes are slowed, not starved
+FORK_NICE = 5
+
+
 def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = None):
     """Every generated file, path relative to docs/generated/ → content.
 
@@ -86,7 +94,7 @@ def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = N
             # the ask page's data needs no answer of the matrix: started first, it runs beside the matrix (which
             # had the machine's second CPU idle), the pages below and mkdocs' rendering
             waits.append(run_forked(lambda: _deliver(ask_data(data, rules), folder, key, "ask", gate),
-                                    "generating the ask page's data"))
+                                    "generating the ask page's data", nice=FORK_NICE))
         try:
             matrix = Matrix(data, rules=rules)
             head = {"data_version": data["data_version"], "verified": data["verified"]}
@@ -97,7 +105,8 @@ def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = N
             export = {**head, "answers": matrix.answers(SHOWN if split else None)}
             if background:
                 waits.append(run_forked(lambda: _deliver(api_files(data, {**head, "answers": matrix.answers()}),
-                                                         folder, key, "api", gate), "generating the JSON API"))
+                                                         folder, key, "api", gate), "generating the JSON API",
+                                    nice=FORK_NICE))
                 pending = (ask_data_names(data) + api_names(data), gate, _joined(_together(waits)))
             files: dict[str, str | bytes] = dict(catalog_pages(data, pub, export))
             files.update(cli_pages(data, command_help(cli), __version__, pub))

@@ -261,6 +261,40 @@ def test_a_failing_forked_generation_fails_the_build_with_its_message():
         docs_hooks._joined(forked.run_forked(lambda: 1 / 0, "x"))()
 
 
+def test_the_forked_generation_runs_at_a_lower_priority(monkeypatch, tmp_path):
+    """The build's own process (pages, mkdocs' rendering of both languages) is the one still running at the end of a
+    build from nothing: the forked processes give way to it (kb.docs_hooks.FORK_NICE), and their own forks inherit
+    that (kb.site.forked.run_forked's `nice`)."""
+    from kb import docs_hooks
+    from kb.site import forked
+
+    assert 0 < docs_hooks.FORK_NICE < 10  # slowed beside other work, not starved
+    before = os.nice(0)
+    assert forked.run_forked(lambda: (os.nice(0), forked.run_forked(lambda: os.nice(0), "y")()), "x", nice=3)() == (
+        min(before + 3, 19), min(before + 3, 19))
+    assert forked.run_forked(lambda: os.nice(0), "x")() == before
+    started = []
+
+    class Enough(Exception):
+        pass
+
+    def run_forked(work, what, *, nice=0):
+        started.append((what, nice))
+        if len(started) == 2:
+            raise Enough
+
+        def wait():
+            raise AssertionError("not waited for")
+        wait.pid = 0
+        return wait
+    monkeypatch.setattr(forked, "run_forked", run_forked)
+    monkeypatch.setattr(docs_hooks, "_stop", lambda pids: None)
+    with pytest.raises(Enough):
+        docs_hooks.generate(publication(), background=(tmp_path, "k1"))
+    assert started == [("generating the ask page's data", docs_hooks.FORK_NICE),
+                       ("generating the JSON API", docs_hooks.FORK_NICE)]
+
+
 def test_generated_folder_is_up_to_date_only_for_its_key_and_untouched_files(tmp_path):
     from kb import docs_hooks
 

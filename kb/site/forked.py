@@ -15,11 +15,12 @@ def may_fork() -> bool:
             and os.environ.get("GPUKB_SITE_WORKERS", "").strip() != "1")
 
 
-def run_forked(work, what: str):
+def run_forked(work, what: str, *, nice: int = 0):
     """Run `work()` in a forked process; returns a function that waits for it and gives its result, or raises
     what it raised (the same exception where it can be pickled: a catalog or rule problem reads as it would in
     one process). `what` names the work in the message of a process that ended otherwise. The function's `pid`
-    is the process's (to stop it where nobody will wait)."""
+    is the process's (to stop it where nobody will wait). `nice`: added to the process's niceness (its own forks
+    inherit it)."""
     import pickle
     import traceback
 
@@ -30,6 +31,8 @@ def run_forked(work, what: str):
         try:
             os.close(read)
             try:
+                if nice:
+                    os.nice(nice)
                 result = ("ok", work())
             except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
                 code = 1
