@@ -378,6 +378,13 @@ def test_a_cache_entry_in_parts_is_used_only_whole_and_as_stored(tmp_path, monke
     assert sorted(p.name for p in folder.iterdir()) == sorted(
         gencache._path(f"k{n}", part).name for n in (5, 6) for part in ("", "ask", "api"))
     assert gencache.load("k6") == whole
+    gencache.store_part("k7", "ask", {"ask/data/x.json": b"{}\n"})  # a build that failed (or is under way)
+    entry("k8")
+    assert gencache.load("k6") == whole  # leftover parts do not count as an entry: KEEP entries stay
+    assert gencache._path("k7", "ask").exists()  # newer than the older entry kept: maybe still under way
+    entry("k9")
+    assert sorted(p.name for p in folder.iterdir()) == sorted(  # KEEP entries, not KEEP names of leftovers
+        gencache._path(f"k{n}", part).name for n in (8, 9) for part in ("", "ask", "api"))
 
 
 def test_nav_gets_one_entry_per_card(tmp_path):

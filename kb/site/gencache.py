@@ -113,15 +113,28 @@ def store(key: str, files: dict[str, str | bytes], parts: dict[str, str | None] 
     try:
         target = _path(key)
         _write(target, {"key": key, "parts": dict(sorted((parts or {}).items()))}, _blobs(files))
-        entries: dict[str, int] = {}  # an entry's name → the newest mtime of its files
-        for path in target.parent.glob("*.bin"):
-            name = path.name[:64]
-            try:
-                entries[name] = max(entries.get(name, 0), path.stat().st_mtime_ns)
-            except OSError:
-                continue
-        for name in sorted(entries, key=entries.get, reverse=True)[KEEP:]:
-            for path in target.parent.glob(f"{name}*.bin"):
-                path.unlink(missing_ok=True)
+        _prune(target.parent, target.name[:64])
     except OSError:
         pass
+
+
+def _prune(folder: Path, newest: str) -> None:
+    """Keep the KEEP newest entries (`newest`, just written, among them) and, of parts without their entry's main
+    file (a build that failed, or one still under way), only those newer than the oldest entry kept; drop the
+    rest."""
+    times: dict[str, int] = {}  # an entry's name → the newest mtime of its files
+    whole: set[str] = set()
+    for path in folder.glob("*.bin"):
+        name = path.name[:64]
+        try:
+            times[name] = max(times.get(name, 0), path.stat().st_mtime_ns)
+        except OSError:
+            continue
+        if path.name == f"{name}.bin":
+            whole.add(name)
+    kept = [newest] + sorted(whole - {newest}, key=times.get, reverse=True)[:KEEP - 1]
+    oldest = min(times.get(name, 0) for name in kept)
+    for name in times:
+        if name not in kept and (name in whole or times[name] <= oldest):
+            for path in folder.glob(f"{name}*.bin"):
+                path.unlink(missing_ok=True)
