@@ -32,7 +32,10 @@ def run_forked(work, what: str, *, nice: int = 0):
             os.close(read)
             try:
                 if nice:
-                    os.nice(nice)
+                    try:
+                        os.nice(nice)
+                    except OSError:  # a platform that refuses it: the work is the same, only not deferred
+                        pass
                 result = ("ok", work())
             except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
                 code = 1
