@@ -2,7 +2,7 @@
 test process: ≈ 2.5 s CPU each time, and several modules read the real catalog's (test_engine_matrix,
 test_ask_render, test_disputes, test_ask_cli, test_device_plugin_evidence). Each caller gets answers of its own: the
 first the computed list, every later one a copy made from the bytes kept (pickle, unpickled with the garbage
-collector paused: tests/bulkload.py, 0.33 instead of 0.7–1.2 s), so a test that changes what it got changes nothing
+collector paused: kb.questions.bulk, 0.33 instead of 0.7–1.2 s), so a test that changes what it got changes nothing
 another test reads. Keyed by the catalog's content hash, the questions asked and the rule base's content keys:
 another catalog or rule base (a test's own, an environment variable) is computed on its own.
 
@@ -17,9 +17,7 @@ import pickle
 import kb.questions
 from kb.catalog.compiled import load_data
 from kb.engine.rules import rule_base
-from kb.questions import compute_all
-
-from bulkload import gc_paused
+from kb.questions import bulk, compute_all
 
 _KEPT: dict = {}
 
@@ -37,7 +35,7 @@ def matrix(data: dict | None = None) -> list[dict]:
     data = load_data() if data is None else data
     key = _key(data)
     if key in _KEPT:
-        with gc_paused():
+        with bulk():
             return pickle.loads(_KEPT[key])
     answers = compute_all(data)
     if key is not None:

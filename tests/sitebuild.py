@@ -73,13 +73,13 @@ class Site(SimpleNamespace):
 
     @functools.cached_property
     def export(self) -> dict | None:
-        from bulkload import gc_paused
+        from kb.questions import bulk
 
         answers = self.site / "api" / "v1" / "answers.json"
         if not self.ok:
             return None
         text = answers.read_text(encoding="utf-8")
-        with gc_paused():  # 80 MB of containers: ≈ 1 s CPU less (tests/bulkload.py)
+        with bulk():  # 80 MB of containers, the garbage collector paused: 1.3–1.7 → 0.45–0.7 s CPU
             return json.loads(text)
 
 
