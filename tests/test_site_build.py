@@ -261,6 +261,51 @@ def test_a_failing_forked_generation_fails_the_build_with_its_message():
         docs_hooks._joined(forked.run_forked(lambda: 1 / 0, "x"))()
 
 
+def _running(pid: int) -> bool:
+    """Whether the process runs (a zombie nobody reaped yet has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_stopped_forked_process_takes_its_own_forked_process_with_it(tmp_path):
+    """The ask page's data computes half its cards in a process of its own (kb.site.askdata.files): a build that
+    stops the data's process (a failed build: kb.docs_hooks._stop) or a data process that fails ends that one too,
+    rather than leaving it computing for nobody."""
+    import signal
+    import time
+
+    from kb import docs_hooks
+    from kb.site import forked
+
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("no /proc here to see whether a process still runs")
+    note = tmp_path / "inner.pid"
+
+    def work():
+        inner = forked.run_forked(lambda: time.sleep(60), "the inner process")
+        (tmp_path / "tmp.pid").write_text(str(inner.pid))
+        (tmp_path / "tmp.pid").rename(note)
+        time.sleep(60)
+
+    outer = forked.run_forked(work, "the outer process")
+    inner, deadline = None, time.monotonic() + 20
+    try:
+        while not note.exists():
+            assert time.monotonic() < deadline, "the outer process started no inner one"
+            time.sleep(0.01)
+        inner = int(note.read_text())
+        assert _running(inner)
+        docs_hooks._stop(outer.pid)
+        while _running(inner):
+            assert time.monotonic() < deadline, "the inner process outlived the one that forked it"
+            time.sleep(0.01)
+    finally:
+        if inner and _running(inner):
+            os.kill(inner, signal.SIGKILL)
+
+
 def test_the_forked_generation_runs_at_a_lower_priority(monkeypatch, tmp_path):
     """The build's own process (pages, mkdocs' rendering of both languages) is the one still running at the end of a
     build from nothing: the forked processes give way to it (kb.docs_hooks.FORK_NICE), and their own forks inherit

@@ -25,11 +25,13 @@ def run_forked(work, what: str, *, nice: int = 0):
     import traceback
 
     read, write = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: compute, send, leave without running the parent's exit handlers
         code = 0
         try:
             os.close(read)
+            _end_with(parent)
             try:
                 if nice:
                     try:
@@ -63,6 +65,24 @@ def run_forked(work, what: str, *, nice: int = 0):
         return value
     wait.pid = pid
     return wait
+
+
+def _end_with(parent: int) -> None:
+    """In a forked process: be stopped (SIGTERM) when the process that forked it ends, so that work nobody will
+    read stops with it — a build stopped or failed while the ask page's data computed half its cards in a
+    process of its own left that process computing for seconds (Linux: prctl PR_SET_PDEATHSIG; elsewhere the
+    process still ends, at its next write to the parent)."""
+    import signal
+
+    try:
+        import ctypes
+
+        if ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0) != 0:  # 1 = PR_SET_PDEATHSIG
+            return
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent ended before the request: nobody will read the result
+        os._exit(1)
 
 
 class Gate:
