@@ -21,6 +21,8 @@ def test_real_catalog_is_lint_clean():
     assert result.exit_code == 0
     expected_quotes = "passed" if (SHARED / "sources").is_dir() else f"skipped: {SHARED} not found"
     assert data["checks"]["quotes"] == expected_quotes
+    assert list(data["checks"]) == ["schema", "sources", "aliases", "versions", "quotes", "citations", "rules",
+                                    "known_issues", "files", "links", "jargon", "style", "translations"]
     assert all(state == "passed" for name, state in data["checks"].items() if name != "quotes")
 
 

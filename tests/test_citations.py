@@ -90,8 +90,3 @@ def test_an_inferred_value_says_so_in_card_text_and_json():
     doc = json.loads(CliRunner().invoke(cli, ["card", "RTX PRO 2000", "--json"]).output)
     availability = next(f for f in doc["facts"] if f["path"] == "availability")
     assert availability["inferred"]["en"].startswith("No source says it is on sale.")
-
-
-def test_lint_checks_the_real_catalogs_citations():
-    result = CliRunner().invoke(cli, ["lint", "--json"])
-    assert json.loads(result.output)["checks"]["citations"] == "passed"
