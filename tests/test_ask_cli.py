@@ -18,10 +18,14 @@ from conftest import FIXTURES, REPO
 CATALOG = FIXTURES / "catalog"
 
 
-@pytest.fixture(autouse=True)
-def fixture_catalog(monkeypatch):
+def _use_fixture_catalog(monkeypatch):
     monkeypatch.setenv("GPUKB_CATALOG", str(CATALOG))
     monkeypatch.setenv("GPUKB_RULES", str(REPO / "rules"))
+
+
+@pytest.fixture(autouse=True)
+def fixture_catalog(monkeypatch):
+    _use_fixture_catalog(monkeypatch)
 
 
 def run(*args):
@@ -324,28 +328,42 @@ def test_both_engines_give_the_same_answer_outside_the_matrix():
     assert answer("mig", card="RTX PRO 6000 Server Edition", engine="reference", driver="580.82.07") == live
 
 
-def _modules_after(tmp_path, *argv) -> list[str]:
+def _modules_after(cache, *argvs) -> list[str]:
+    """The modules of pydantic, PyYAML and durable-rules a fresh process has loaded after running each command line
+    of `argvs` in turn, with the compiled-data cache in `cache`."""
     code = ("import sys; from kb.cli.main import cli\n"
-            "try:\n    cli(%r)\nexcept SystemExit:\n    pass\n"
+            "for argv in %r:\n    try:\n        cli(argv)\n    except SystemExit:\n        pass\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'yaml', 'durable'}), file=sys.stderr)"
-            % (list(argv),))
-    env = dict(os.environ, GPUKB_CACHE_DIR=str(tmp_path / "cache"))
+            % ([list(argv) for argv in argvs],))
+    env = dict(os.environ, GPUKB_CACHE_DIR=str(cache))
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO)
     return json.loads(proc.stderr.strip().splitlines()[-1].replace("'", '"'))
 
 
-@pytest.mark.parametrize("argv", [("ask", "mig", "H200 NVL", "--json"),
-                                  ("ask", "mig", "RTX PRO 6000 Server Edition", "--driver", "580.82.07"),
-                                  ("ask", "recommend", "--workload", "dev", "--card", "L4", "--json")])
-def test_an_answer_loads_durable_but_neither_pydantic_nor_yaml_once_compiled(tmp_path, argv):
-    _modules_after(tmp_path, *argv)  # compiles the catalog and the rule base into the cache
-    assert _modules_after(tmp_path, *argv) == ["durable"]
+ONCE_COMPILED = [("ask", "mig", "H200 NVL", "--json"),
+                 ("ask", "mig", "RTX PRO 6000 Server Edition", "--driver", "580.82.07"),
+                 ("ask", "recommend", "--workload", "dev", "--card", "L4", "--json")]
+
+
+@pytest.fixture(scope="module")
+def compiled_cache(tmp_path_factory):
+    """A cache into which one process compiled the catalog and the rule base, asking each question below once."""
+    cache = tmp_path_factory.mktemp("compiled") / "cache"
+    with pytest.MonkeyPatch.context() as monkeypatch:  # the catalog the tests use (set up after this fixture)
+        _use_fixture_catalog(monkeypatch)
+        assert "yaml" in _modules_after(cache, *ONCE_COMPILED)  # it did compile
+    return cache
+
+
+@pytest.mark.parametrize("argv", ONCE_COMPILED)
+def test_an_answer_loads_durable_but_neither_pydantic_nor_yaml_once_compiled(compiled_cache, argv):
+    assert _modules_after(compiled_cache, argv) == ["durable"]
 
 
 def test_the_cache_holds_no_answers_and_stays_small(tmp_path):
     for argv in (("ask", "mig", "H200 NVL"), ("ask", "methods", "L4"), ("ask", "dra", "--k8s", "1.34.2"),
                  ("ask", "resource", "L4", "--mps", "2"), ("cards",)):
-        _modules_after(tmp_path, *argv)
+        _modules_after(tmp_path / "cache", argv)
     files = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
     assert not [p for p in files if "answer" in p.name]
     assert sum(p.stat().st_size for p in files) < 2_000_000
