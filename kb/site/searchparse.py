@@ -7,9 +7,12 @@ generation skipped took. Here:
 
 - the HTML is cut into text, start tags and end tags by one regular expression (re.split) that accepts only
   plain markup (tag and attribute names of letters, digits and dashes, quoted attribute values, no comment, no
-  script or style); a page with anything else is read by `HTMLParser` itself, which calls the same callbacks;
+  script or style); a page with anything else is read by `HTMLParser` itself;
 - the callbacks do what material's do, on tag names: material's elements compare by tag name, so its set of
-  skipped elements is a set of tag names and "an element in the context" is "its tag name in the context".
+  skipped elements is a set of tag names and "an element in the context" is "its tag name in the context"; and
+  they are done in one loop over the page's parts (`FastParser._run`) instead of a method call per tag and text
+  (−35 % CPU over the site's pages, docs-dev/site-build.md, eighth round). HTMLParser's reports of a page that is
+  not plain markup are collected in the same layout and go through the same loop.
 
 The sections are the same (checked on the whole site: search/search_index.json byte for byte; tests in
 tests/test_site_build.py compare with material's own parser on every built page's content).
@@ -19,6 +22,8 @@ from __future__ import annotations
 
 import re
 from html import escape, unescape
+
+from html.parser import HTMLParser
 
 from material.plugins.search.plugin import Element, Parser, SearchIndex, Section, void
 
@@ -34,7 +39,6 @@ _TAG = re.compile(
 #: elements whose content HTMLParser reads as raw text (and, in newer Pythons, a few more): left to it
 _RAW = frozenset({"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript",
                   "plaintext"})
-DATA, START, END = 0, 1, 2
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
@@ -62,148 +66,169 @@ def _attributes(tag: str, raw: str) -> list[tuple[str, str | None]]:
     return pairs
 
 
-def tokens(html: str) -> list[tuple] | None:
-    """(DATA, text) / (START, tag, attrs) / (END, tag) as HTMLParser (convert_charrefs) reports them to material's
-    callbacks (attributes that decide nothing left out), or None where the HTML is not plain markup."""
-    parts = _TAG.split(html)  # text, then per tag: start tag's name, attributes, "/", end tag's name, then text
-    out = []
-    append = out.append
-    for i in range(0, len(parts), 5):
-        text = parts[i]
-        if text:
-            if "<" in text:
-                return None  # something the expression does not read (a comment, a bare "<", an unquoted value, …)
-            append((DATA, unescape(text) if "&" in text else text))
-        if i + 1 == len(parts):
-            break
-        tag = parts[i + 1]
-        if tag is not None:
-            tag = tag.lower()
-            if tag in _RAW:
-                return None
-            append((START, tag, _attributes(tag, parts[i + 2])))
-            if parts[i + 3]:
-                append((END, tag))
-        else:
-            append((END, parts[i + 4].lower()))
-    return out
+class _Permalink(str):
+    """The tag name "a" of a permalink (`<a class="headerlink">`) in the parser's context: equal to "a", and marked
+    so that the text of a heading can leave out what is inside one (material looks through the whole context)."""
+
+
+def _plain(html: str) -> list | None:
+    """The page cut by one expression: text, then per tag its start tag's name, attributes, "/", end tag's name, then
+    text (re.split's groups); None where some text holds a "<" or an element is read as raw text (not plain markup)."""
+    parts = _TAG.split(html)
+    for text in parts[::5]:
+        if "<" in text:
+            return None  # something the expression does not read (a comment, a bare "<", an unquoted value, …)
+    for tag in parts[1::5]:
+        if tag is not None and tag.lower() in _RAW:
+            return None
+    return parts
+
+
+class _Events:
+    """What HTMLParser reports to material's callbacks, in the layout of `_plain` (texts already unescaped, the
+    attributes as HTMLParser's list of pairs): for the pages that are not plain markup."""
+
+    def __init__(self) -> None:
+        self.parts: list = [""]
+
+    def handle_data(self, data) -> None:
+        if self.parts[-1]:
+            self.parts += [None, None, None, None, ""]  # two texts in a row: a step that is no tag between them
+        self.parts[-1] = data
+
+    def handle_starttag(self, tag, attrs) -> None:
+        self.parts += [tag, attrs, "", None, ""]
+
+    def handle_startendtag(self, tag, attrs) -> None:
+        self.parts += [tag, attrs, "/", None, ""]
+
+    def handle_endtag(self, tag) -> None:
+        self.parts += [None, None, None, tag, ""]
+
+
+class _Collector(_Events, HTMLParser):
+    def __init__(self) -> None:
+        HTMLParser.__init__(self)  # convert_charrefs, as material's Parser
+        _Events.__init__(self)
 
 
 class FastParser(Parser):
-    """material's Parser (same sections), its callbacks working on tag names."""
+    """material's Parser (same sections), its callbacks on tag names and done in one loop over the page's parts.
+
+    The context holds tag names (a permalink's as `_Permalink`); `skip` holds tag names (material: elements that
+    compare by tag name), `_open` how many elements of each tag name the context holds."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.skip = {"object", "script", "style"}  # tag names (material: elements that compare by tag name)
-        self._open: dict[str, int] = {}  # tag name → how many of the context's elements have it (none: absent)
+        self.skip = {"object", "script", "style"}
+        self._open: dict[str, int] = {}
+        self._permalinks = 0  # permalinks in the context
 
     def feed(self, data):
-        events = tokens(data) if not self.rawdata else None  # a page comes in one piece
-        if events is None:
-            return super().feed(data)
-        data, start, end = self.handle_data, self.handle_starttag, self.handle_endtag
-        for event in events:
-            kind = event[0]
-            if kind == DATA:
-                data(event[1])
-            elif kind == START:
-                start(event[1], event[2])
-            else:
-                end(event[1])
-
-    def _skipping(self) -> bool:
-        return not self.skip.isdisjoint(self._open)
-
-    def _in_title(self) -> bool:
-        return self.section.el.tag in self._open
-
-    def handle_starttag(self, tag, attrs):
-        if tag in void:
-            return
-        attrs = dict(attrs)
-        el = Element(tag, attrs)
-        self.context.append(el)
-        self._open[tag] = self._open.get(tag, 0) + 1
-
-        if tag in _HEADINGS:
-            depth = len(self.context)
-            if "id" in attrs:
-                if tag != "h1" and not self.data:
-                    self.section = Section(Element("hx"), depth)
-                    self.data.append(self.section)
-                self.section = Section(el, depth)
-                if self.data:
-                    self.section.id = attrs["id"]
-                self.data.append(self.section)
-
-        if not self.section:
-            self.section = Section(Element("hx"))
-            self.data.append(self.section)
-
-        if "data-search-exclude" in attrs or attrs.get("class") == "linenodiv":
-            self.skip.add(tag)
-            return
-
-        if tag in self.keep and not self._skipping():
-            (self.section.title if self._in_title() else self.section.text).append(f"<{tag}>")
-
-    def handle_endtag(self, tag):
-        if not self.context or self.context[-1].tag != tag:
-            return
-
-        if self.section.depth > len(self.context):
-            for section in reversed(self.data):
-                if section.depth <= len(self.context):
-                    self.section.depth = float("inf")
-                    self.section = section
-                    break
-
-        el = self.context.pop()
-        if self._open[tag] == 1:
-            del self._open[tag]
+        if self.rawdata or self.context or self.data:
+            raise ValueError("FastParser reads a page in one piece")  # material's index feeds each page once
+        parts = _plain(data)
+        if parts is None:
+            events = _Collector()
+            events.feed(data)
+            events.close()
+            self._run(events.parts, False)
         else:
-            self._open[tag] -= 1
-        if tag in self.skip:
-            if tag not in ("script", "style", "object"):
-                self.skip.remove(tag)
-            return
+            self._run(parts, True)
 
-        if tag in self.keep and not self._skipping():
-            data = self.section.title if self._in_title() else self.section.text
-            index = data.index(f"<{tag}>")
-            for i in range(index + 1, len(data)):
-                if not data[i].isspace():
-                    index = len(data)
-                    break
-            if len(data) > index:
-                del data[index:]
+    def _run(self, parts: list, plain: bool) -> None:
+        """material's handle_data, handle_starttag and handle_endtag for each text and tag of `parts` (`_plain`'s
+        layout; `plain`: texts still escaped and attributes as written, as `_plain` gives them)."""
+        context, opened, skip, keep, sections = self.context, self._open, self.skip, self.keep, self.data
+        section, permalinks = self.section, self._permalinks
+        last = len(parts) - 1
+        i = 0
+        while True:
+            data = parts[i]
+            if data and skip.isdisjoint(opened):  # handle_data (nothing where an element in the context is skipped)
+                if plain and "&" in data:
+                    data = unescape(data)
+                pre = "pre" in opened
+                if not pre:
+                    data = data.replace("\n", " ") if not data.isspace() else " "
+                if section is None:
+                    section = Section(Element("hx"))
+                    sections.append(section)
+                if section.el.tag in opened:  # in the section's title
+                    if not permalinks:
+                        section.title.append(escape(data, quote=False))
+                elif data.isspace():
+                    text = section.text
+                    if not text or not text[-1].isspace() or pre:
+                        text.append(data)
+                else:
+                    section.text.append(escape(data, quote=False))
+            if i == last:
+                break
+            tag = parts[i + 1]
+            if tag is not None:  # handle_starttag
+                if plain:
+                    tag = tag.lower()
+                if tag not in void:
+                    raw = parts[i + 2]
+                    attrs = dict(_attributes(tag, raw) if plain else raw) if raw else {}
+                    if tag == "a" and attrs.get("class") == "headerlink":
+                        context.append(_Permalink(tag))
+                        permalinks += 1
+                    else:
+                        context.append(tag)
+                    opened[tag] = opened.get(tag, 0) + 1
+                    if tag in _HEADINGS and "id" in attrs:
+                        depth = len(context)
+                        if tag != "h1" and not sections:
+                            section = Section(Element("hx"), depth)
+                            sections.append(section)
+                        section = Section(Element(tag, attrs), depth)
+                        if sections:
+                            section.id = attrs["id"]
+                        sections.append(section)
+                    if section is None:
+                        section = Section(Element("hx"))
+                        sections.append(section)
+                    if "data-search-exclude" in attrs or attrs.get("class") == "linenodiv":
+                        skip.add(tag)
+                    elif tag in keep and skip.isdisjoint(opened):
+                        (section.title if section.el.tag in opened else section.text).append(f"<{tag}>")
+                end = tag if parts[i + 3] else None  # a self-closing tag ends here
             else:
-                data.append(f"</{tag}>")
-        del el
-
-    def handle_data(self, data):
-        if self._skipping():
-            return
-
-        pre = "pre" in self._open
-        if not pre:
-            data = data.replace("\n", " ") if not data.isspace() else " "
-
-        if not self.section:
-            self.section = Section(Element("hx"))
-            self.data.append(self.section)
-
-        section = self.section
-        if self._in_title():
-            if not any(el.tag == "a" and el.attrs.get("class") == "headerlink" for el in self.context):
-                section.title.append(escape(data, quote=False))
-        elif data.isspace():
-            if not section.text or not section.text[-1].isspace():
-                section.text.append(data)
-            elif pre:
-                section.text.append(data)
-        else:
-            section.text.append(escape(data, quote=False))
+                end = parts[i + 4]
+                if plain and end is not None:
+                    end = end.lower()
+            if end is not None and context and context[-1] == end:  # handle_endtag
+                depth = len(context)
+                if section.depth > depth:
+                    for earlier in reversed(sections):
+                        if earlier.depth <= depth:
+                            section.depth = float("inf")
+                            section = earlier
+                            break
+                if type(context.pop()) is _Permalink:
+                    permalinks -= 1
+                if opened[end] == 1:
+                    del opened[end]
+                else:
+                    opened[end] -= 1
+                if end in skip:
+                    if end not in ("script", "style", "object"):
+                        skip.remove(end)
+                elif end in keep and skip.isdisjoint(opened):
+                    data = section.title if section.el.tag in opened else section.text
+                    index = data.index(f"<{end}>")
+                    for k in range(index + 1, len(data)):
+                        if not data[k].isspace():
+                            index = len(data)
+                            break
+                    if len(data) > index:
+                        del data[index:]
+                    else:
+                        data.append(f"</{end}>")
+            i += 5
+        self.section, self._permalinks = section, permalinks
 
 
 class FastSearchIndex(SearchIndex):
