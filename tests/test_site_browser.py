@@ -1,4 +1,5 @@
-"""The built site in a real browser (Playwright driving Debian's /usr/bin/chromium; never `playwright install`).
+"""The built site in a real browser (Playwright driving Debian's Chromium, tests/site_fixtures.py CHROMIUM; never
+`playwright install`).
 
 The site is built once per session from a copy of docs/ and of the real catalog, with one card's note replaced
 by HTML and script, and served by http.server on 127.0.0.1; one Chromium serves every browser test
