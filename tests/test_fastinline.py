@@ -27,6 +27,8 @@ SAMPLES = [
     "\\* \\_ \\[ \\] \\< \\& \\! ![](empty) [](empty) [x]() <a href=\"x\">[y](z)</a>",
     # one pattern's character alone in a text
     "only `code`", "only \\*", "only [x](y)", "only ![a](b)", "only <b>bold</b>", "only <https://x.org>",
+    # matches of a pattern handled all at once: in a row, rejected between accepted ones, inside each other
+    "<b>x</b><i>y</i>\\*\\a\\_ [^1][^missing][^1] <span class=\"a\">`c` \\` [^1]</span><br/>[x](<b>)",
     "only <m@x.org>", "only &copy;", "only a  \nbreak", "only *em*", "only _em_", "only [^1]", "only [r]",
 ]
 REFS = "\n\n[r]: https://example.org/r\n*[GB]: Gigabyte\n[^1]: a note with *em* and `code`"
@@ -63,3 +65,12 @@ def test_every_pattern_of_the_site_has_known_needs():
     unknown = [type(p).__name__ for p in patterns if fastinline.required(p) is None]
     assert unknown == []
     assert len(patterns) >= 10
+
+
+def test_the_patterns_handled_all_at_once_are_the_sites():
+    """Each pattern `_all_matches` handles is in the site's Markdown with the expression it was checked for (else
+    it silently goes the slow way)."""
+    md = site_markdown()
+    active = {type(p) for p in md.inlinePatterns
+              if fastinline._ALL_AT_ONCE.get(type(p)) == getattr(p, "pattern", None)}
+    assert active == set(fastinline._ALL_AT_ONCE)

@@ -20,6 +20,8 @@ from markdown import Extension, inlinepatterns as ip, util
 from markdown.inlinepatterns import DelimiterProcessor, InlineProcessor as NewStylePattern
 from markdown.treeprocessors import InlineProcessor
 
+from kb.site.fasttree import _FootnoteNumbers
+
 #: Python-Markdown's own inline expressions → characters one of which a text must contain for them to match: of the
 #: characters an expression requires, the rarest in our texts (an image needs "!" and "[", a footnote reference "[",
 #: "^" and "]", an autolink "<", "://" and ">", …). Never a letter, digit or ":": the placeholders a match leaves
@@ -29,6 +31,13 @@ REQUIRED = {
     ip.AUTOMAIL_RE: "@", ip.HTML_RE: "<", ip.ENTITY_RE: "&", ip.LINE_BREAK_RE: "\n",
     r"\[\^([^\]]*)\]": "^",  # markdown.extensions.footnotes
 }
+
+
+#: the patterns whose matches are handled all at once (`_all_matches`), with the expressions that makes exact
+#: (read from where they start on; the footnote reference's is kb.site.fasttree's, Python-Markdown's own): raw
+#: HTML tags (the matrices' cells), footnote references, backslash escapes
+_ALL_AT_ONCE = {ip.HtmlInlineProcessor: ip.HTML_RE, ip.EscapeInlineProcessor: ip.ESCAPE_RE,
+                _FootnoteNumbers: r"\[\^([^\]]*)\]"}  # markdown.extensions.footnotes: FOOTNOTE_RE
 
 
 def required(pattern) -> str | None:
@@ -76,10 +85,42 @@ class FastInlineProcessor(InlineProcessor):
                 patternIndex += 1  # what __applyPattern answers when finditer yields nothing: (data, False, 0)
                 start = 0
                 continue
+            if type(pattern) in _ALL_AT_ONCE and pattern.pattern == _ALL_AT_ONCE[type(pattern)]:
+                data = self._all_matches(pattern, regex, data, patternIndex, start)
+                patternIndex += 1  # what the original does once the pattern finds nothing more
+                start = 0
+                continue
             data, matched, start = apply(pattern, data, patternIndex, start)
             if not matched:
                 patternIndex += 1
         return data
+
+    def _all_matches(self, pattern, regex, data: str, index: int, start: int) -> str:
+        """Every match of `pattern` from `start` on, each as __applyPattern handles one: the same nodes stashed in
+        the same order. The original applies the pattern once per match, each time from just after the placeholder
+        it put in; as the expression reads nothing before where it starts (no look-behind, no anchor) and the text
+        after a match is unchanged, it finds the matches `finditer` finds in the text as it was."""
+        for exclude in pattern.ANCESTOR_EXCLUDES:
+            if exclude.lower() in self.ancestors:
+                return data
+        stash, kind = self._InlineProcessor__stashNode, pattern.type()
+        out, done = [], 0
+        for m in regex.finditer(data, start):
+            node, begin, end = pattern.handleMatch(m, data)
+            if begin is None or end is None or node is None:
+                continue  # rejected, or (an escape of a character that is not escapable) left as it is
+            if not isinstance(node, str) and not isinstance(node.text, util.AtomicString):
+                handle = self._InlineProcessor__handleInline
+                for child in [node, *node]:
+                    if child.text:
+                        self.ancestors.append(child.tag.lower())
+                        child.text = handle(child.text, index + 1)
+                        self.ancestors.pop()
+                    if child.tail:
+                        child.tail = handle(child.tail, index)
+            out += [data[done:begin], stash(node, kind)]
+            done = end
+        return "".join(out) + data[done:] if out else data
 
 
 class FastInlineExtension(Extension):
