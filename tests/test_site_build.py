@@ -340,6 +340,48 @@ def test_the_forked_generation_runs_at_a_lower_priority(monkeypatch, tmp_path):
                        ("generating the JSON API", docs_hooks.FORK_NICE)]
 
 
+def test_a_forked_process_collects_no_cyclic_garbage():
+    """The forked generation leaves with os._exit after one piece of work: its collections only walked what it
+    computed (kb.site.forked.run_forked); its own forks inherit that, the process that forked it keeps its own."""
+    import gc
+
+    from kb.site import forked
+
+    before = gc.isenabled()
+    assert forked.run_forked(lambda: (gc.isenabled(), forked.run_forked(gc.isenabled, "y")()), "x")() == (False, False)
+    assert gc.isenabled() == before
+
+
+def test_the_generation_is_left_out_of_the_renderings_collections(monkeypatch, tmp_path):
+    """What a build from nothing generated in its own process (catalog, rules, the pages' answers and texts) lives for
+    the whole build: frozen (gc.freeze) right after the generation, collections paused until then — else every full
+    collection of mkdocs' rendering walked all of it again."""
+    import gc
+
+    from kb import docs_hooks
+    from kb.site import forked, gencache
+
+    seen = []
+
+    def generate(pub, site_url, background):
+        seen.append(("generate", gc.isenabled()))
+        wait = lambda: {"names": [], "parts": {}}  # noqa: E731
+        wait.pid = []
+        return {"x.md": "# X\n"}, ([], forked.Gate(), wait)
+    monkeypatch.setattr(docs_hooks, "generate", generate)
+    monkeypatch.setattr(gc, "freeze", lambda: seen.append(("freeze", gc.isenabled())))
+    monkeypatch.setattr(forked, "may_fork", lambda: True)
+    monkeypatch.setattr(gencache, "load", lambda key: None)
+    monkeypatch.delenv("GPUKB_SKIP_GENERATE", raising=False)
+    was = gc.isenabled()
+    try:
+        docs_hooks.on_config(SimpleNamespace(docs_dir=str(tmp_path), site_url="", nav=None))
+    finally:
+        docs_hooks._forget_pending()
+    assert seen == [("generate", False), ("freeze", False)] and gc.isenabled() == was
+    assert (tmp_path / "generated" / "x.md").read_text(encoding="utf-8") == "# X\n"
+
+
 def test_generated_folder_is_up_to_date_only_for_its_key_and_untouched_files(tmp_path):
     from kb import docs_hooks
 

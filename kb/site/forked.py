@@ -20,7 +20,14 @@ def run_forked(work, what: str, *, nice: int = 0):
     what it raised (the same exception where it can be pickled: a catalog or rule problem reads as it would in
     one process). `what` names the work in the message of a process that ended otherwise. The function's `pid`
     is the process's (to stop it where nobody will wait). `nice`: added to the process's niceness (its own forks
-    inherit it)."""
+    inherit it).
+
+    The forked process does not collect cyclic garbage (gc disabled; its own forks inherit that): it lives for one
+    piece of work and leaves with os._exit, and what the site build computes there is trees of dicts and lists that
+    reference counting frees (kb.questions.bulk). The collections it saves walked every object allocated since the
+    last one: ≈ 0.45 s CPU of a build from nothing's three forked processes (≈ 21 collections), freeing next to nothing
+    (the ask page's data in one process: peak memory 138 → 145 MB without them; the build's forks 495 MB either way)."""
+    import gc
     import pickle
     import traceback
 
@@ -32,6 +39,7 @@ def run_forked(work, what: str, *, nice: int = 0):
         try:
             os.close(read)
             _end_with(parent)
+            gc.disable()
             try:
                 if nice:
                     try:
