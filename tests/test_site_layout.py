@@ -1,7 +1,7 @@
 """The built site as a customer uses it, in Chromium (tests/site_fixtures.py: one build, one browser per session):
 a phone (375 px) without sideways scrolling, tables that scroll inside their box with the first column kept,
-resource names never broken, copy buttons that copy the configuration, contrast in both palettes, targets of
-24 × 24 px, landmarks, headings and keyboard use, matrix filters, card pages with every method's verdict.
+resource names never broken, copy buttons that copy the configuration, contrast in both palettes, the palette toggle,
+targets of 24 × 24 px, landmarks, headings and keyboard use, matrix filters, card pages with every method's verdict.
 
 The search test loads the real search index (as test_site_browser's German one does): both wait until it is
 built and search it, and fail on any script error (tests/site_fixtures.py) — the index and material's search
@@ -206,6 +206,37 @@ def test_text_and_link_contrast_is_at_least_4_5_in_both_palettes(page_with, serv
     assert len(measured) > 20
     low = [(what, round(ratio, 2)) for what, ratio in measured if ratio < 4.5]
     assert low == []
+
+
+#: what the palette shows: body's scheme, the head's color-scheme, whether theme-color is the header's colour, the
+#: toggle labels shown, and whether the page still waits to turn transitions back on
+PALETTE = """() => {
+  const header = getComputedStyle(document.querySelector('[data-md-component=header]')).backgroundColor;
+  const hex = '#' + header.match(/\\d+/g).slice(0, 3).map(c => (+c).toString(16).padStart(2, '0')).join('');
+  return [document.body.getAttribute('data-md-color-scheme'), document.querySelector('meta[name=color-scheme]').content,
+          document.querySelector('meta[name=theme-color]').content === hex,
+          [...document.querySelectorAll('form[data-gpukb-palette] label')].map(l => !l.hidden),
+          document.body.hasAttribute('data-md-color-switching')];
+}"""
+
+
+def test_the_palette_toggle_switches_and_the_next_page_keeps_the_choice(page_with, server):
+    """docs/javascripts/palette.js in place of material's palette component: the palette the system prefers (the
+    contrast test above loads both), the toggle showing the other one, a click or Enter switching, the next page
+    showing the reader's choice; the head's color-scheme and theme-color following."""
+    pg = page_with(DESKTOP, color_scheme="light")
+    pg.goto(url(server, "guide/methods/"))
+    assert pg.evaluate(PALETTE) == ["default", "light", True, [True, False], False]
+    pg.locator("form[data-gpukb-palette] label:not([hidden])").click()
+    pg.wait_for_function("() => !document.body.hasAttribute('data-md-color-switching')")
+    assert pg.evaluate(PALETTE) == ["slate", "dark", True, [False, True], False]
+    pg.goto(url(server, "cards/", "en"))
+    assert pg.evaluate(PALETTE) == ["slate", "dark", True, [False, True], False]
+    pg.focus("#__palette_1")
+    pg.keyboard.press("Enter")
+    pg.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'default'")
+    pg.wait_for_function("() => !document.body.hasAttribute('data-md-color-switching')")
+    assert pg.evaluate(PALETTE) == ["default", "light", True, [True, False], False]
 
 
 def test_footnote_links_are_targets_of_at_least_24_px(page, server):
