@@ -120,6 +120,67 @@ def test_a_cards_files_are_the_same_computed_alone_in_a_forked_process_or_after_
         forked.run_forked(lambda: {}["no such card"], "x")()
 
 
+def test_the_two_processes_of_the_ask_data_compute_each_card_once_the_first_ones_before_forking(monkeypatch, tmp_path):
+    """kb.site.askdata.files with two processes: the first WARM cards in this process before it forks (the forked
+    process starts with their memos), then each card taken once by whichever process gets to it, every card's files
+    in the result (the cards' work stubbed: a log of who computed which card when)."""
+    import os
+
+    log = tmp_path / "log"
+    parent = os.getpid()
+
+    def card_files(asker, data, cids):
+        files = {}
+        for cid in cids:
+            with open(log, "a", encoding="utf-8") as fh:  # one write per line (O_APPEND): the processes' lines stay whole
+                fh.write(f"{cid} {'parent' if os.getpid() == parent else 'child'} {len(forks)}\n")
+            files.update({f"data/cards/{cid}.{lang}.json": f"{cid}.{lang}" for lang in askdata.LANGS})
+        return files, {}, {}
+    forks = []
+    real_fork = askdata.run_forked
+
+    def run_forked(work, what):
+        forks.append(what)
+        return real_fork(work, what)
+    monkeypatch.setattr(askdata, "_card_files", card_files)
+    monkeypatch.setattr(askdata, "run_forked", run_forked)
+    monkeypatch.setattr(askdata, "compute_shared", lambda asker, data, rules: {"ops": []})
+    monkeypatch.setattr(askdata, "release_table", lambda asker, data, ops: {})
+    monkeypatch.setattr(askdata, "shared_payload", lambda data, computed, lang: {"lang": lang})
+    data = dict(load_data(REPO / "catalog"))
+    cids = list(data["cards"])[:12]
+    data["cards"] = {cid: data["cards"][cid] for cid in cids}
+    out = askdata.files(data, load_rules(), workers=2)
+    assert forks == ["computing half of the ask page's cards"]
+    assert {k: v for k, v in out.items() if "/cards/" in k} == {
+        f"data/cards/{cid}.{lang}.json": f"{cid}.{lang}" for lang in askdata.LANGS for cid in cids}
+    lines = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
+    assert sorted(cid for cid, _, _ in lines) == sorted(cids)  # each card once
+    assert lines[:askdata.WARM] == [[cid, "parent", "0"] for cid in cids[:askdata.WARM]]  # before the fork
+    assert all(forked_ == "1" for _, _, forked_ in lines[askdata.WARM:])
+
+
+def test_tickets_are_handed_out_once_each_across_forked_processes():
+    """kb.site.forked.Tickets: 0 … n−1 in order, each to one process only; None once all are taken."""
+    tickets = forked.Tickets(300)
+    assert [tickets.take(), tickets.take()] == [0, 1]
+
+    def take_all():
+        out = []
+        while (n := tickets.take()) is not None:
+            out.append(n)
+        return out
+    other = forked.run_forked(take_all, "tickets")
+    mine = take_all()
+    theirs = other()
+    assert sorted(mine + theirs) == list(range(2, 300)) and mine == sorted(mine) and theirs == sorted(theirs)
+    assert tickets.take() is None
+    tickets.close()
+    assert tickets.take() is None and forked.Tickets(0).take() is None
+    with pytest.raises(ValueError):
+        forked.Tickets(forked.Tickets.MOST + 1)
+
+
 # --- every exported answer ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("lang", ["de", "en"])

@@ -127,3 +127,32 @@ class Gate:
                 except OSError:
                     pass
         self._write = self._read = None
+
+
+class Tickets:
+    """The numbers 0 … n−1, each handed out once (`take`), in order, to this process and to the processes it forks
+    after making them: work they share out as each gets to it. A pipe holds them (2 bytes each, written before any is
+    taken: at most MOST, which fit a pipe's smallest buffer); a read of one is atomic."""
+
+    MOST = 8192
+
+    def __init__(self, n: int):
+        if not 0 <= n <= self.MOST:
+            raise ValueError(f"between 0 and {self.MOST} tickets, not {n}")
+        self._read, write = os.pipe()
+        try:
+            os.write(write, b"".join(i.to_bytes(2, "big") for i in range(n)))
+        finally:
+            os.close(write)  # a read past the last ticket then returns nothing
+
+    def take(self) -> int | None:
+        """The next number; None once every number is taken (or the tickets are closed)."""
+        if self._read is None:
+            return None
+        raw = os.read(self._read, 2)
+        return int.from_bytes(raw, "big") if raw else None
+
+    def close(self) -> None:
+        if self._read is not None:
+            os.close(self._read)
+            self._read = None
