@@ -38,8 +38,10 @@ DOC_DATE = {"de": "Stand", "en": "as of"}
 RETRIEVED = {"de": "abgerufen am", "en": "retrieved"}
 #: titles of the site's markup that Python-Markdown writes in English (set per page by kb/docs_hooks.py)
 MARKUP_TITLES = {
-    "de": {"backlink": "Zurück zur Fußnote {n} im Text", "permalink": "Link auf diesen Abschnitt"},
-    "en": {"backlink": "Back to footnote {n} in the text", "permalink": "Link to this section"},
+    "de": {"backlink": "Zurück zur Fußnote {n} im Text", "permalink": "Link auf diesen Abschnitt",
+           "scroll_cue": "Die Tabelle lässt sich seitlich verschieben."},
+    "en": {"backlink": "Back to footnote {n} in the text", "permalink": "Link to this section",
+           "scroll_cue": "The table scrolls sideways."},
 }
 
 

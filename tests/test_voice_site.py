@@ -185,6 +185,25 @@ def test_footnote_marks_keep_off_numbers_and_never_repeat_in_a_run():
     assert "575.51.03</code>\u202f<span" in out
 
 
+def test_every_plain_table_is_followed_by_its_scroll_cue_in_the_page_language():
+    """The page hook writes the line "the table scrolls sideways" after every table material wraps in a scrolling box
+    (a <table> without attributes); docs/javascripts/tables.js only shows it where the table is wider than its box
+    (tests/test_site_layout.py checks that in the browser). Left out of the search; none after a table with a class
+    (material does not wrap those)."""
+    from types import SimpleNamespace
+
+    from kb.docs_hooks import on_page_content
+
+    html = "<p>a</p><table><tr><td>1</td></tr></table><p>b</p><table class=\"x\"><tr><td>2</td></tr></table><table>\n</table>"
+    for lang, src, words in (("de", "x.de.md", "Die Tabelle lässt sich seitlich verschieben."),
+                             ("en", "x.en.md", "The table scrolls sideways.")):
+        page = SimpleNamespace(meta={"description": "x"}, file=SimpleNamespace(dest_uri="cards/x/index.html", src_uri=src))
+        out = on_page_content(html, page, None, None)
+        cue = f'</table><p class="gpukb-scroll-cue" data-search-exclude>{words}</p>'
+        assert out.count(cue) == 2 and out.count("gpukb-scroll-cue") == 2, out
+        assert out.index(cue) < out.index("<p>b</p>") and out.endswith(cue)
+
+
 def test_a_footnote_mark_never_sticks_to_a_number(built):
     glued = {}
     for rel, _lang, _text, _h, path in pages(built.site):

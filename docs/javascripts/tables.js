@@ -1,28 +1,20 @@
 /* gpukb: tables on every page.
- * - A table wider than its container scrolls inside it (the theme's wrapper); a line under it says so.
+ * - A table wider than its container scrolls inside it (the theme's wrapper); the line under it that says so
+ *   (p.gpukb-scroll-cue, written by the build after every table: kb/docs_hooks.py) is shown where it is wider.
  * - The filter above the card list and the matrices (kb/site/matrices.py filter_form, hidden without
  *   JavaScript) shows the rows of one family, with one verdict, or whose card name contains a text. */
 (function () {
   "use strict";
   var de = (document.documentElement.lang || "de").slice(0, 2) === "de";
-  var CUE = de ? "Die Tabelle lässt sich seitlich verschieben." : "The table scrolls sideways.";
   var SHOWN = de ? function (n, all) { return n + " von " + all + " Karten"; }
                  : function (n, all) { return n + " of " + all + " cards"; };
 
-  // Writes first, then every width read, then the attributes: one style and layout pass for the whole page. Reading
-  // a width after each inserted cue made the browser lay the page out again for every table (the rules reference
-  // has hundreds: seconds of CPU on a phone before the page answered a tap).
+  // Every width read first, then the attributes: one style and layout pass for the whole page. Reading a width after
+  // each change made the browser lay the page out again for every table (the rules reference has hundreds: seconds
+  // of CPU on a phone before the page answered a tap); inserting the cues here restyled the whole article once more
+  // at every load (the build writes them now).
   function cues() {
     var wraps = Array.prototype.slice.call(document.querySelectorAll(".md-typeset__scrollwrap"));
-    wraps.forEach(function (wrap) {
-      var cue = wrap.nextElementSibling;
-      if (!cue || !cue.classList.contains("gpukb-scroll-cue")) {
-        cue = document.createElement("p");
-        cue.className = "gpukb-scroll-cue";
-        cue.textContent = CUE;
-        wrap.parentNode.insertBefore(cue, wrap.nextSibling);
-      }
-    });
     var overflows = wraps.map(function (wrap) {
       var inner = wrap.querySelector(".md-typeset__table") || wrap;
       return wrap.scrollWidth > wrap.clientWidth + 1 || inner.scrollWidth > wrap.clientWidth + 1;
