@@ -425,6 +425,30 @@ def test_generated_files_come_back_from_the_cache_only_for_an_equal_key(tmp_path
     assert gencache.load("k6") is not None and gencache.load("k3") is None
 
 
+def test_a_cache_file_is_its_header_line_and_its_files_bytes_written_without_joining_them(tmp_path, monkeypatch):
+    """kb.site.gencache writes an entry's file as its parts one after the other (kb.fsutil.atomic_write of a list)
+    and reads the files out of it without copying the whole: the same bytes as the header line and the joined files,
+    the same sha256, the same files back."""
+    import hashlib
+
+    from kb.fsutil import atomic_write
+    from kb.site import gencache
+
+    monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
+    files = {"b/x.json": "é „x“\n", "a.bin": b"\x00\n\x01", "c.json": "", "d.json": "{}\n" * 1000}
+    raw = {rel: v.encode("utf-8") if isinstance(v, str) else v for rel, v in sorted(files.items())}
+    listed = [[rel, len(b)] for rel, b in raw.items()]
+    body = b"".join(raw.values())
+    sha256 = hashlib.sha256(json.dumps(listed).encode("ascii") + b"\n" + body).hexdigest()
+    assert gencache.store_part("k1", "api", files) == sha256
+    path = gencache._path("k1", "api")
+    header = {"key": "k1", "part": "api", "sha256": sha256, "files": listed}
+    assert path.read_bytes() == json.dumps(header).encode("ascii") + b"\n" + body
+    assert gencache._read(path, "k1", "api", sha256) == (header, raw)
+    assert all(type(b) is bytes for b in gencache._read(path, "k1", "api", sha256)[1].values())
+    assert atomic_write(tmp_path / "f", [b"ab", b"", b"c"], durable=False).read_bytes() == b"abc"
+
+
 def test_a_cache_entry_in_parts_is_used_only_whole_and_as_stored(tmp_path, monkeypatch):
     """kb/site/gencache.py: the forked processes store their files as parts of the entry, the build's own process
     the rest last, naming each part by the sha256 of its bytes. A missing, cut, foreign or other build's part, or
