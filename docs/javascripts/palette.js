@@ -78,6 +78,9 @@
   inputs.forEach(function (input, i) {
     input.addEventListener("change", function () { current = palette(i); apply(current); });
   });
+  // an "automatic" palette follows the system while the page is open (for the others this changes nothing)
+  var system = matchMedia("(prefers-color-scheme: light)");
+  if (system.addEventListener) system.addEventListener("change", function () { current = palette(current.index); apply(current); });
   form.addEventListener("keydown", function (event) {
     if (event.key !== "Enter") return;
     var next = (current.index + 1) % inputs.length;
