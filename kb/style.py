@@ -52,8 +52,9 @@ def internal_words(text: str, ids: tuple[str, ...] = ()) -> list[tuple[str, tupl
     found = [(m.group(0), why) for pattern, why in INTERNAL for m in pattern.finditer(text)]
     found += [(m.group(0), ("field name of our data", "Feldname unserer Daten")) for m in _FIELD.finditer(text)]
     found += [(m.group(0), ("field path of our data", "Feldpfad unserer Daten")) for m in _OUR_PATH.finditer(text)]
-    if ids:
-        id_pattern = _ids_pattern(ids)
+    present = tuple(i for i in ids if i in text)  # an id the text does not hold cannot match: the same matches
+    if present:
+        id_pattern = _ids_pattern(present)
         found += [(m.group(0), ("catalog id: use the product's or document's name", "Katalog-Id: den Namen des Produkts oder Dokuments nennen")) for m in id_pattern.finditer(text)]
     return found
 
@@ -62,8 +63,13 @@ _ID_CACHE: dict = {}
 
 
 def _ids_pattern(ids: tuple[str, ...]) -> re.Pattern:
+    """The pattern of `ids` as words, the longest first. `internal_words` builds it of the ids its text holds (a
+    substring search each: the pattern tried at every position of 2.9 MB of site text cost 0.4 s, the searches
+    0.08 s); leaving out alternatives that occur nowhere in the text changes no match, and those left keep their order."""
     key = tuple(sorted(ids))
     if key not in _ID_CACHE:
+        if len(_ID_CACHE) >= 256:
+            _ID_CACHE.clear()
         alternatives = "|".join(re.escape(i) for i in sorted(key, key=len, reverse=True))
         _ID_CACHE[key] = re.compile(rf"(?<![\w./-])({alternatives})(?![\w-]|\.(yaml|html|md))")
     return _ID_CACHE[key]
