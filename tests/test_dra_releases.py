@@ -9,9 +9,9 @@ import json
 import subprocess
 
 import pytest
-import yaml
 from click.testing import CliRunner
 
+from kb.catalog.yamlsafe import safe_load  # libyaml: PyYAML's values for a file the catalog's checks read
 from kb.cli.main import cli
 from kb.importer import dra
 from kb.lint.snapshots import normalise
@@ -70,7 +70,7 @@ def test_every_quote_stands_at_its_tag_and_line():
             for item in node:
                 yield from cites(item)
 
-    for cite in cites(yaml.safe_load(FILE.read_text(encoding="utf-8"))["releases"]):
+    for cite in cites(safe_load(FILE.read_text(encoding="utf-8"))["releases"]):
         if cite["source"] != dra.SOURCE:
             continue
         tag, _, rest = cite["page"].removeprefix("blob/").partition("/")
@@ -84,7 +84,7 @@ def test_every_quote_stands_at_its_tag_and_line():
 
 def test_releases_renumbered_stay_newest_first_by_date():
     """v25.12.0 (February 2026) is older than 0.4.0 (May 2026): the file is ordered by date, lint accepts it."""
-    rels = yaml.safe_load(FILE.read_text(encoding="utf-8"))["releases"]
+    rels = safe_load(FILE.read_text(encoding="utf-8"))["releases"]
     dated = [r for r in rels if r.get("date")]
     assert [str(r["date"]["value"]) for r in dated] == sorted((str(r["date"]["value"]) for r in dated), reverse=True)
     assert rels[0]["version"] == "0.5.0" and not rels[0].get("standalone")

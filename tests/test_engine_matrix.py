@@ -288,11 +288,11 @@ def test_no_condition_text_names_the_card():
     """Conditions of single-card questions read the same for every card (the answer's heading names the
     card), so equal conditions are equal text on the site's matrices. `strategy` asks about several GPUs
     of one node: there the card's name says which GPU a condition is about."""
-    import yaml
+    from kb.catalog.yamlsafe import safe_load
 
     named = []
     for path in sorted((REPO / "rules").glob("*/*.yaml")):
-        rule = yaml.safe_load(path.read_text(encoding="utf-8"))
+        rule = safe_load(path.read_text(encoding="utf-8"))
         if not isinstance(rule, dict) or rule.get("question") in {"check", "strategy"}:
             continue
         for lang, text in ((rule.get("then") or {}).get("condition") or {}).items():

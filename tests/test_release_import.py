@@ -16,6 +16,7 @@ import yaml
 from click.testing import CliRunner
 
 from conftest import MIRROR, REPO, need_sources
+from kb.catalog.yamlsafe import safe_load  # libyaml: PyYAML's values for a file the catalog's checks read
 from kb.cli.main import cli
 from kb.importer import releases as imp
 from kb.lint.snapshots import normalise
@@ -27,7 +28,7 @@ GPU_OPERATOR = MIRROR / "NVIDIA+gpu-operator" / "repo"
 
 @pytest.fixture(scope="module")
 def committed() -> dict:
-    return yaml.safe_load(OPERATOR_FILE.read_text(encoding="utf-8"))
+    return safe_load(OPERATOR_FILE.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +117,7 @@ def test_every_quote_of_the_repository_at_a_tag_is_there():
     git = charts().git_dir
     text = OPERATOR_FILE.read_text(encoding="utf-8")
     checked = 0
-    for rel in yaml.safe_load(text)["releases"]:
+    for rel in safe_load(text)["releases"]:
         for _path, cite in _cites(rel):
             if cite["source"] not in (imp.CHART, imp.CODE):
                 continue

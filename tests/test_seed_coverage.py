@@ -16,10 +16,11 @@ import yaml
 
 from conftest import REPO, SHARED
 from kb.catalog.compiled import load_data
+from kb.catalog.yamlsafe import safe_load  # libyaml: PyYAML's values for the files the catalog's checks read
 from kb.catalog.facts import get_path
 from kb.publication import publication
 
-COVERAGE = yaml.safe_load((REPO / "catalog" / "seed-coverage.yaml").read_text(encoding="utf-8"))
+COVERAGE = safe_load((REPO / "catalog" / "seed-coverage.yaml").read_text(encoding="utf-8"))
 SEED = SHARED / "seed" / "000_36cb64a2234e4a83.txt"
 
 
@@ -128,7 +129,7 @@ DOCS = REPO / "docs"
 @functools.cache
 def rule_ids(rules_dir: Path = REPO / "rules") -> frozenset[str]:
     """The `id` of every rule file under rules/<question>/."""
-    return frozenset(yaml.safe_load(f.read_text(encoding="utf-8"))["id"] for f in rules_dir.glob("*/*.yaml"))
+    return frozenset(safe_load(f.read_text(encoding="utf-8"))["id"] for f in rules_dir.glob("*/*.yaml"))
 
 
 @functools.cache
