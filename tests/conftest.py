@@ -99,10 +99,20 @@ def _from_outside() -> None:
         _link_all(_OUTSIDE, _WARM)
 
 
+#: names found in the shared folder that are compiled data (_shared): after most tests the folder holds only those
+_KNOWN_SHARED: set = set()
+
+
 def _only_compiled(folder: Path) -> None:
-    """Remove what is not compiled data from the shared folder (what a test left for itself)."""
+    """Remove what is not compiled data from the shared folder (what a test left for itself). After most tests it
+    holds only names already seen to be compiled data: one listing of ~200–300 names, not a check of each entry
+    (≈ 0.25 instead of 0.85 ms a test)."""
+    if _KNOWN_SHARED.issuperset(os.listdir(folder)):
+        return
     for entry in os.scandir(folder):
-        if not _shared(entry.name):
+        if _shared(entry.name):
+            _KNOWN_SHARED.add(entry.name)
+        else:
             if entry.is_dir(follow_symlinks=False):
                 shutil.rmtree(entry.path, ignore_errors=True)
             else:

@@ -109,3 +109,22 @@ def test_the_real_answer_modules_exist_and_run_on_one_worker():
     assert sorted(name for name in REAL_ANSWERS if not (REPO / "tests" / name).is_file()) == []
     assert {_worker_group(f"tests/{name}") for name in REAL_ANSWERS} == {"real-answers"}
     assert _worker_group("tests/test_words.py") is None
+
+
+def test_what_a_test_leaves_in_the_shared_folder_is_removed_after_it(tmp_path):
+    """conftest._only_compiled (after every test): only compiled data stays, also once its names are known and a
+    test leaves a file or folder of its own there."""
+    from conftest import _only_compiled
+
+    for name in ("catalog-1.json", "rules-2.json", "index-3.json"):
+        (tmp_path / name).write_text("{}")
+    (tmp_path / "drift-state.json").write_text("{}")
+    _only_compiled(tmp_path)
+    _only_compiled(tmp_path)  # nothing left to remove: the names are known
+    (tmp_path / "http").mkdir()
+    (tmp_path / "http" / "body").write_text("x")
+    (tmp_path / "traceback.txt").write_text("x")
+    _only_compiled(tmp_path)
+    (tmp_path / "drift-state.json").write_text("{}")  # left again by the next test
+    _only_compiled(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["catalog-1.json", "index-3.json", "rules-2.json"]
