@@ -65,7 +65,7 @@ def ask_files(data: dict, rules: dict, pub, with_data: bool = True) -> dict[str,
     return out
 
 
-def ask_data(data: dict, rules: dict) -> dict[str, str]:
+def ask_data(data: dict, rules: dict) -> dict[str, bytes]:
     """The ask page's data (no page includes it: the page's script loads it): ask/data/…"""
     from kb.site.askdata import files
 
@@ -113,7 +113,7 @@ def data_pages(data: dict, export: dict, pub, site_url: str, with_api: bool = Tr
     return out
 
 
-def api_files(data: dict, export: dict) -> dict[str, str]:
+def api_files(data: dict, export: dict) -> dict[str, str | bytes]:
     """The JSON API's files (no page includes them): api/v1/…"""
     from kb.catalog.compiled import input_key
     from kb.site import api
