@@ -15,9 +15,11 @@ and rule base are cached (kb.catalog.compiled).
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import importlib
 import os
+from pathlib import Path
 
 from kb.errors import UnusableInput
 from kb.text import Text
@@ -47,9 +49,7 @@ _FOUND: dict = {}
 def _found(rules_root=None) -> list[str]:
     """Rule base folders with a question module (sorted; nothing imported). Remembered per folder while its
     stats (mtime, inode) stay the same: a folder added or removed changes them."""
-    from kb.catalog.compiled import rules_dir
-
-    root = os.fspath(rules_root or rules_dir())
+    root = os.fspath(rules_root) if rules_root else _rules_root(os.environ.get("GPUKB_RULES") or "")
     try:
         st = os.stat(root)
     except OSError:
@@ -68,6 +68,15 @@ def _found(rules_root=None) -> list[str]:
             _FOUND.clear()
         _FOUND[key] = found
     return list(found)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_root(env: str) -> str:
+    """os.fspath(kb.catalog.compiled.rules_dir()) for $GPUKB_RULES `env` (a Path made once per value: `_found` runs
+    for every answer rendered)."""
+    from kb.catalog.compiled import ROOT
+
+    return os.fspath(Path(env or ROOT / "rules"))
 
 
 def is_question(name: str) -> bool:
