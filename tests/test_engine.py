@@ -385,3 +385,92 @@ def test_the_rule_checker_command_reports_problems(tmp_path, monkeypatch, capsys
     assert main([]) == 1
     assert capsys.readouterr().out.splitlines()[0].startswith("rules/demo/T-001-demo.yaml:7: then.verdict: verdict 'maybe'")
     assert main(["--schema"]) == 0 and (tmp_path / "rule.schema.json").read_text(encoding="utf-8") == schema_json()
+
+
+class _Counted(dict):
+    """A fact that counts how often its items are listed and its properties read (check_facts / projection)."""
+
+    listed = read = 0
+
+    def items(self):
+        type(self).listed += 1
+        return super().items()
+
+    def get(self, *args):
+        type(self).read += 1
+        return super().get(*args)
+
+
+def test_a_fact_shared_by_many_queries_is_checked_and_projected_once_per_call(tmp_path, data):
+    """kb.engine.fire: a fact object in several queries (a release's behaviour facts) is checked and projected once
+    per call — the same firings as each query alone; a fact equal to it but another object is still its own, and
+    so is the shared object in the next call. Fails without the per-call memo of either step."""
+    rules = rules_from(tmp_path) if write_rule(tmp_path, GOOD) else None
+    engine.forget()
+    shared = _Counted(kind="card", card="l4", name="L4", memory_gb=48)
+    queries = [[{"kind": "note", "text": f"query {i}"}, shared] for i in range(50)]
+    queries.append([dict(shared), {"kind": "note", "text": "a copy"}])
+    _Counted.listed = _Counted.read = 0
+    fired = engine.fire("demo", queries, engine="durable", rules=rules)
+    assert (_Counted.listed, _Counted.read) == (1, 3)  # (its kind checked; kind and memory_gb projected)
+    assert fired == [engine.fire("demo", [q], engine="reference", rules=rules)[0] for q in queries]
+    assert all(f == [("T-001", (shared,))] for f in fired[:50]) and fired[50][0][1][0] is queries[50][0]
+    _Counted.listed = _Counted.read = 0
+    engine.fire("demo", queries[:2], engine="durable", rules=rules)
+    assert (_Counted.listed, _Counted.read) == (1, 3)
+
+
+def test_a_shared_fact_is_read_only_and_copies_as_a_dict():
+    """kb.engine.SharedFact (the behaviour facts every question about a release shares): every change refused,
+    a copy to change, equal to the dict in comparisons, JSON and pickles; the behaviour facts of a release are such
+    facts, the same objects at every call, in a new list each time."""
+    import copy
+    import json
+    import pickle
+
+    from kb.catalog.compiled import load_data
+    from kb.questions import behaviour
+
+    fact = engine.SharedFact({"kind": "behaviour", "status": "holds"})
+    changes = [lambda f: f.__setitem__("status", "x"), lambda f: f.__delitem__("status"), lambda f: f.pop("status"),
+               lambda f: f.popitem(), lambda f: f.clear(), lambda f: f.update(status="x"),
+               lambda f: f.setdefault("new", 1), lambda f: f.__ior__({"status": "x"})]
+    for change in changes:
+        with pytest.raises(TypeError, match="read-only"):
+            change(fact)
+    assert fact == {"kind": "behaviour", "status": "holds"}
+    mine = dict(fact)
+    mine["status"] = "x"
+    assert {**fact, "status": "y"}["status"] == "y" and fact["status"] == "holds"
+    again = pickle.loads(pickle.dumps(fact))
+    assert type(again) is engine.SharedFact and again == fact
+    assert copy.deepcopy(fact) == fact and json.dumps(fact) == json.dumps(dict(fact))
+    data = load_data(REPO / "catalog")
+    op = next(iter(data["releases"]["gpu-operator"]["releases"]))["version"]
+    first, second = behaviour.facts(data, op), behaviour.facts(data, op)
+    assert first and first is not second and all(a is b and type(a) is engine.SharedFact for a, b in zip(first, second))
+
+
+def test_known_issue_facts_are_shared_per_versions_and_what_they_read_of_the_card():
+    """kb.questions.known_issues.facts: the same read-only objects for the same versions and card membership (two
+    cards in the same issues' card lists share them), each equal to the fact built afresh for its own card. Fails
+    with the memo keyed without the card's membership or without the driver."""
+    from kb.catalog.compiled import load_data
+    from kb.questions import known_issues
+
+    data = load_data(REPO / "catalog")
+    op = next(iter(data["releases"]["gpu-operator"]["releases"]))["version"]
+    limited = [(f, i) for f, i in known_issues.all_issues(data) if i.get("cards")]
+    assert limited, "the catalog has no known issue limited to some cards: pick another sample"
+    inside = limited[0][1]["cards"][0]
+    outside = next(cid for cid in data["cards"] if known_issues.card_reads(data, cid) != known_issues.card_reads(data, inside))
+    for card in (inside, outside, None):
+        for driver in (None, "570.148.08", "580.82.07"):
+            got = known_issues.facts(data, operator=op, driver=driver, card=card)
+            again = known_issues.facts(data, operator=op, driver=driver, card=card)
+            fresh = [known_issues.fact(data, f, i, operator=op, driver=driver, card=card) for f, i in known_issues.all_issues(data)]
+            assert got == fresh and got is not again and all(a is b and type(a) is engine.SharedFact for a, b in zip(got, again))
+    twin = next((cid for cid in data["cards"] if cid != inside
+                 and known_issues.card_reads(data, cid) == known_issues.card_reads(data, inside)), None)
+    if twin is not None:
+        assert known_issues.facts(data, operator=op, card=twin)[0] is known_issues.facts(data, operator=op, card=inside)[0]

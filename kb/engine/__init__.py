@@ -67,17 +67,45 @@ _VALUE_TYPES = frozenset((str, int, float, bool))
 _RESERVED = frozenset(RESERVED)
 
 
-def check_facts(facts: list[dict]) -> list[dict]:
+class SharedFact(dict):
+    """A fact built once and handed to every query that holds it (a release's behaviour facts: every question about
+    the release), so that `fire` checks and projects it once per call. It refuses changes (TypeError): a caller that
+    wants another fact copies it (`dict(fact)`, `{**fact, …}`); copies, pickles and JSON are those of a dict."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError(f"a shared fact is read-only (copy it to change it): {dict(self)!r}")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self):
+        return (SharedFact, (dict(self),))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def check_facts(facts: list[dict], keys: dict | None = None) -> list[dict]:
     """Facts are flat dicts with a `kind`; values text, number or true/false. Identical facts count once:
-    equal properties with values of the same types (true is not 1, 1 is not 1.0)."""
+    equal properties with values of the same types (true is not 1, 1 is not 1.0). `keys`: id of a fact → its key,
+    kept by the caller for facts that cannot change meanwhile (`fire`: one call's lists), each checked once."""
     out, seen = [], {}
     for fact in facts:
-        if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
-            raise EngineFailure(f"a fact must be a mapping with a 'kind': {fact!r}")
-        if not _RESERVED.isdisjoint(fact) or not _VALUE_TYPES.issuperset(map(type, fact.values())):
-            _check_values(fact)
-        # equal values (1 == 1.0 == True) share a key, built in C; the types are compared only on a match
-        key = frozenset(fact.items())
+        key = None if keys is None else keys.get(id(fact))
+        if key is None:
+            if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
+                raise EngineFailure(f"a fact must be a mapping with a 'kind': {fact!r}")
+            if not _RESERVED.isdisjoint(fact) or not _VALUE_TYPES.issuperset(map(type, fact.values())):
+                _check_values(fact)
+            # equal values (1 == 1.0 == True) share a key, built in C; the types are compared only on a match
+            key = frozenset(fact.items())
+            if keys is not None:
+                keys[id(fact)] = key
         twins = seen.get(key)
         if twins is None:
             seen[key] = [fact]
@@ -138,15 +166,21 @@ def _walk(cond: dict, found: set) -> bool:
     return True
 
 
-def projection(facts: list[dict], reads: tuple[dict[str, tuple], tuple]) -> tuple:
+def projection(facts: list[dict], reads: tuple[dict[str, tuple], tuple], rows: dict | None = None) -> tuple:
     """What of each fact the conditions see (`reads` as `kind_reads` gives it): the values of the properties its
     kind's conditions read (the kind first; None where the fact has no such property — a fact's values are never
-    None) and their types (true is not 1)."""
+    None) and their types (true is not 1). `rows`: id of a fact → its row, kept by the caller for facts that cannot
+    change meanwhile (`fire`: one call's lists, one rule set)."""
     by_kind, other = reads
     out = []
     for f in facts:
-        values = tuple(map(f.get, by_kind.get(f["kind"], other)))
-        out.append((values, tuple(map(type, values))))
+        row = None if rows is None else rows.get(id(f))
+        if row is None:
+            values = tuple(map(f.get, by_kind.get(f["kind"], other)))
+            row = (values, tuple(map(type, values)))
+            if rows is not None:
+                rows[id(f)] = row
+        out.append(row)
     return tuple(out)
 
 
@@ -180,7 +214,8 @@ def _fire(question: str, compiled: list[dict], lists: list[list[dict]], engine: 
     if reads is None:
         STATS["evaluations"] += len(lists)
         return backend(question, compiled, lists)
-    keys = [(key, projection(facts, reads)) for facts in lists]
+    rows: dict = {}  # (a fact in several lists, such as a release's behaviour facts, projected once)
+    keys = [(key, projection(facts, reads, rows)) for facts in lists]
     out = [_FIRED.get(k) for k in keys]
     todo: dict = {}
     for k, facts, found in zip(keys, lists, out):
@@ -209,7 +244,10 @@ def forget() -> None:
 def fire(question: str, fact_lists: list[list[dict]], *, engine: str = "durable", rules=None) -> list[list[tuple]]:
     """Raw firings per query, sorted: [(rule id, (matched fact, …)), …]."""
     compiled = rules_for(question, rules)
-    lists = [check_facts(facts) for facts in fact_lists]
+    # a fact object in several lists (a release's behaviour facts are in every query about the release) is checked and
+    # projected once: during this call no fact can change (`fact_lists` holds them all, so no id is reused either)
+    keys: dict = {}
+    lists = [check_facts(facts, keys) for facts in fact_lists]
     results = _fire(question, compiled, lists, engine)
     return [[(rid, tuple(facts[i] for i in positions)) for rid, positions in sorted(fired)]
             for facts, fired in zip(lists, results)]
@@ -239,4 +277,5 @@ def evaluate(question: str, facts: list[dict], *, engine: str = "durable", data:
     return evaluate_many(question, [facts], engine=engine, data=data, rules=rules)[0]
 
 
-__all__ = ["ENGINES", "EngineFailure", "evaluate", "evaluate_many", "fire", "rules_for", "check_facts", "ruleset_key"]
+__all__ = ["ENGINES", "EngineFailure", "SharedFact", "evaluate", "evaluate_many", "fire", "rules_for", "check_facts",
+           "ruleset_key"]

@@ -88,12 +88,16 @@ def versioned_statements(data: dict) -> list[tuple[str, dict]]:
 
 
 def facts(data: dict, operator: str) -> list[dict]:
-    """One `behaviour` fact per version-bound statement of a component the operator release ships (fresh
-    copies of facts built once per catalog and release: every question about a release asks for them)."""
+    """One `behaviour` fact per version-bound statement of a component the operator release ships: facts built once
+    per catalog and release (every question about a release asks for them), shared and read-only
+    (kb.engine.SharedFact: the engine checks and projects each once per call), in a list of their own."""
     memo = _derived(data)
-    if ("facts", operator) not in memo:
-        memo["facts", operator] = _facts(data, operator)
-    return [dict(f) for f in memo["facts", operator]]
+    found = memo.get(("facts", operator))
+    if found is None:
+        from kb.engine import SharedFact
+
+        found = memo["facts", operator] = [SharedFact(f) for f in _facts(data, operator)]
+    return list(found)
 
 
 def _facts(data: dict, operator: str) -> list[dict]:

@@ -70,6 +70,23 @@ def card_reads(data: dict, card: str) -> tuple:
 
 def facts(data: dict, *, operator: str | None = None, driver: str | None = None, card: str | None = None,
           trigger: str | None = None) -> list[dict]:
-    """A `known_issue` fact for every known issue (of one trigger, if given) with its status for these versions."""
-    return [fact(data, file, issue, operator=operator, driver=driver, card=card)
-            for file, issue in all_issues(data) if trigger is None or issue["trigger"] == trigger]
+    """A `known_issue` fact for every known issue (of one trigger, if given) with its status for these versions:
+    facts built once per catalog and what they are built from (the versions, what `card_reads` reads of the card;
+    every question about a release and driver asks for them), shared and read-only (kb.engine.SharedFact: the engine
+    checks and projects each once per call), in a list of their own."""
+    memo = behaviour._derived(data).setdefault("known_issue_facts", {})
+    reads = None
+    if card is not None:
+        reads = memo.get(("card", card))
+        if reads is None:
+            reads = memo["card", card] = card_reads(data, card)
+    key = (operator, driver, reads, trigger)
+    found = memo.get(key)
+    if found is None:
+        from kb.engine import SharedFact
+
+        if len(memo) > 20_000:  # (drivers typed one by one, as the drift checker's may be: kept within bounds)
+            memo.clear()
+        found = memo[key] = [SharedFact(fact(data, file, issue, operator=operator, driver=driver, card=card))
+                             for file, issue in all_issues(data) if trigger is None or issue["trigger"] == trigger]
+    return list(found)
