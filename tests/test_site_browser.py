@@ -36,10 +36,14 @@ def server(site_server_blank_search, chromium):
 
 
 def test_german_start_page(page, server):
+    """Its language, a heading, the title — and the landmarks as a screen reader finds them on a desktop: the markup
+    has them on every page (tests/test_site_markup.py), here the stylesheet, the same on every page, hides none."""
     page.goto(server + "/")
     assert page.locator("html").get_attribute("lang") == "de"
     assert page.locator("h1").first.inner_text().strip() != ""
     assert page.title().endswith("GPU-Sharing in Kubernetes")
+    for role in ("banner", "main", "contentinfo", "navigation"):
+        assert page.get_by_role(role).count() >= 1, role
 
 
 def test_english_start_page(page, server):
@@ -106,7 +110,8 @@ def _oracle(site: Path, lang: str):
 
 
 #: the answer's parts as the page shows them (innerText, as Playwright's inner_text), read in one round trip; the
-#: parts there must be one of are counted (Playwright's strict locators failed on two)
+#: parts there must be one of are counted (Playwright's strict locators failed on two); with the levels of the
+#: article's headings (the answer's are written by ask.js, so the markup check of every built page cannot see them)
 SHOWN = """() => {
   const out = document.querySelector('#gpukb-ask-answer'), all = (el, s) => [...el.querySelectorAll(s)];
   const text = el => el.innerText;
@@ -119,13 +124,18 @@ SHOWN = """() => {
       marks: all(li, 'a.gpukb-ask-ref').map(text), rule: all(li, 'code').map(text),
       text: all(li, 'span').slice(0, 1).map(text)})),
     details: all(out, '.gpukb-ask-details').map(text),
+    levels: all(document, 'article h1, article h2, article h3, article h4').map(h => +h.tagName[1]),
   };
 }"""
 
 
 def _shown(page) -> dict:
-    """The answer as the page shows it, in the shape of the oracle's answers."""
+    """The answer as the page shows it, in the shape of the oracle's answers; fails where the page's headings are
+    not one h1 first and no level skipped (as tests/test_site_markup.py checks every built page)."""
     raw = page.evaluate(SHOWN)
+    levels = raw["levels"]
+    assert levels[:1] == [1] and levels.count(1) == 1, levels
+    assert all(b - a <= 1 for a, b in zip(levels, levels[1:])), levels  # no level skipped
     one = {k: raw[k] for k in ("verdict", "summary")}
     assert all(len(v) == 1 for v in one.values()) and len(raw["details"]) <= 1, raw
     assert all(len(r["rule"]) == 1 and len(r["text"]) == 1 for r in raw["reasons"]), raw["reasons"]

@@ -7,10 +7,7 @@ reviewers); both are under reference/ and out of the customer search."""
 
 from __future__ import annotations
 
-import functools
 import re
-from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
@@ -19,9 +16,7 @@ from kb.catalog.facts import fact_ref, iter_facts
 from kb.publication import publication
 from kb.style import catalog_ids, internal_words, nested_quotes, style_problems
 from kb.wording import own_fact, shown
-
-FOR_SUPPORT_STAFF = ("reference/cli/", "reference/rules/")
-SKIPPED_ELEMENTS = {"code", "pre", "script", "style", "kbd"}
+from site_pages import every_page, pages
 
 
 @pytest.fixture(scope="module")
@@ -30,79 +25,6 @@ def built(site_built):
     xdist worker (conftest _worker_group) and every page is parsed once per run (`_parsed`: ≈ 1.7 s CPU), not once
     per worker."""
     return site_built
-
-
-VOID = ("br", "img", "input", "meta", "link", "hr", "source", "wbr")
-
-
-class CustomerText(HTMLParser):
-    """The words a reader reads: text and title/alt/aria-label attributes, without code, scripts, quotes of sources
-    and the places in them (span.gpukb-quote, span.gpukb-place: NVIDIA's words and headings, not ours — their
-    German framing is kb.wording.section_text's, tested in test_wording.py); hrefs collected apart.
-
-    In the same pass `every` collects every word a reader reads, NVIDIA's quotes and places included (code and
-    scripts left out): each page is parsed once for all the tests below."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack: list[tuple[bool, bool]] = []  # per open element: does it hide its text (ours, every)?
-        self.hidden = [0, 0]  # open elements hiding text: of ours, of every text
-        self.text: list[str] = []
-        self.every: list[str] = []
-        self.hrefs: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        classes = (attrs.get("class") or "").split()
-        code = tag in SKIPPED_ELEMENTS
-        hidden = (code or "gpukb-quote" in classes or "gpukb-place" in classes, code)
-        if tag not in VOID:
-            self.stack.append(hidden)
-            self.hidden[0] += hidden[0]
-            self.hidden[1] += hidden[1]
-        said = [attrs[a] for a in ("title", "alt", "aria-label") if attrs.get(a)]
-        if not self.hidden[0]:
-            self.text += said
-        if not self.hidden[1]:
-            self.every += said
-        if attrs.get("href"):
-            self.hrefs.append(attrs["href"])
-
-    def handle_endtag(self, tag):
-        if tag not in VOID and self.stack:
-            ours, every = self.stack.pop()
-            self.hidden[0] -= ours
-            self.hidden[1] -= every
-
-    def handle_data(self, data):
-        if not self.hidden[0]:
-            self.text.append(data)
-        if not self.hidden[1]:
-            self.every.append(data)
-
-
-def pages(site):
-    """(page, language, customer text, hrefs, file) of every customer page; read and parsed once per session."""
-    return tuple(page[:5] for page in _parsed(str(site)) if not page[5])
-
-
-def every_page(site):
-    """(page, language, customer text, every text, file) of every built page, the reference pages for support
-    staff included (the same single parse as `pages`)."""
-    return tuple((rel, lang, text, every, path) for rel, lang, text, _h, path, _staff, every in _parsed(str(site)))
-
-
-@functools.lru_cache(maxsize=2)
-def _parsed(site: str) -> tuple:
-    out = []
-    for path in sorted(Path(site).rglob("*.html")):
-        rel = path.relative_to(site).as_posix()
-        lang = "en" if rel.startswith("en/") else "de"
-        parser = CustomerText()
-        parser.feed(path.read_text(encoding="utf-8"))
-        out.append((rel, lang, " ".join(parser.text), tuple(parser.hrefs), path,
-                    rel.removeprefix("en/").startswith(FOR_SUPPORT_STAFF), " ".join(parser.every)))
-    return tuple(out)
 
 
 def test_the_site_has_pages_of_both_languages(built):
