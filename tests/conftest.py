@@ -353,13 +353,20 @@ REAL_ANSWERS = frozenset({
 })
 
 
+#: modules reading every built page through tests/site_pages.py's single parse (≈ 1.8 s CPU a process): one worker
+#: parses them once per run
+PARSED_PAGES = frozenset({"test_voice_site.py", "test_site_markup.py"})
+
+
 @functools.lru_cache(maxsize=None)
 def _worker_group(module: str) -> str | None:
     """Which tests of a module must run on one worker: the module's, where it has a module-scoped fixture (made
-    once, not once per worker); the modules of REAL_ANSWERS all on one. The site tests spread over the workers: the
+    once, not once per worker); the modules of REAL_ANSWERS all on one, those of PARSED_PAGES all on one. The site tests spread over the workers: the
     build is shared (tests/sitebuild.py), each worker serves it and starts its own Chromium."""
     if module.rpartition("/")[2] in REAL_ANSWERS:
         return "real-answers"
+    if module.rpartition("/")[2] in PARSED_PAGES:
+        return "parsed-pages"
     return module if 'scope="module"' in _module_text(module) else None
 
 

@@ -1,7 +1,7 @@
-"""Every built page's markup, both languages, without a browser (the site built once per run; its pages parsed once
-per process with the customer-voice checks' pass, tests/site_pages.py): the page's language, its landmarks (banner,
-main, content info, navigation), one h1 first and no heading level skipped in the article, no image without alt
-text, and the MIG matrix's column headers.
+"""Every built page's markup, both languages, without a browser: the page's language, its landmarks (banner, main,
+content info, navigation), one h1 first and no heading level skipped in the article, no image without alt text, and
+the MIG matrix's column headers. The site is built once per run; its pages are parsed in the customer-voice checks'
+pass (tests/site_pages.py), on the one xdist worker of both modules (conftest PARSED_PAGES).
 
 Until 2026-12-02 the phone walk of tests/test_site_layout.py switched every page it visited (about a dozen per
 language) to desktop size and asked the browser's role engine; these are properties of the HTML, read here on all

@@ -103,11 +103,13 @@ def test_the_containers_copy_shares_the_leaves_and_sees_every_change():
 
 
 def test_the_real_answer_modules_exist_and_run_on_one_worker():
-    """tests/conftest.py REAL_ANSWERS: one xdist scope for all of them (a file renamed would drop out silently)."""
-    from conftest import REAL_ANSWERS, REPO, _worker_group
+    """tests/conftest.py REAL_ANSWERS and PARSED_PAGES: one xdist scope for each set (a file renamed would drop out
+    silently)."""
+    from conftest import PARSED_PAGES, REAL_ANSWERS, REPO, _worker_group
 
-    assert sorted(name for name in REAL_ANSWERS if not (REPO / "tests" / name).is_file()) == []
+    assert sorted(name for name in REAL_ANSWERS | PARSED_PAGES if not (REPO / "tests" / name).is_file()) == []
     assert {_worker_group(f"tests/{name}") for name in REAL_ANSWERS} == {"real-answers"}
+    assert {_worker_group(f"tests/{name}") for name in PARSED_PAGES} == {"parsed-pages"}
     assert _worker_group("tests/test_words.py") is None
 
 
