@@ -140,18 +140,18 @@ class Asker:
         from kb.engine import evaluate_many
 
         mod = module(question)
-        todo = [i for i, k in zip(inputs_list, keys) if k not in memo]
+        todo = [(i, k) for i, k in zip(inputs_list, keys) if k not in memo]
         if todo and self._problems.get(question):
             from kb.errors import RuleBaseInvalid
 
             raise RuleBaseInvalid(self._problems[question])
         if todo:
             with bulk() if len(todo) > 50 else contextlib.nullcontext():
-                fact_lists = [mod.facts(self, inputs) for inputs in todo]
+                fact_lists = [mod.facts(self, inputs) for inputs, _k in todo]
                 results = evaluate_many(question, fact_lists, engine=self.engine, data=self.data, rules=self.rules,
                                         cited=cited)
-                for inputs, conclusions in zip(todo, results):
-                    self._memo[self._key(question, inputs, cited)] = mod.fold(self, inputs, conclusions)
+                for (inputs, key), conclusions in zip(todo, results):
+                    self._memo[key] = mod.fold(self, inputs, conclusions)
         return [memo[k] for k in keys]
 
 
