@@ -143,9 +143,16 @@ CONTRAST = """(selector) => {
   function rgb(s) { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; }
   function lum([r, g, b]) { return [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
                               .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0); }
+  const seen = new Map();  // each element's background once (a table's cells share their ancestors)
   function background(el) {
-    for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c[3] > 0.5) return c; }
-    return [255, 255, 255, 1];
+    if (!el) return [255, 255, 255, 1];
+    let c = seen.get(el);
+    if (c === undefined) {
+      c = rgb(getComputedStyle(el).backgroundColor);
+      c = c[3] > 0.5 ? c : background(el.parentElement);
+      seen.set(el, c);
+    }
+    return c;
   }
   const out = [];
   for (const el of document.querySelectorAll(selector)) {
