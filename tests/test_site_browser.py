@@ -25,8 +25,9 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def built(site_built, chromium):
-    """The session's site (tests/site_fixtures.py), as this module reads it; needs the browser."""
-    return {"site": site_built.site, "poisoned": site_built.poisoned, "export": site_built.export}
+    """The session's site (tests/site_fixtures.py: .site, .poisoned, .export — the 80 MB export parsed on first use,
+    by the tests that read it, not by the first test asking for the site); needs the browser."""
+    return site_built
 
 
 @pytest.fixture
@@ -76,7 +77,7 @@ def test_mig_matrix_shows_the_engines_verdicts(page, server, built):
     cells = page.locator("span[data-verdict][data-card][data-operators]")
     shown = cells.evaluate_all("cs => cs.map(c => [c.dataset.card, c.dataset.operators, c.dataset.verdict])")
     assert shown
-    answers = {(a["inputs"]["card"], a["inputs"]["operator"]): a["verdict"] for a in built["export"]["answers"]
+    answers = {(a["inputs"]["card"], a["inputs"]["operator"]): a["verdict"] for a in built.export["answers"]
                if a["question"] == "mig" and a["inputs"].get("driver") is None}
     seen, covered = set(), set()
     for card, operators, verdict in shown:
@@ -87,7 +88,7 @@ def test_mig_matrix_shows_the_engines_verdicts(page, server, built):
             covered.add((card, operator))
     assert len(seen) >= 2, f"a matrix with one verdict only proves little: {seen}"
     # every card with every release the engine answered for, none left out by the merged columns
-    assert covered == {(a["inputs"]["card"], a["inputs"]["operator"]) for a in built["export"]["answers"]
+    assert covered == {(a["inputs"]["card"], a["inputs"]["operator"]) for a in built.export["answers"]
                        if a["question"] == "mig" and not a["inputs"].get("driver")}
     word = {"yes": "Ja", "conditional": "Bedingt", "unconfirmed": "Unbestätigt", "no": "Nein"}
     first = cells.first
@@ -240,7 +241,7 @@ def to(page, url: str) -> None:
 def test_ask_permalink_shows_the_answer_of_gpukb_ask(ask_page, server, built, lang, query, question, state):
     page = ask_page(lang)
     to(page, _ask_url(server, lang, query))
-    expected = _expected(_oracle(built["site"], lang).ask(question, state))
+    expected = _expected(_oracle(built.site, lang).ask(question, state))
     assert _shown(page) == expected
     assert page.locator("html").get_attribute("lang") == lang
     # the address still holds the question (material's search would take a "q" for itself) …
@@ -259,7 +260,7 @@ def test_a_permalink_loaded_afresh_shows_the_answer_and_not_the_search(page, ser
     canonical link's (loaded too)."""
     page.goto(_ask_url(server, lang, query))
     page.wait_for_selector("#gpukb-ask[data-answered]")
-    expected = _expected(_oracle(built["site"], lang).ask(question, state))
+    expected = _expected(_oracle(built.site, lang).ask(question, state))
     assert _shown(page) == expected
     assert page.locator("html").get_attribute("lang") == lang
     assert f"q={question}" in page.url
@@ -276,12 +277,12 @@ def test_the_back_button_shows_the_question_asked_before(ask_page, server, built
     first = "q=mig&card=h200-nvl&driver=580.82.07"
     to(page, _ask_url(server, "en", first))
     before = _shown(page)
-    assert before == _expected(_oracle(built["site"], "en").ask("mig", {"card": "h200-nvl", "driver": "580.82.07"}))
+    assert before == _expected(_oracle(built.site, "en").ask("mig", {"card": "h200-nvl", "driver": "580.82.07"}))
     page.fill("#gpukb-ask-driver", "")  # a question asked in the form: a new entry of the history
     page.press("#gpukb-ask-driver", "Enter")
     page.wait_for_selector('#gpukb-ask[data-answered]:not([data-answered*="driver="])')
     after, address = _shown(page), page.url
-    assert after == _expected(_oracle(built["site"], "en").ask("mig", {"card": "h200-nvl"})) != before
+    assert after == _expected(_oracle(built.site, "en").ask("mig", {"card": "h200-nvl"})) != before
     page.go_back()
     page.wait_for_selector('#gpukb-ask[data-answered*="driver=580.82.07"]')
     assert "q=mig" in page.url and "driver=580.82.07" in page.url
@@ -298,7 +299,7 @@ def test_ask_page_follows_the_form_and_updates_its_address(ask_page, server, bui
     to(page, _ask_url(server, "en", ""))  # the page as loaded without a question
     page.select_option("#gpukb-ask-q", "mig")
     page.select_option("#gpukb-ask-card", "rtx-pro-6000-blackwell-server")
-    oracle = _oracle(built["site"], "en")
+    oracle = _oracle(built.site, "en")
     for typed in ("575.57.08", "575.57.9", "580.82.07", "550.1"):
         page.fill("#gpukb-ask-driver", typed)
         page.press("#gpukb-ask-driver", "Enter")
@@ -332,7 +333,7 @@ def test_ask_page_says_what_is_wrong_with_an_input(ask_page, server, query, mess
 
 def test_catalog_markup_is_shown_as_text_not_run(page, server, built):
     for prefix in ("", "/en"):
-        page.goto(f"{server}{prefix}/cards/{built['poisoned']}/")
+        page.goto(f"{server}{prefix}/cards/{built.poisoned}/")
         from sitebuild import POISON
 
         assert POISON in page.locator("article").inner_text()
