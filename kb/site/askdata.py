@@ -570,7 +570,7 @@ class _Pool:
     def _intern(self, table: str, item, key=None) -> int:
         """The index of `item` in its table, stored once. `key` (hashable) stands for the item where the
         caller builds one; else the item's JSON text is its key."""
-        key = (table, key if key is not None else json.dumps(item, sort_keys=True, ensure_ascii=False))
+        key = (table, key if key is not None else jsonbytes.dumps(item, sort_keys=True))  # (json's text, as bytes)
         found = self._index.get(key)
         if found is None:
             found = self._index[key] = len(self.tables[table])
