@@ -25,6 +25,7 @@ ten times as many.
 from __future__ import annotations
 
 import functools
+import gc
 import io
 import os
 import shutil
@@ -331,6 +332,18 @@ def pytest_collection_finish(session):
         from site_fixtures import site_root
 
         sitebuild.start(site_root(session.config._tmp_path_factory))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    """At the end of each test module (its module fixtures torn down), what survives is frozen (gc.freeze): the
+    compiled catalog's memo, the engines' memos, the collected items — objects that live on, which every full
+    collection would walk again (each ≈ 0.15 s over 1–2 million objects). Over 27 files in one process: full
+    collections 2.0–2.2 → 1.0 s CPU, the run 35.3 / 38.1 → 30.6 / 34.0 s. Frozen objects are still freed when
+    their last reference goes (reference counting: the catalog's data has no cycles); only a reference cycle among
+    them would stay until the process ends (no growth measured: max RSS 290 MB either way)."""
+    if nextitem is None or getattr(nextitem, "module", None) is not getattr(item, "module", None):
+        gc.freeze()
 
 
 @pytest.hookimpl(wrapper=True)
