@@ -73,7 +73,7 @@ class Site(SimpleNamespace):
 
     @functools.cached_property
     def export(self) -> dict | None:
-        """Parsed by orjson where installed (the `docs` extra; the same values as json's — compared on the real
+        """Parsed by orjson where installed (a base dependency; the same values as json's — compared on the real
         export through json.dumps of both — 0.7 → 0.45 s CPU), else json; then frozen out of the garbage
         collector's walks (gc.freeze: every object alive now moves to the permanent generation). Its millions of
         containers made each full collection of the process ~0.2 s longer for the rest of the run (a process

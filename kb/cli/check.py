@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from kb.cli.exitcodes import exit_code
 from kb.cli.i18n import Command
-from kb.cli.options import output_options
+from kb.cli.options import json_text, output_options
 
 
 def _versions(data: dict, operator, k8s, driver):
@@ -65,7 +63,7 @@ def check(files, operator, k8s, driver, quiet, as_json, lang):
     env = _versions(data, operator, k8s, driver)
     report = run_check(list(files), data, env, lang=lang, quiet=quiet)  # nothing readable: UnreadableFile (exit 2)
     if as_json:
-        click.echo(safe_json(json.dumps(report.as_json(), ensure_ascii=False, indent=2)))
+        click.echo(safe_json(json_text(report.as_json())))
     else:
         click.echo(render(report.as_json(), lang))
     return exit_code(findings=report.has_errors)

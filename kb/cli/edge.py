@@ -21,7 +21,6 @@ for an unreachable source) is its return value or SystemExit, passed through unc
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -88,9 +87,10 @@ def _lang() -> str:
 
 
 def _json(obj: dict) -> None:
+    from kb.cli.options import json_text  # (options imports this module)
     from kb.terminal import safe_json
 
-    click.echo(safe_json(json.dumps(obj, ensure_ascii=False, indent=2)))
+    click.echo(safe_json(json_text(obj)))
 
 
 def error_json(message: str, kind: str, code: int, details: dict | None = None) -> dict:

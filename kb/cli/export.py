@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from kb.cli.i18n import Group
-from kb.cli.options import output_options
+from kb.cli.options import json_text, output_options
 
 
 @click.group(cls=Group)
@@ -54,7 +52,7 @@ def answers(output, as_json, lang):
     if not as_json:
         raise UnusableInput(Text("say --json: JSON is the only format of the export",
                                  "geben Sie --json an: JSON ist das einzige Format des Exports"))
-    text = json.dumps(export_all(), ensure_ascii=False, indent=2)
+    text = json_text(export_all())
     if output:
         try:
             atomic_write(output, text + "\n")

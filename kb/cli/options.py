@@ -3,8 +3,6 @@ commands share. Errors are raised as domain errors (kb.errors); kb.cli.edge repo
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from kb.cli import edge, i18n
@@ -35,8 +33,17 @@ def output_options(fn):
     return fn
 
 
+def json_text(data) -> str:
+    """The CLI's JSON text of `data` (every `--json` output, errors and the export's file included):
+    `json.dumps(data, ensure_ascii=False, indent=2)`, written by orjson where installed (the same text, ≈ 4 × faster
+    on the export's 112 MB: kb.site.jsonbytes)."""
+    from kb.site.jsonbytes import dumps_indented
+
+    return dumps_indented(data).decode("utf-8")
+
+
 def print_json(data) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    click.echo(json_text(data))
 
 
 def resolve_card(data: dict, name: str) -> str:
