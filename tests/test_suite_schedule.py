@@ -28,17 +28,23 @@ def _scheduler():
     return conftest.pytest_xdist_make_scheduler(config, SimpleNamespace(loadscopesched=lambda *args: None))
 
 
-ITEMS = ([f"tests/test_ask_render.py::t{i}" for i in range(30)] + [f"tests/test_disputes.py::t{i}" for i in range(5)]
-         + [f"tests/test_words.py::t{i}" for i in range(300)])
-
-
-def test_every_test_runs_once_a_group_on_one_node_and_finished_units_leave_the_assigned_work():
+def _scheduled():
+    """A scheduler with two nodes that collected ITEMS, after its first distribution of work."""
     sched = _scheduler()
     nodes = [_Node("gw0"), _Node("gw1")]
     for node in nodes:
         sched.add_node(node)
         sched.add_node_collection(node, ITEMS)
     sched.schedule()
+    return sched, nodes
+
+
+ITEMS = ([f"tests/test_ask_render.py::t{i}" for i in range(30)] + [f"tests/test_disputes.py::t{i}" for i in range(5)]
+         + [f"tests/test_words.py::t{i}" for i in range(300)])
+
+
+def test_every_test_runs_once_a_group_on_one_node_and_finished_units_leave_the_assigned_work():
+    sched, nodes = _scheduled()
     done = dict.fromkeys(nodes, 0)
     while any(done[n] < len(n.sent) for n in nodes):
         for node in nodes:
@@ -53,12 +59,7 @@ def test_every_test_runs_once_a_group_on_one_node_and_finished_units_leave_the_a
 
 
 def test_a_crashed_nodes_unfinished_unit_is_sent_again():
-    sched = _scheduler()
-    nodes = [_Node("gw0"), _Node("gw1")]
-    for node in nodes:
-        sched.add_node(node)
-        sched.add_node_collection(node, ITEMS)
-    sched.schedule()
+    sched, nodes = _scheduled()
     crashed = next(n for n in nodes if 0 in n.sent)  # the group's unit
     for index in crashed.sent[:3]:
         sched.mark_test_complete(crashed, index)
