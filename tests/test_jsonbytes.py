@@ -1,4 +1,4 @@
-"""kb.site.jsonbytes.dumps and dumps_indented write what json.dumps writes (compact, or indent=2 as the CLI's --json
+"""kb.jsonbytes.dumps and dumps_indented write what json.dumps writes (compact, or indent=2 as the CLI's --json
 output; ensure_ascii=False), with and without orjson."""
 
 import json
@@ -9,7 +9,7 @@ from enum import IntEnum
 
 import pytest
 
-from kb.site import jsonbytes
+from kb import jsonbytes
 from kb.text import Text
 
 

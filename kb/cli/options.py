@@ -36,8 +36,8 @@ def output_options(fn):
 def json_text(data) -> str:
     """The CLI's JSON text of `data` (every `--json` output, errors and the export's file included):
     `json.dumps(data, ensure_ascii=False, indent=2)`, written by orjson where installed (the same text, ≈ 4 × faster
-    on the export's 112 MB: kb.site.jsonbytes)."""
-    from kb.site.jsonbytes import dumps_indented
+    on the export's 112 MB: kb.jsonbytes)."""
+    from kb.jsonbytes import dumps_indented
 
     return dumps_indented(data).decode("utf-8")
 

@@ -17,8 +17,8 @@ VERSION = "v1"
 
 
 def _dump(value, compact: bool = False) -> str | bytes:
-    if compact:  # the answers: megabytes, read by tools, not people (UTF-8 bytes, kb.site.jsonbytes: json's text, faster)
-        from kb.site.jsonbytes import dumps
+    if compact:  # the answers: megabytes, read by tools, not people (UTF-8 bytes, kb.jsonbytes: json's text, faster)
+        from kb.jsonbytes import dumps
 
         return dumps(value) + b"\n"
     return json.dumps(value, ensure_ascii=False, indent=2) + "\n"

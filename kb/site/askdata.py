@@ -20,7 +20,7 @@ from kb.answer import _detail_lines
 from kb.engine.syntax import VERDICTS
 from kb.questions import bulk, words
 from kb.questions.resource import MIN_REPLICAS
-from kb.site import jsonbytes
+from kb import jsonbytes
 from kb.site.askbatch import TemplateAsker, intervals, padded, slot
 from kb.site.forked import Tickets, run_forked
 from kb.wording import nested, section_text, title_text
@@ -790,7 +790,7 @@ def _workers(cards: int) -> int:
 
 
 def _dump(value) -> bytes:
-    """The file's JSON text as UTF-8 (kb.site.jsonbytes: json's compact text with sorted keys, faster)."""
+    """The file's JSON text as UTF-8 (kb.jsonbytes: json's compact text with sorted keys, faster)."""
     return jsonbytes.dumps(value, sort_keys=True) + b"\n"
 
 
