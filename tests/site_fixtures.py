@@ -190,7 +190,7 @@ def open_page(browser, request, viewport: dict, keep: str = "", **context_args):
         failed = outside() or tab.errors or getattr(request.node, "gpukb_call_failed", True)
         if failed or os.environ.get("GPUKB_SHOTS"):
             try:
-                pg.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
+                pg.screenshot(path=str(SHOTS / f"{request.node.name.replace('/', '_')}.png"), full_page=True)
             except Exception:  # noqa: BLE001 - a screenshot is a help, not a result
                 pass
         usable = tab.empty() if failed or not keep else True  # what the page says while it is left still counts
