@@ -128,6 +128,7 @@ class _Tab:
         self.page = self.context.new_page()
         self.requests: list[str] = []
         self.errors: list[str] = []
+        self.cdp = None  # (a DevTools session of the page, made on first use: empty())
         self.page.on("request", lambda r: self.requests.append(r.url))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
@@ -144,11 +145,19 @@ class _Tab:
             return False
 
     def empty(self) -> bool:
-        """Leave the site (the page's scripts end with it) and forget its storage; False where the page is unusable."""
+        """Leave the site (the page's scripts end with it) and forget its storage; False where the page is unusable.
+        The site's local storage is cleared once more from the browser after the page is left: what the page writes
+        while it goes (the palette it saves when the emulated colour scheme is undone) must not reach the next test."""
         try:
+            origin = None
             if self.page.url.startswith("http"):
+                origin = "{0.scheme}://{0.netloc}".format(urlparse(self.page.url))
                 self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
             self.page.goto("about:blank")
+            if origin:
+                if self.cdp is None:
+                    self.cdp = self.context.new_cdp_session(self.page)
+                self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "local_storage"})
             self.context.clear_cookies()
             return True
         except Exception:  # noqa: BLE001 - a crashed or closed page: the next test gets a new tab
@@ -193,8 +202,9 @@ def open_page(browser, request, viewport: dict, keep: str = "", **context_args):
                 pg.screenshot(path=str(SHOTS / f"{request.node.name.replace('/', '_')}.png"), full_page=True)
             except Exception:  # noqa: BLE001 - a screenshot is a help, not a result
                 pass
+        undone = tab.undo(scheme, permissions)  # before the page is left: what it writes on the change is cleared
         usable = tab.empty() if failed or not keep else True  # what the page says while it is left still counts
-        if not (tab.undo(scheme, permissions) and usable):
+        if not (undone and usable):
             _TABS.pop(key, None)
             try:
                 tab.context.close()
