@@ -5,7 +5,9 @@ The suite keeps to itself: before anything runs, HOME and the XDG folders point 
 neutral (C.UTF-8: English by default), and every test's GPUKB_CACHE_DIR holds the compiled data earlier tests
 built and nothing else (the cache is keyed by content: sharing it is safe) — so a catalog is compiled once per
 session, not once per test; what an earlier test loaded of the repository's catalog and rules stays in memory
-while nobody changed it in place (`_keep_memo`: compared with its files before each test). The folder is the process's one folder of compiled data; what else a test leaves in
+while nobody changed it in place (`_keep_memo`: compared with its files at the end of each test module — a change
+in place fails the run there — or after each test of a module marked `changes_memo`). The folder is the process's
+one folder of compiled data; what else a test leaves in
 it (drift state, HTTP cache, tracebacks, generated pages) is removed after the test. A module marked
 `pytest.mark.private_cache` (its tests look into the folder: count, damage or delete cache files) gets a folder
 of its own per test instead, starting with hard links to that compiled data — such a test replaces a file it
@@ -187,6 +189,16 @@ def memo_intact() -> bool:
     return True
 
 
+def _drop_foreign_builds() -> None:
+    """Forget the memo's builds of files outside the repository (a test's own catalog in its tmp_path is not asked
+    again; only the repository's builds are kept and checked)."""
+    from kb.catalog import compiled
+
+    inside = f"{REPO}{os.sep}"
+    for memo_key in [k for k in compiled._MEMO if not k[0].partition(":")[2].startswith(inside)]:
+        del compiled._MEMO[memo_key]
+
+
 def _keep_memo() -> bool:
     """Keep kb.catalog.compiled's in-process memo into the next test (called where GPUKB_CACHE_DIR is the shared
     folder and every fixture of the previous test is torn down, monkeypatch's undo included): only the builds of
@@ -195,9 +207,7 @@ def _keep_memo() -> bool:
     process would (tests/test_suite_memo.py)."""
     from kb.catalog import compiled
 
-    inside = f"{REPO}{os.sep}"
-    for memo_key in [k for k in compiled._MEMO if not k[0].partition(":")[2].startswith(inside)]:
-        del compiled._MEMO[memo_key]
+    _drop_foreign_builds()
     if memo_intact():
         return True
     compiled.forget()
@@ -222,7 +232,7 @@ def _private_cache(request, tmp_path_factory, monkeypatch):
         compiled.forget()
     else:
         _from_outside()
-        _keep_memo()
+        _drop_foreign_builds()
     yield cache
     if private:
         compiled.forget()
@@ -342,6 +352,42 @@ def pytest_collection_finish(session):
         sitebuild.start(site_root(session.config._tmp_path_factory))
 
 
+#: the tests this process ran since the memo was last checked (all of one module)
+_UNCHECKED: list = []
+
+
+def _check_memo(item, module_end: bool) -> str | None:
+    """After a test (all its fixtures torn down): where the module ends here (the process's next test is another
+    module's) or the module is marked `changes_memo`, whether kb.catalog.compiled's memo of the repository's catalog
+    and rules still holds what its files hold (`_keep_memo`; dropped otherwise). A change in place in a module not
+    marked so is an error of the module's last test here, naming the tests that ran since the last check: its
+    later tests may have read the changed data. Checked per module, not per test: the comparison costs 1–5 ms
+    (the memo's ~25k objects, cold in the CPU's caches after a test), ≈ 7 s CPU over a run at every test."""
+    if item.get_closest_marker("private_cache") is not None:
+        return None  # its memo is forgotten after each test (_private_cache)
+    _UNCHECKED.append(item.nodeid)
+    per_test = item.get_closest_marker("changes_memo") is not None
+    if not (module_end or per_test):
+        return None
+    tests = list(_UNCHECKED)
+    _UNCHECKED.clear()
+    saved = os.environ.get("GPUKB_CACHE_DIR")
+    os.environ["GPUKB_CACHE_DIR"] = str(_WARM)  # the test's own value is undone by now
+    try:
+        _from_outside()
+        if _keep_memo() or per_test:
+            return None
+    finally:
+        if saved is None:
+            os.environ.pop("GPUKB_CACHE_DIR", None)
+        else:
+            os.environ["GPUKB_CACHE_DIR"] = saved
+    return (f"the compiled catalog or rules that kb.catalog.compiled keeps in memory were changed in place by one of "
+            f"these tests (or their module's fixtures or imports): {', '.join(tests)} — later tests may have read "
+            f"the changed data. Change a copy (copy.deepcopy, dict(...)), or mark the module "
+            f"`pytest.mark.changes_memo` (checked and dropped after each of its tests).")
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item, nextitem):
     """At the end of each test module (its module fixtures torn down), what survives is frozen (gc.freeze): the
@@ -350,8 +396,12 @@ def pytest_runtest_teardown(item, nextitem):
     collections 2.0–2.2 → 1.0 s CPU, the run 35.3 / 38.1 → 30.6 / 34.0 s. Frozen objects are still freed when
     their last reference goes (reference counting: the catalog's data has no cycles); only a reference cycle among
     them would stay until the process ends (no growth measured: max RSS 290 MB either way)."""
-    if nextitem is None or getattr(nextitem, "module", None) is not getattr(item, "module", None):
+    module_end = nextitem is None or getattr(nextitem, "module", None) is not getattr(item, "module", None)
+    problem = _check_memo(item, module_end)
+    if module_end:
         gc.freeze()
+    if problem:
+        pytest.fail(problem, pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True)

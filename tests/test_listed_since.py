@@ -36,13 +36,18 @@ def _since(card: dict):
     return card["operator_support"].get("since")
 
 
+def _copy(fact: dict | None) -> dict | None:
+    """A fact of the catalog to change (the catalog's own dicts are shared: kept in memory for the next test)."""
+    return dict(fact) if fact else fact
+
+
 def test_every_since_is_the_first_version_of_the_page_naming_the_card(data):
     """Replaying every version of the page gives each listed card's committed `since` exactly (and none where
     the card is listed in every release the catalog knows)."""
     found = history.first_listed(docs().git_dir, data)
     listed = {cid for cid, c in data["cards"].items() if c["operator_support"]["listed"]["value"]}
     assert set(found) == listed
-    committed = {cid: _since(data["cards"][cid]) for cid in found}
+    committed = {cid: _copy(_since(data["cards"][cid])) for cid in found}
     for fact in committed.values():
         if fact and not fact.get("disputed_by"):
             fact.pop("disputed_by", None)
@@ -65,7 +70,7 @@ def test_every_kubevirt_vgpu_since_is_the_first_release_naming_or_configuring_it
     supported = {cid for cid, c in data["cards"].items()
                  if (c["operator_support"].get("kubevirt_vgpu") or {}).get("value") is True}
     assert set(found) == supported
-    committed = {cid: data["cards"][cid]["operator_support"].get("kubevirt_vgpu_since") for cid in found}
+    committed = {cid: _copy(data["cards"][cid]["operator_support"].get("kubevirt_vgpu_since")) for cid in found}
     for fact in committed.values():
         if fact and not fact.get("disputed_by"):
             fact.pop("disputed_by", None)

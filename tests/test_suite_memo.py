@@ -1,5 +1,6 @@
 """The suite keeps the compiled catalog and rules in memory from one test to the next (tests/conftest.py
-`_keep_memo`) — only while no test changed them in place: such a change must not reach the next test."""
+`_keep_memo`) — only while no test changed them in place: such a change is an error at the end of its module's
+tests (`_check_memo`), or, in a module marked `changes_memo`, dropped before the next test."""
 
 from __future__ import annotations
 
@@ -130,3 +131,49 @@ def test_what_a_test_leaves_in_the_shared_folder_is_removed_after_it(tmp_path):
     (tmp_path / "drift-state.json").write_text("{}")  # left again by the next test
     _only_compiled(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["catalog-1.json", "index-3.json", "rules-2.json"]
+
+
+class _Item:
+    """What conftest._check_memo reads of a test item."""
+
+    def __init__(self, name: str, *markers: str):
+        self.nodeid, self.markers = f"tests/test_x.py::{name}", markers
+
+    def get_closest_marker(self, name: str):
+        return name if name in self.markers else None
+
+
+def test_a_change_in_place_is_an_error_at_the_end_of_its_module_naming_its_tests(monkeypatch):
+    """conftest._check_memo (after each test, its fixtures torn down): within a module nothing is compared; at the
+    module's end a change in place is an error naming the tests since the last check, and the memo is dropped."""
+    import conftest
+    from kb.catalog import compiled
+
+    monkeypatch.setattr(conftest, "_UNCHECKED", [])
+    data = load_data()
+    card = next(iter(data["cards"]))
+    assert conftest._check_memo(_Item("test_a"), module_end=False) is None
+    data["cards"][card]["name"] = "changed in place by a test"
+    assert conftest._check_memo(_Item("test_b"), module_end=False) is None  # not compared within the module
+    assert compiled._MEMO
+    problem = conftest._check_memo(_Item("test_c"), module_end=True)
+    assert problem is not None and "changed in place" in problem
+    assert "tests/test_x.py::test_a, tests/test_x.py::test_b, tests/test_x.py::test_c" in problem
+    assert load_data()["cards"][card]["name"] != "changed in place by a test"  # dropped: read from its file again
+    assert conftest._check_memo(_Item("test_d"), module_end=True) is None
+    assert conftest._UNCHECKED == []
+
+
+def test_a_module_marked_changes_memo_is_checked_after_each_test_and_its_change_dropped(monkeypatch):
+    import conftest
+
+    monkeypatch.setattr(conftest, "_UNCHECKED", [])
+    rules = load_rules()
+    question = sorted(rules)[0]
+    rules[question][0]["when"] = []
+    assert conftest._check_memo(_Item("test_a", "changes_memo"), module_end=False) is None
+    assert load_rules()[question][0]["when"] != []
+    load_data()["files"].clear()  # the head's own dict
+    assert conftest._check_memo(_Item("test_b", "private_cache"), module_end=True) is None  # forgets by itself
+    assert conftest._UNCHECKED == []
+    assert not conftest._keep_memo()
