@@ -15,6 +15,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import accumulate
+from operator import itemgetter
 
 from kb.lint.snapshots import normalise
 
@@ -102,6 +104,7 @@ class Finder:
         self.lower = self.doc.lower()
         self.words = self.doc.split(" ")
         self.lower_words = [w.lower() for w in self.words]
+        self._at: tuple | None = None
 
     def find(self, quote: str) -> Found:
         q = normalise(quote)
@@ -128,42 +131,78 @@ class Finder:
             _FUZZY[key] = self._fuzzy(q)
         return _FUZZY[key]
 
+    def _words_at(self) -> tuple[dict[str, list[int]], list[int]]:
+        """(each lowercased word → its positions in the document, the characters of the first i words for each i),
+        made at the first approximate search of this document."""
+        if self._at is None:
+            at: dict[str, list[int]] = {}
+            for i, w in enumerate(self.lower_words):
+                at.setdefault(w, []).append(i)
+            self._at = (at, list(accumulate(map(len, self.lower_words), initial=0)))
+        return self._at
+
     def _fuzzy(self, q: str) -> tuple[float, str] | None:
         """The best stretch of at least THRESHOLD similarity: windows of the quote's word count ± 2 whose
-        words overlap the quote's enough to be able to reach it (a cheap filter before difflib)."""
-        qw = q.lower().split(" ")
+        words overlap the quote's enough to be able to reach it (a cheap filter before difflib).
+
+        The same result as sliding the window word by word and asking difflib for every candidate's ratio, for a
+        fraction of the work: the window's overlap with the quote's words only changes where one of them enters
+        or leaves it, so only those places are visited; and difflib's two upper bounds of `ratio()` are computed
+        without a SequenceMatcher (it indexes the candidate's characters when made) — from the lengths
+        (`real_quick_ratio`) and from the characters the two texts share (`quick_ratio`). A candidate whose bound
+        is below THRESHOLD, or not above the best ratio found so far, cannot become the best."""
+        ql = q.lower()
+        qw = ql.split(" ")
         n = len(qw)
         need = Counter(qw)
-        ql = q.lower()
+        la = len(ql)
+        qchars = Counter(ql)
         best: tuple[float, str] | None = None
         # a window at THRESHOLD similarity shares most of the quote's words
         floor = max(1, int(n * 0.6))
         words_ = self.lower_words
-        window: Counter = Counter()
-        shared = 0  # sum over words of min(need, window): kept up to date as the window slides
-
-        def add(w: str, step: int) -> int:
-            before = min(need[w], window[w]) if w in need else 0
-            window[w] += step
-            return (min(need[w], window[w]) if w in need else 0) - before
-
-        for w in words_[:n]:
-            shared += add(w, 1)
-        for start in range(0, max(1, len(words_) - n + 1)):
-            if start:
-                shared += add(words_[start - 1], -1)
-                if start + n - 1 < len(words_):
-                    shared += add(words_[start + n - 1], 1)
+        count = len(words_)
+        at, ends = self._words_at()
+        last = max(0, count - n)  # the last window's start
+        events = []  # (window start, +1/-1, word): a word of the quote enters or leaves the window of n words
+        for w in need:
+            for pos in at.get(w, ()):
+                events.append((max(0, pos - n + 1), 1, w))
+                if pos + 1 <= last:
+                    events.append((pos + 1, -1, w))
+        events.sort(key=itemgetter(0))
+        have = dict.fromkeys(need, 0)
+        shared = 0  # sum over the quote's words of min(need, occurrences in the window)
+        k, total_events = 0, len(events)
+        while k < total_events:
+            first = events[k][0]
+            while k < total_events and events[k][0] == first:
+                _, step, w = events[k]
+                k += 1
+                if step > 0:
+                    have[w] += 1
+                    shared += have[w] <= need[w]
+                else:
+                    shared -= have[w] <= need[w]
+                    have[w] -= 1
             if shared < floor:
                 continue
-            for size in range(max(1, n - 2), n + 3):
-                words = self.lower_words[start:start + size]
-                if not words:
-                    continue
-                matcher = SequenceMatcher(None, ql, " ".join(words), autojunk=False)
-                if matcher.real_quick_ratio() < THRESHOLD or matcher.quick_ratio() < THRESHOLD:
-                    continue
-                ratio = matcher.ratio()
-                if ratio >= THRESHOLD and (best is None or ratio > best[0]):
-                    best = (ratio, " ".join(self.words[start:start + size]))
+            for start in range(first, events[k][0] if k < total_events else last + 1):
+                for size in range(max(1, n - 2), n + 3):
+                    took = min(size, count - start)
+                    if took <= 0:
+                        continue
+                    lb = ends[start + took] - ends[start] + took - 1
+                    total = la + lb
+                    bound = 2.0 * min(la, lb) / total if total else 1.0  # difflib's real_quick_ratio
+                    if bound < THRESHOLD or (best is not None and bound <= best[0]):
+                        continue
+                    text = " ".join(words_[start:start + took])
+                    common = lb - sum((Counter(text) - qchars).values())
+                    bound = 2.0 * common / total if total else 1.0  # difflib's quick_ratio
+                    if bound < THRESHOLD or (best is not None and bound <= best[0]):
+                        continue
+                    ratio = SequenceMatcher(None, ql, text, autojunk=False).ratio()
+                    if ratio >= THRESHOLD and (best is None or ratio > best[0]):
+                        best = (ratio, " ".join(self.words[start:start + size]))
         return best
