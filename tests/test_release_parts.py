@@ -6,6 +6,7 @@ leaves out, or a class whose releases would have got different answers."""
 from __future__ import annotations
 
 import copy
+import pickle
 
 import pytest
 
@@ -112,9 +113,14 @@ def test_the_facts_compare_the_release_only_through_its_parts(real, monkeypatch)
         asker.answer(question, inputs[question])  # the fold (mig's details read the release) too
 
 
+def _copy(data: dict) -> dict:
+    """A deep copy of plain catalog data (as copy.deepcopy gives; pickle's C code: ≈ 0.030 → 0.014 s CPU for the real catalog)."""
+    return pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+
+
 def _patched(data, name: str, newer: str, older: str, cid: str) -> dict:
     """A copy of the catalog where releases `newer` and `older` differ in one part only (for the card `cid`)."""
-    out = copy.deepcopy({k: v for k, v in data.items() if k != "index"})
+    out = _copy({k: v for k, v in data.items() if k != "index"})
     out["hash"] = f"{data.get('hash')}+test-release-parts-{name}"
     operator = out["releases"]["gpu-operator"]
     rel = next(r for r in operator["releases"] if r["version"] == newer)
@@ -357,7 +363,7 @@ def test_two_drivers_differing_in_what_the_methods_facts_read_are_classes_apart(
     their methods answers (one class would have given them one answer)."""
     data, rules = real
     op, older, newer = _driver_pair(data, rules, CARD)
-    patched = copy.deepcopy({k: v for k, v in data.items() if k != "index"})
+    patched = _copy({k: v for k, v in data.items() if k != "index"})
     patched["hash"] = f"{data.get('hash')}+test-driver-classes-{read}"
     if read == "issues":  # the vGPU issue (read by a methods rule) as one of the newer driver on this card
         issue = next(i for _c, f in sorted(patched["releases"].items()) for i in f.get("known_issues", [])

@@ -258,7 +258,10 @@ def apply(data: dict, patch: list[dict]) -> dict:
     """A deep copy of the catalog data with the patch's values set. The copy gets a content key of its own
     (the catalog's hash and the patch's): the engine's memos of citations, conditions and disputes are kept per
     content key, and the copy's facts are not the catalog's."""
-    out = copy.deepcopy(data)
+    try:  # plain data: pickle's C code copies it as copy.deepcopy would, in a fraction of the time
+        out = pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        out = copy.deepcopy(data)
     if data.get("hash"):
         edits = json.dumps(patch, sort_keys=True, default=str).encode()
         out["hash"] = f"{data['hash']}+{hashlib.sha256(edits).hexdigest()[:16]}"
