@@ -177,3 +177,27 @@ def test_a_module_marked_changes_memo_is_checked_after_each_test_and_its_change_
     assert conftest._check_memo(_Item("test_b", "private_cache"), module_end=True) is None  # forgets by itself
     assert conftest._UNCHECKED == []
     assert not conftest._keep_memo()
+
+
+def test_a_shared_folder_listed_clean_is_listed_again_only_once_its_mtime_moved(tmp_path, monkeypatch):
+    """conftest._only_compiled skips the listing where the folder's mtime is the one it had when last listed clean
+    (and that mtime was not racily recent then); anything left there afterwards moves the mtime and is removed."""
+    import os
+
+    import conftest
+
+    monkeypatch.setattr(conftest, "_CLEAN", [None])
+    listed = []
+    real_listdir = os.listdir
+    monkeypatch.setattr(conftest.os, "listdir", lambda p: listed.append(p) or real_listdir(p))
+    (tmp_path / "catalog-1.json").write_text("{}")
+    conftest._only_compiled(tmp_path)  # learns the name
+    conftest._only_compiled(tmp_path)  # the mtime is racily recent: listed again
+    assert len(listed) == 2 and conftest._CLEAN == [None]
+    os.utime(tmp_path, ns=(10**18, 10**18))  # an old mtime: listed once more, then known clean
+    conftest._only_compiled(tmp_path)
+    conftest._only_compiled(tmp_path)
+    assert len(listed) == 3
+    (tmp_path / "drift-state.json").write_text("{}")  # left by a test: the mtime moves
+    conftest._only_compiled(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["catalog-1.json"]
