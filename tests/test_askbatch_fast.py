@@ -148,3 +148,29 @@ def test_dra_templates_shared_by_content_are_those_written_per_release(monkeypat
     plain, many = _shared_texts(monkeypatch, {k: v for k, v in askbatch.CONTENT.items() if k != "dra"})
     assert fast == plain
     assert few * 3 < many
+
+
+def _replaced(text: str, sentinels: dict) -> str:
+    """Each sentinel of `text` as its slot, the longest first (what `_filler` does without its quick test)."""
+    for sentinel in sorted(sentinels, key=len, reverse=True):
+        text = text.replace(sentinel, askbatch.slot(sentinels[sentinel]))
+    return text
+
+
+@pytest.mark.parametrize("sentinels", [
+    {askdata._op("26.3.1"): "operator"},
+    {askdata._op("26.3.1"): "operator", askbatch.padded((580, 82, 7), kind="driver"): "driver",
+     askbatch.component_token("device-plugin"): "component-device-plugin"},
+    {askbatch.component_token("device-plugin"): "component-device-plugin", "7000001": "mig_gpus", "x": "y"},
+])
+def test_a_text_without_any_sentinel_s_mark_is_passed_over_and_every_other_filled(sentinels):
+    """`_filler` passes over a text that lacks every character of its marks (each sentinel holds one): the same
+    result as replacing every sentinel, for texts with none, one, several, and look-alikes of a sentinel."""
+    fill = askbatch._filler(sentinels)
+    texts = ["", "plain words", "A100 80GB", "0", "26.3.1", "a 0026 b", "\ue002", "\ue003x"]
+    for sentinel in sentinels:
+        texts += [sentinel, f"v{sentinel}.", sentinel * 2, sentinel[:-1], sentinel[1:], f"{sentinel} and {sentinel[:3]}"]
+    texts.append(" ".join(sentinels))
+    for text in texts:
+        assert fill(text) == _replaced(text, sentinels), text
+    assert askbatch._filler(dict(sentinels)) is fill  # (one filler per set of sentinels)

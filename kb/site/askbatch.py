@@ -133,18 +133,64 @@ def _walk(value, fn):
     return value
 
 
+#: (sentinel, slot name) pairs → their `_filler` (the same few sets of sentinels come back for every template)
+_FILLERS: dict[tuple, object] = {}
+
+
 def _filler(sentinels: dict[str, str]):
     """A function writing each sentinel of a text as its slot: one str.replace per sentinel, the longest first.
     That is the substitution of one expression matching any of them, since no sentinel occurs in another or in a
     slot (sentinels are digits, dots and private-use characters; slots hold letters and dashes)."""
+    names = tuple(sentinels.items())
+    found = _FILLERS.get(names)
+    if found is None:
+        if len(_FILLERS) > 10_000:
+            _FILLERS.clear()
+        found = _FILLERS[names] = _make_filler(sentinels)
+    return found
+
+
+def _make_filler(sentinels: dict[str, str]):
     order = [(sentinel, slot(sentinels[sentinel])) for sentinel in sorted(sentinels, key=len, reverse=True)]
+    marks = _cover([sentinel for sentinel, _ in order])
 
     def fill(text: str) -> str:
         for sentinel, filled in order:
             if sentinel in text:
                 text = text.replace(sentinel, filled)
         return text
+    # (most texts hold none: one that lacks every character of `marks` — each sentinel holds one of them: a padded
+    # version a "0", a component's token its opening mark — holds no sentinel and is passed over at once)
+    if not all(order_sentinel for order_sentinel, _ in order):
+        return fill  # (an empty sentinel is in every text)
+    if len(marks) == 1:
+        (mark,) = marks
+
+        def quick(text: str) -> str:
+            return fill(text) if mark in text else text
+        return quick
+    if len(marks) == 2:
+        first, second = marks
+
+        def quick2(text: str) -> str:
+            return fill(text) if first in text or second in text else text
+        return quick2
     return fill
+
+
+def _cover(sentinels: list[str]) -> list[str]:
+    """A few characters such that each of `sentinels` holds at least one (the one held by most sentinels first)."""
+    marks: list[str] = []
+    left = [s for s in sentinels if s]
+    while left:
+        counts: dict[str, int] = {}
+        for s in left:
+            for c in set(s):
+                counts[c] = counts.get(c, 0) + 1
+        mark = max(sorted(counts), key=counts.__getitem__)
+        marks.append(mark)
+        left = [s for s in left if mark not in s]
+    return marks
 
 
 def template_value(value, sentinels: dict[str, str]):
@@ -512,19 +558,20 @@ class TemplateAsker(Asker):
         prepared = []  # (n, key, facts, render)
         projections: dict = {}
         classed: dict = {}  # (by_facts) class of the facts → the key of its first request
+        own = []  # each request's inputs as `_inputs` writes them (made once per request)
         for n, request in enumerate(requests):
             inputs, sentinels = request[0], request[1]
             counted = len(request) > 2
             # the inputs decide the facts: the same inputs, the same template
-            key = (question, _inputs(inputs),
-                   request[2] if counted else None)
+            own.append(items := _inputs(inputs))
+            key = (question, items, request[2] if counted else None)
             if key in self._templates:
                 prepared.append((n, key, None, None))
                 continue
             facts = mod.facts(self, inputs)
             if by_facts:
                 op = next(s for s, name in sentinels.items() if name == "operator")
-                cls = self._fact_class(question, inputs, facts, op, request[2] if counted else None)
+                cls = self._fact_class(question, inputs, facts, op, request[2] if counted else None, items)
                 first = classed.setdefault(cls, key)
                 if first is not key:  # (its class's first request's template is its own)
                     prepared.append((n, first, None, None))
@@ -566,7 +613,8 @@ class TemplateAsker(Asker):
                 if last is not None and last[1] == firings[seen] and last[0] == render:
                     content = last[2]
                 else:
-                    content, resolved = self._content_key(question, inputs, render, firings[seen], sentinels, op)
+                    content, resolved = self._content_key(question, inputs, render, firings[seen], sentinels, op,
+                                                          own[n] if alike is None else alike[1])
                     if alike is not None:
                         counted[alike] = (render, firings[seen], content)
                 found = self._content.get(content)
@@ -607,20 +655,20 @@ class TemplateAsker(Asker):
             if content is not None:
                 self._content[content] = self._templates[key]
         out = [self._templates[key] for _n, key, _p, _r in prepared]
-        self._remember(question, requests, out)
+        self._remember(question, requests, out, own)
         return out
 
-    def _remember(self, question: str, requests: list[tuple], out: list[dict]) -> None:
+    def _remember(self, question: str, requests: list[tuple], out: list[dict], items: list | None = None) -> None:
         """Each request's answer (its template filled with its sentinels), for a question that asks `question` in
-        turn (`answer_many`): filled when first asked for."""
+        turn (`answer_many`): filled when first asked for. `items`: each request's `_inputs` where made already."""
         fill = self._component_fill()
-        for request, tmpl in zip(requests, out):
-            key = _key(question, request[0]) if len(request) == 2 else None
+        for n, (request, tmpl) in enumerate(zip(requests, out)):
+            key = (question, _inputs(request[0]) if items is None else items[n]) if len(request) == 2 else None
             if key is not None and key not in self._exact:
                 # a sub-question's answer keeps the component tokens (they stand for the same in every release)
                 self._exact[key] = (tmpl, {**fill, **{name: s for s, name in request[1].items()}})
 
-    def _fact_class(self, question: str, inputs: dict, facts: list[dict], op: str, counted) -> tuple:
+    def _fact_class(self, question: str, inputs: dict, facts: list[dict], op: str, counted, items=None) -> tuple:
         """What decides the template of a request (`templates` by_facts) but the release's sentinel `op`: the inputs,
         every fact but the behaviour facts (whole), and of the behaviour facts (a release's, the same for each of its
         requests) those a condition of a rule that may fire can match (`matchable`), as `release.written` writes them.
@@ -655,7 +703,7 @@ class TemplateAsker(Asker):
             shipped = [f for f in behaviour if any(_holds(req, f) for req in reqs)]
             text = memo[question, op, may] = release.written("behaviour", shipped, op, token=RELEASE,
                                                              component_token=component_token)
-        return repr((_inputs(inputs), counted, rest)).replace(op, RELEASE), text
+        return repr((_inputs(inputs) if items is None else items, counted, rest)).replace(op, RELEASE), text
 
     def _unread(self, question: str, facts: list[dict], sentinels: list[str], conditions: bool = False) -> None:
         """No property a rule of `question` reads (conditions, citations) holds one of these sentinels. `conditions`:
@@ -806,7 +854,7 @@ class TemplateAsker(Asker):
         return question, digest, first[1], tuple((rid, tuple(pos)) for rid, pos in firing)
 
     def _content_key(self, question: str, inputs: dict, render: list[dict], firing: list, sentinels: dict[str, str],
-                     op: str | None) -> tuple:
+                     op: str | None, items: tuple | None = None) -> tuple:
         """What the text of a template of `question` (one of CONTENT) is written from: the inputs and, per rule that
         fired in order, the values of the placeholders its texts, details and cites name (as `conclude` reads them:
         the components' versions as their tokens), the citations `_cites` looks up and whether its reason repeats
@@ -873,7 +921,7 @@ class TemplateAsker(Asker):
         fill = self._fillers.get(names)
         if fill is None:
             fill = self._fillers[names] = _filler(sentinels)
-        text = fill(repr((list(_inputs(inputs)), rows)))
+        text = fill(repr((list(_inputs(inputs) if items is None else items), rows)))
         extra = CONTENT[question]
         return (question, text, repr(cites), cited, None if extra is None else fill(repr(extra(self, inputs)))), resolved
 
