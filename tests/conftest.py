@@ -54,7 +54,7 @@ MIRROR = Path(os.environ.get("GPUKB_MIRROR") or REPO.parent / ".mirror")
 #: reference counting frees anyway, and each collection also walks what is still young. Eight heavy files in one
 #: process (check and engine rules, engine matrix, drift history, ask render, release parts, fastinline, fasthtml):
 #: the collector's CPU 2.18 → 0.70–0.92 s of ≈ 25 s (gc.callbacks), max RSS unchanged (≈ 347 MB). Set here, so
-#: in every xdist worker and in what it forks (the suite's site build).
+#: in every xdist worker (not in the subprocesses the tests start: the site build, the CLI runs keep Python's own).
 gc.set_threshold(100_000, 50, 100)
 
 _SANDBOX = Path(tempfile.mkdtemp(prefix="gpukb-tests-"))
