@@ -104,14 +104,21 @@ def is_text(value: Any) -> bool:
     return isinstance(value, dict) and len(value) == len(LANGS) and all(k in value for k in LANGS)
 
 
+#: values pick() returns as they are without looking further (the leaves of JSON-like data)
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def pick(value: Any, lang: str) -> Any:
-    """`value` with every Text inside it (dicts and lists, any depth) replaced by its words in `lang`."""
-    if is_text(value):
-        return value[lang] if lang in LANGS else value["en"]
+    """`value` with every Text inside it (dicts and lists, any depth) replaced by its words in `lang`. (Leaves are
+    taken as they are without a call per leaf: every answer a test or the CLI localises passes through here.)"""
+    if type(value) in _LEAVES:
+        return value
     if isinstance(value, dict):
-        return {k: pick(v, lang) for k, v in value.items()}
+        if len(value) == len(LANGS) and all(map(value.__contains__, LANGS)):  # is_text
+            return value[lang] if lang in LANGS else value["en"]
+        return {k: v if type(v) in _LEAVES else pick(v, lang) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [pick(v, lang) for v in value]
+        return [v if type(v) in _LEAVES else pick(v, lang) for v in value]
     return value
 
 
