@@ -3,6 +3,7 @@ substitution rules of styles/ applied in Python to the guide pages (so the style
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -62,7 +63,9 @@ def test_scripts_vale_without_vale_says_skipped_and_does_not_pass(tmp_path):
 
 # --- the rules, applied in Python where Vale is missing ----------------------------------------------
 
-def _rules(style: str) -> list[tuple[re.Pattern, str]]:
+@functools.lru_cache(maxsize=None)
+def _rules(style: str) -> tuple[tuple[re.Pattern, str], ...]:
+    """The style's substitution rules (read and compiled once per process: each guide page's test applies them)."""
     out = []
     for path in sorted((ROOT / "styles" / style).glob("*.yml")):
         if path.name == "ProductNames.yml":
@@ -71,7 +74,14 @@ def _rules(style: str) -> list[tuple[re.Pattern, str]]:
         flags = re.IGNORECASE if rule.get("ignorecase") else 0
         for pattern, expected in rule["swap"].items():
             out.append((re.compile(rf"\b(?:{pattern})\b", flags), expected))
-    return out
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4)
+def _name_rules(rule: str) -> tuple[tuple[re.Pattern, str], ...]:
+    """The product-name rule's substitutions (the YAML kb.site.vale writes, read and compiled once per text)."""
+    names = yaml.safe_load(rule)["swap"]
+    return tuple((re.compile(rf"\b(?:{p})\b", re.IGNORECASE), n) for p, n in names.items())
 
 
 def findings(text: str, rules, lang_names: list[str] | None = None) -> list[str]:
@@ -108,6 +118,5 @@ def test_guide_pages_follow_the_house_style(page):
 
     lang = "de" if page.name.endswith(".de.md") else "en"
     rules = _rules("Gpukb") + _rules("GpukbDe" if lang == "de" else "GpukbEn")
-    names = yaml.safe_load(product_rule(product_names(load_data())))["swap"]
-    rules += [(re.compile(rf"\b(?:{p})\b", re.IGNORECASE), n) for p, n in names.items()]
+    rules += _name_rules(product_rule(product_names(load_data())))
     assert findings(page.read_text(encoding="utf-8"), rules) == []
