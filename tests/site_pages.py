@@ -14,6 +14,9 @@ from pathlib import Path
 FOR_SUPPORT_STAFF = ("reference/cli/", "reference/rules/")
 SKIPPED_ELEMENTS = {"code", "pre", "script", "style", "kbd"}
 VOID = ("br", "img", "input", "meta", "link", "hr", "source", "wbr")
+_VOID_TAGS = frozenset(VOID)
+#: the attributes whose values a reader reads
+_SAID = frozenset({"title", "alt", "aria-label"})
 
 
 class CustomerText(HTMLParser):
@@ -42,24 +45,30 @@ class CustomerText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         self.markup.start(tag, attrs)
-        classes = (attrs.get("class") or "").split()
         code = tag in SKIPPED_ELEMENTS
-        hidden = (code or "gpukb-quote" in classes or "gpukb-place" in classes, code)
-        if tag not in VOID:
+        classes = attrs.get("class")
+        ours = code or (classes is not None and "gpukb-" in classes
+                        and not {"gpukb-quote", "gpukb-place"}.isdisjoint(classes.split()))
+        hidden = (ours, code)
+        if tag not in _VOID_TAGS:
             self.stack.append(hidden)
-            self.hidden[0] += hidden[0]
-            self.hidden[1] += hidden[1]
-        said = [attrs[a] for a in ("title", "alt", "aria-label") if attrs.get(a)]
-        if not self.hidden[0]:
-            self.text += said
-        if not self.hidden[1]:
-            self.every += said
+            self.hidden[0] += ours
+            self.hidden[1] += code
+        if _SAID.isdisjoint(attrs):
+            said = ()
+        else:
+            said = [attrs[a] for a in ("title", "alt", "aria-label") if attrs.get(a)]
+        if said:
+            if not self.hidden[0]:
+                self.text += said
+            if not self.hidden[1]:
+                self.every += said
         if attrs.get("href"):
             self.hrefs.append(attrs["href"])
 
     def handle_endtag(self, tag):
         self.markup.end(tag)
-        if tag not in VOID and self.stack:
+        if tag not in _VOID_TAGS and self.stack:
             ours, every = self.stack.pop()
             self.hidden[0] -= ours
             self.hidden[1] -= every
