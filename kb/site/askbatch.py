@@ -428,21 +428,22 @@ def _key(question: str, inputs: dict) -> tuple:
     return question, _inputs(inputs)
 
 
-def _mig_listed(asker, inputs: dict):
+def _mig_listed(asker, inputs: dict, render: list[dict]):
     from kb.questions.release import part
 
     return part("listed", asker.data, inputs["operator"], asker.data["cards"][inputs["card"]])
 
 
-def _dra_fact(asker, inputs: dict) -> dict:
-    from kb.questions import dra
-
-    return dra.facts(asker, inputs)[0]
+def _dra_fact(asker, inputs: dict, render: list[dict]) -> dict:
+    """The request's fact as dra's fold builds it again: the one its template is written from (`render`, built by the
+    same call: dra.facts reads the inputs and the catalog only)."""
+    return render[0]
 
 
 #: the questions whose fold writes the answer from its inputs and the conclusions only (kb/questions/<q>.py `fold`),
-#: with what it reads besides (mig's details: whether the release's support list names the card; dra's fold builds its
-#: request's fact again and reads it): their templates are shared by content (`TemplateAsker._content_key`): requests
+#: with what it reads besides (a function of the asker, the inputs and the facts the template is written from; mig's
+#: details: whether the release's support list names the card; dra's fold builds its request's fact again and reads
+#: it): their templates are shared by content (`TemplateAsker._content_key`): requests
 #: whose templates read alike get one template object, and releases whose templates are all the same objects share one
 #: group on the page. Not recommend: its fold asks other questions (shared by `_shared_key`: what decides a template but
 #: the release).
@@ -923,7 +924,7 @@ class TemplateAsker(Asker):
             fill = self._fillers[names] = _filler(sentinels)
         text = fill(repr((list(_inputs(inputs) if items is None else items), rows)))
         extra = CONTENT[question]
-        return (question, text, repr(cites), cited, None if extra is None else fill(repr(extra(self, inputs)))), resolved
+        return (question, text, repr(cites), cited, None if extra is None else fill(repr(extra(self, inputs, render)))), resolved
 
     def _resolved_cites(self, rule: dict, resolved: tuple) -> list[dict]:
         """What `_cites` gives for the references `_content_key` resolved for a firing of `rule` (("release", the
