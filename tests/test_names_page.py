@@ -76,9 +76,12 @@ def test_the_page_resolves_names_as_the_cli():
     data = load_data(parts=("cards",))
     cards = [{"id": cid, "name": c["name"], "short": c["short_name"], "plain": bool(c.get("plain_product")),
               "names": [cid, c["name"], c["short_name"], *c.get("aliases", []), *(p["name"] for p in c.get("product_names", [])),
-                        *(s["name"] for s in c.get("systems", []))]} for cid, c in data["cards"].items()]
+                        *(s["name"] for s in c.get("systems", []))],
+              "pci": (c.get("pci_device_ids") or {}).get("value", [])} for cid, c in data["cards"].items()]
     index = NameIndex({c["id"]: {"id": c["id"], "name": c["name"], "short_name": c["short"], "aliases": c["names"][3:],
-                                 "plain_product": c["plain"]} for c in cards})
+                                 "plain_product": c["plain"], "pci_device_ids": c["pci"]} for c in cards})
+    pci = sorted({d for c in cards for d in c["pci"]})
+    assert len(pci) > 20  # the real catalog's device ids, written as the driver, lspci and mig-parted write them
     names = ["H200 NV", "H200", "H200 NVL", "L4 L40S", "H200 NVL or L4", "L4, L40S", "H200 und H200 NVL",
              "RTX PRO 6000 Server Edition Max-Q", "RTX PRO 6000", "A100", "A100 80GB", "H100 SXM5", "A10G", "L40G",
              "6000 rtx pro server edition", "rtx pro 6000 max", "toaster", "Ｌ４", "DGX A100", "NVIDIA-H200-NVL",
@@ -91,6 +94,8 @@ def test_the_page_resolves_names_as_the_cli():
     names += sample(every, 40, seed="page-names") + sample(prefixes, 300, seed="page-prefixes",
                                                            always=[p for p in prefixes if words(p) == {"h", "200", "nv"}])
     names += slips(sample(every, 60, seed="page-slips"))
+    names += [form.format(d[-4:]) for d in sample(pci, 8, seed="page-pci")
+              for form in ("0x{}", "{}", "0x{}10DE", "10de:{}", " 10DE:{} ")] + ["10de:2330", "0x0000", "10de:zzzz", "2330x"]
     names = list(dict.fromkeys(names))
     result = subprocess.run([node, "-e", HARNESS % page_resolver_source()], input=json.dumps({"data": {"cards": cards},
                             "names": names}), capture_output=True, text=True, timeout=120, check=True)
@@ -101,4 +106,9 @@ def test_the_page_resolves_names_as_the_cli():
     assert page["L4 L40S"] == {"error": "several L4; L40S"}
     assert page["L40G"] == {"error": "unknown 'L40G' did-you-mean L40; L40S; L4"}
     assert page["NVIDIA-A100-SXM4-40GB-MIG-1g.5gb"] == {"id": "a100-sxm4-40gb"}
+    assert page["10de:2330"] == {"id": "h100-sxm5-80gb"}  # the device id lspci shows
+    # a slip in the model number: the cards of the number it was meant to be (a letter O for a zero)
+    assert page["H101"] == {"error": "unknown 'H101' did-you-mean H100 NVL; H100 PCIe 80GB; H100 SXM5 80GB; H100 SXM5 94GB"}
+    assert page["A1OO"] == {"error": "unknown 'A1OO' did-you-mean A100 PCIe 40GB; A100 PCIe 80GB; A100 SXM4 40GB; "
+                                     "A100 SXM4 80GB"}
     assert sum("did-you-mean" in str(v) for v in page.values()) > 50  # the slips found their cards

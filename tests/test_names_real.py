@@ -82,6 +82,8 @@ def test_a_prefix_of_a_name_is_never_guessed_into_one_card():
 @pytest.mark.parametrize("typed, suggested", [
     ("H200 NV", "h200-nvl"), ("H200 N", "h200-nvl"), ("RTX PRO 6000 Max", "rtx-pro-6000-blackwell-max-q"),
     ("A10M", "a10"), ("L40G", "l40"),  # the A10M, the L40G: excluded from the vGPU list, cards of no list
+    # a slip in a word of the name: the cards of the word it was meant to be (a letter O for a zero after a digit)
+    ("H101", "h100-sxm5-80gb"), ("A1OO", "a100-sxm4-80gb"), ("H100 SXM6", "h100-sxm5-94gb"), ("H2OO NVL", "h200-nvl"),
 ])
 def test_a_part_or_a_misspelling_suggests_without_answering(typed, suggested):
     result = run("ask", "mig", typed, "--json")
@@ -89,6 +91,15 @@ def test_a_part_or_a_misspelling_suggests_without_answering(typed, suggested):
     assert result.exit_code == 2 and error["kind"] == "unusable-input"
     assert error["error"].startswith(f"unknown card {typed!r} — did you mean: ")
     assert suggested in error["details"]["suggestions"]
+
+
+def test_a_slip_in_the_model_number_suggests_every_card_of_that_number_in_both_languages():
+    en, de = run("ask", "mig", "H101"), run("ask", "mig", "H101", "--lang", "de")
+    assert (en.exit_code, de.exit_code) == (2, 2)
+    assert en.output == ("Error: unknown card 'H101' — did you mean: H100 NVL; H100 PCIe 80GB; H100 SXM5 80GB; "
+                         "H100 SXM5 94GB (list all: gpukb cards)\n")
+    assert de.output.startswith("Fehler: unbekannte Karte „H101“ – meinten Sie: H100 NVL; H100 PCIe 80GB; ")
+    assert json.loads(run("ask", "mig", "toaster", "--json").output)["details"]["suggestions"] == []  # nothing close
 
 
 def test_h200_nv_suggests_the_h200_nvl_first_in_both_languages():

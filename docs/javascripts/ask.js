@@ -220,6 +220,18 @@
     return out;
   }
 
+  // a run of letters and digits as typed: the words a slip misspells; one longer than RUN_MAX is none
+  var RUN_MAX = 40;
+  function runsOf(name) { return String(name).normalize("NFKC").toLowerCase().match(/[a-z0-9]+/g) || []; }
+  // letters O typed for zeros after a digit: "a1oo" → "a100"
+  function digitsForO(run) { return run.replace(/(\d)(o+)/g, function (m, d, o) { return d + "0".repeat(o.length); }); }
+
+  // a PCI device id as the driver and lspci write it: "0x2335", "2335", "0x233510DE", "10de:2335" → "pci:2335"
+  function pciKey(name) {
+    var m = String(name).trim().match(/^(?:0x|10de:)?([0-9a-f]{4})(?:10de)?$/i);
+    return m && /\d/.test(m[1]) ? "pci:" + m[1].toLowerCase() : null;
+  }
+
   function subset(a, b) { return Object.keys(a).every(function (k) { return b[k]; }); }
   function size(a) { return Object.keys(a).length; }
   function same(a, b) { return size(a) === size(b) && subset(a, b); }
@@ -232,7 +244,7 @@
   // the words of one name in any order, a name naming several cards (refused), a part of names (ambiguous or "did
   // you mean"), else "did you mean" the closest names or the names the typed words hold — never a guess
   function nameIndex(data) {
-    var ix = { exact: {}, wordsets: [], glued: {}, vocab: {}, qualifiers: {}, byId: {} };
+    var ix = { exact: {}, wordsets: [], glued: {}, vocab: {}, qualifiers: {}, byId: {}, runs: {} };
     data.cards.forEach(function (c) {
       ix.byId[c.id] = c;
       ix.glued[c.id] = ix.glued[c.id] || {};
@@ -246,6 +258,11 @@
         ix.glued[c.id] = union(ix.glued[c.id], g);
         ix.glued[c.id][normalise(n)] = 1;
         ix.qualifiers[c.id] = union(ix.qualifiers[c.id], g);
+        runsOf(n).forEach(function (r) { if (r.length <= RUN_MAX) ix.runs[r] = 1; });
+      });
+      (c.pci || []).forEach(function (dev) {
+        var k = pciKey(dev);
+        if (k) (ix.exact[k] = ix.exact[k] || {})[c.id] = 1;
       });
     });
     return ix;
@@ -265,6 +282,7 @@
     var key = normalise(name);
     if (!key) return { ids: [] };
     var hits = Object.keys(ix.exact[key] || {});
+    if (!hits.length) hits = Object.keys(ix.exact[pciKey(name) || ""] || {});
     if (!hits.length && productName(name) !== String(name).trim()) {
       name = productName(name);  // a GPU Feature Discovery label with its -MIG-… or -SHARED suffix
       key = normalise(name);
@@ -292,7 +310,36 @@
     ids = plainIds.length ? plainIds : ids;
     if (ids.length) return { ids: ids, ambiguous: ids.length > 1, partial: true };
     ids = closeCards(ix, key);
-    return { ids: ids.length ? ids : within(ix, typed), partial: true };
+    if (!ids.length) ids = within(ix, typed);
+    if (!ids.length) ids = respelled(ix, name);
+    return { ids: ids, partial: true };
+  }
+
+  // the cards the name would name (or be close to) with each run in no card name read as the closest run that is
+  // (a letter O after a digit as a zero; difflib's ratio >= 0.7, the larger run on a tie): [] where none changes
+  function respelled(ix, name) {
+    var typed = runsOf(name), changed = false;
+    var fixed = typed.map(function (run) {
+      if (ix.runs[run] || run.length > RUN_MAX) return run;
+      var zeros = digitsForO(run);
+      var best = ix.runs[zeros] ? zeros : closestRun(ix, zeros);
+      if (best === null || best === run) return run;
+      changed = true;
+      return best;
+    });
+    return changed ? lookup(ix, fixed.join(" ")).ids : [];
+  }
+
+  // difflib.get_close_matches(run, runs, n=1, cutoff=0.7)[0], or null
+  function closestRun(ix, run) {
+    var b = Array.from(run), b2j = {}, best = null, bestScore = -1;
+    b.forEach(function (c, j) { (b2j[c] = b2j[c] || []).push(j); });
+    Object.keys(ix.runs).forEach(function (x) {
+      var a = Array.from(x), total = a.length + b.length;
+      var score = total ? 2.0 * matched(a, b, b2j) / total : 1.0;
+      if (score >= 0.7 && (score > bestScore || (score === bestScore && x > best))) { best = x; bestScore = score; }
+    });
+    return best;
   }
 
   // "did you mean": the cards of the (at most five) names closest to the typed one, as Python's

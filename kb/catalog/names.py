@@ -10,8 +10,11 @@ Order: (1) the whole name as typed, ignoring case, spaces, hyphens and a leading
 distinguishing words are those of one of a card's names, in any order ("6000 rtx pro server"); (3) a name
 naming several cards ("L4 L40S", "H200 NVL or L4", "RTX PRO 6000 Server Edition Max-Q") is refused listing
 them (`NameError_.several`); (4) the typed words are a part of card names: ambiguous ("H100 SXM5": the 80GB
-and the 94GB card) or "did you mean"; (5) anything else: "did you mean" the closest names. Nothing is guessed:
-neither a part of a name ("H200 NV" is not the H200 SXM, "L40" not the L40S) nor more words than a name.
+and the 94GB card) or "did you mean"; (5) anything else: "did you mean" the closest names, the names the typed
+words hold, or — where neither finds one — the cards the name would be with each word it misspells read as the
+closest word of a card name ("H101" → the H100 cards; a letter O after a digit read as a zero: "A1OO" → A100).
+Nothing is guessed: neither a part of a name ("H200 NV" is not the H200 SXM, "L40" not the L40S), nor more words
+than a name, nor a misspelt word: these are suggestions only.
 """
 
 from __future__ import annotations
@@ -87,6 +90,21 @@ def _qualified(card_glued: frozenset[str], typed: frozenset[str], typed_glued: f
     return any(_GLUED.fullmatch(g).group(1) in typed and g not in typed_glued for g in card_glued)
 
 
+def runs(name: str) -> list[str]:
+    """Runs of letters and digits as typed ('H100 SXM5-80GB' → h100, sxm5, 80gb): the words a slip misspells."""
+    return re.findall(r"[a-z0-9]+", unicodedata.normalize("NFKC", name).lower())
+
+
+#: a run longer than this is no misspelt card word (and difflib's "autojunk" would start at 200 characters)
+RUN_MAX = 40
+_O_AFTER_DIGIT = re.compile(r"(\d)(o+)")
+
+
+def digits_for_o(run: str) -> str:
+    """Letters O typed for zeros after a digit read as zeros: 'a1oo' → 'a100', 'h2o0' → 'h200'."""
+    return _O_AFTER_DIGIT.sub(lambda m: m.group(1) + "0" * len(m.group(2)), run)
+
+
 def words(name: str) -> frozenset[str]:
     """Distinguishing words: letters and digits split apart ('72GB' → 72, gb), filler words dropped."""
     return frozenset(re.findall(r"[a-z]+|\d+", unicodedata.normalize("NFKC", name).lower())) - FILLER
@@ -113,6 +131,7 @@ class NameIndex:
     gluedsets: dict = field(default_factory=dict)  # card id -> glued tokens and normalised forms of all its names
     qualifiers: dict = field(default_factory=dict)  # card id -> glued tokens of its names ('a100x', '6000d')
     vocab: dict = field(default_factory=dict)  # card id -> every distinguishing word of its names
+    runs: set = field(default_factory=set)  # every run of letters and digits of every card name (`runs`)
 
     def __post_init__(self):
         for cid, card in self.cards.items():
@@ -123,6 +142,7 @@ class NameIndex:
                     self.vocab[cid] = self.vocab.get(cid, frozenset()) | words(n)
                 self.gluedsets[cid] = self.gluedsets.get(cid, frozenset()) | glued(n) | {normalise(n)}
                 self.qualifiers[cid] = self.qualifiers.get(cid, frozenset()) | glued(n)
+                self.runs.update(r for r in runs(n) if len(r) <= RUN_MAX)
             for dev in self._pci(card):
                 key = pci_key(dev)
                 if key:
@@ -154,7 +174,8 @@ class NameIndex:
         partial = plain or partial
         if len(partial) > 1:
             raise NameError_(name, partial, ambiguous=True)
-        raise NameError_(name, partial or self._close(key) or self._within(typed), ambiguous=False)
+        raise NameError_(name, partial or self._close(key) or self._within(typed) or self._respelled(name),
+                         ambiguous=False)
 
     def _by_words(self, name: str) -> set:
         """Cards one of whose names has exactly the typed distinguishing words, in any order ("6000 rtx pro server
@@ -202,6 +223,27 @@ class NameIndex:
         longest name first."""
         held = sorted({(-len(ws), cid) for ws, cid in self.wordsets if ws <= typed})
         return list(dict.fromkeys(cid for _, cid in held))[:3]
+
+    def _respelled(self, name: str) -> list[str]:
+        """The cards `name` would name (or be close to) with each run of letters and digits that is in no card name
+        read as the closest one that is ("h101" → "h100", "sxm6" → "sxm5"; a letter O after a digit as a zero:
+        "a1oo" → "a100"; difflib's ratio ≥ 0.7, the larger run on a tie): its card, or what resolving it suggests.
+        [] where no run changes."""
+        known = sorted(self.runs)
+        fixed = []
+        for run in runs(name):
+            if run in self.runs or len(run) > RUN_MAX:
+                fixed.append(run)
+                continue
+            zeros = digits_for_o(run)
+            close = [zeros] if zeros in self.runs else difflib.get_close_matches(zeros, known, n=1, cutoff=0.7)
+            fixed.append(close[0] if close else run)
+        if fixed == runs(name):
+            return []
+        try:
+            return [self.resolve(" ".join(fixed))]
+        except NameError_ as exc:
+            return list(exc.candidates)
 
     def _close(self, key: str) -> list[str]:
         suggestions: list[str] = []

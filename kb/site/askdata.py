@@ -669,7 +669,8 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
               *(sy["name"] for sy in card.get("systems", []))], "plain": bool(card.get("plain_product")),
               "mig_status": index["cards"][cid]["mig_status"], "profiles": index["cards"][cid]["profiles"],
               "counts": index["cards"][cid]["profile_counts"],
-              "memory_gb": (card.get("memory_gb") or {}).get("value")}
+              "memory_gb": (card.get("memory_gb") or {}).get("value"),
+              "pci": (card.get("pci_device_ids") or {}).get("value", [])}
              for cid, card in data["cards"].items()]
     node = s["strategy"]
     out = {
