@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from kb.wording import date_text
 from site_fixtures import search
 
 pytestmark = pytest.mark.browser
@@ -265,6 +266,11 @@ def test_a_permalink_loaded_afresh_shows_the_answer_and_not_the_search(page, ser
     assert page.locator("html").get_attribute("lang") == lang
     assert f"q={question}" in page.url
     assert page.locator("#__search").is_checked() is False
+    # the data version under the answer, its date written as every page writes it (kb.wording.date_text)
+    day = date_text(built.export["verified"], lang)
+    assert page.locator("#gpukb-ask-stamp").text_content() == (
+        f"Datenversion {built.export['data_version']} · geprüft am {day}" if lang == "de"
+        else f"Data version {built.export['data_version']} · verified as of {day}")
     link = page.locator("#gpukb-ask-link").get_attribute("href")
     page.goto(link)
     page.wait_for_selector("#gpukb-ask[data-answered]")

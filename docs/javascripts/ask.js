@@ -67,7 +67,7 @@
     en: {
       why: "Why", conditions: "Conditions", details: "Details", sources: "Sources", rule: "Rule", translation: "German original; our translation",
       loading: "Loading answers …", failed: "The answers could not be loaded.",
-      stamp: "data version {v} · verified as of {d}", link: "Link to this answer", copied: "Link copied",
+      stamp: "Data version {v} · verified as of {d}", link: "Link to this answer", copied: "Link copied",
       none: "not given", noCard: "no card", gpu: "GPU {n}", add: "Add a GPU", remove: "remove",
       layout: "MIG layout", noMig: "no MIG",
       emptyCard: "the card name is empty",
@@ -932,7 +932,7 @@
     var noCard = el("option", { value: "" }, say("noCard"));
     var gpuList = root.querySelector("#gpukb-ask-gpus");
     var gpuTemplate = root.querySelector("#gpukb-ask-gpu-template");
-    root.querySelector("#gpukb-ask-stamp").textContent = say("stamp", { v: shared.data_version, d: shared.verified });
+    root.querySelector("#gpukb-ask-stamp").textContent = say("stamp", { v: shared.data_version, d: shared.verified_text });
 
     function addGpu(spec) {
       var row = gpuTemplate.content.firstElementChild.cloneNode(true);

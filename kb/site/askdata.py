@@ -23,7 +23,7 @@ from kb.questions.resource import MIN_REPLICAS
 from kb import jsonbytes
 from kb.site.askbatch import TemplateAsker, intervals, padded, slot
 from kb.site.forked import Tickets, run_forked
-from kb.wording import nested, section_text, title_text
+from kb.wording import date_text, nested, section_text, title_text
 
 VERSION = re.compile(r"^(\d+(\.\d+){1,3}|\d{3,})$")  # "595": a driver branch the MIG guide names as minimum
 LANGS = ("de", "en")
@@ -674,7 +674,8 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
              for cid, card in data["cards"].items()]
     node = s["strategy"]
     out = {
-        "data_version": data["data_version"], "verified": data["verified"], "ops": s["ops"], "cards": cards,
+        "data_version": data["data_version"], "verified": data["verified"],
+        "verified_text": date_text(data["verified"], lang), "ops": s["ops"], "cards": cards,
         "strategy": {"nodes": {k: [pool.part(c) for c in parts] for k, parts in node["nodes"].items()},
                      "summaries": {k: v[lang] for k, v in node["summaries"].items()}, "none": node["none"],
                      "classes": node["classes"], "driver_classes": _classes_json(node["driver_classes"]), "detail": _detail_lines({"strategy": slot("strategy")}, lang, "")[0]},
