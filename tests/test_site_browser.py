@@ -278,6 +278,23 @@ def test_a_permalink_loaded_afresh_shows_the_answer_and_not_the_search(page, ser
     assert page.locator("#__search").is_checked() is False
 
 
+def test_a_card_or_release_the_page_does_not_know_is_shown_as_typed_and_a_device_id_chooses_its_card(ask_page, server):
+    """A name that fits no card stays in the card list as typed (not the list's first card beside the error), so
+    does a release; a PCI device id as lspci writes it chooses its card, as `gpukb ask mig 10de:2330` does."""
+    page = ask_page("en")
+    to(page, _ask_url(server, "en", "q=mig&card=H101&operator=27.1.0"))
+    assert page.locator("#gpukb-ask-card option:checked").text_content() == "H101"
+    assert page.locator("#gpukb-ask-operator option:checked").text_content() == "27.1.0"
+    assert page.locator("#gpukb-ask-answer").inner_text().startswith(
+        "unknown card 'H101' — did you mean: H100 NVL; H100 PCIe 80GB; H100 SXM5 80GB; H100 SXM5 94GB")
+    to(page, _ask_url(server, "en", "q=mig&card=10de:2330"))
+    assert page.locator("#gpukb-ask-card").input_value() == "h100-sxm5-80gb"
+    newest = page.locator("#gpukb-ask-operator option").first.get_attribute("value")
+    assert page.locator("#gpukb-ask-operator").input_value() == newest and newest != "27.1.0"
+    assert page.locator("option[data-typed]").count() == 0  # what was typed before is gone with its address
+    assert "H100 SXM5 80GB" in page.locator("#gpukb-ask-answer").inner_text()
+
+
 def test_the_back_button_shows_the_question_asked_before(ask_page, server, built):
     page = ask_page("en")
     first = "q=mig&card=h200-nvl&driver=580.82.07"

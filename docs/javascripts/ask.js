@@ -987,12 +987,22 @@
       card.removeAttribute("data-typed");
       if (s.card !== undefined) {
         var id = null;
-        try { id = s.card === "" ? "" : ctx.resolve(s.card); } catch (e) { card.setAttribute("data-typed", s.card); }
+        try { id = s.card === "" ? "" : ctx.resolve(s.card); } catch (e) {
+          // a name that fits no card or several: shown as typed (not as the list's first card) beside the answer
+          card.setAttribute("data-typed", s.card);
+          card.appendChild(el("option", { value: s.card, "data-typed": "" }, String(s.card)));
+          id = s.card;
+        }
         if (id !== null) card.value = id;
       } else if (s.q === "recommend") {
         card.value = "";
       }
-      op.value = s.operator ? (function () { try { return operator(shared, s.operator); } catch (e) { return op.value; } })() : shared.ops[0];
+      op.value = s.operator ? (function () {
+        try { return operator(shared, s.operator); } catch (e) {  // a release the page does not know: shown as typed
+          op.appendChild(el("option", { value: s.operator, "data-typed": "" }, String(s.operator)));
+          return s.operator;
+        }
+      })() : shared.ops[0];
       if (s.operator && op.value !== s.operator) op.setAttribute("data-typed", s.operator); else op.removeAttribute("data-typed");
       ["driver", "k8s", "workload", "feature", "install"].forEach(function (f) { if (s[f] !== undefined) form.elements[f].value = s[f]; });
       var dd = form.elements["dra-driver"], rel = s["dra-driver"] === undefined ? "" : String(s["dra-driver"]).trim();
