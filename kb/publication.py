@@ -62,7 +62,47 @@ class Publication:
         return f"{self.repo_url}|{self.data_ref}|{self.article_url}|{self.publisher}|{self.issue_url}"
 
 
+#: the last commit `_git_head` asked git for, and the state of the files git read it from (`_head_files`)
+_HEAD: list = [None, None]
+
+
+def _head_files() -> tuple | None:
+    """(path, inode, size, mtime) of the checkout's HEAD, the ref it names and packed-refs: git replaces a ref by
+    renaming a new file onto it (a new inode), so a commit, checkout or reset changes this; None where the checkout
+    is not laid out as expected (a plain .git folder, or a worktree's .git file naming its folder)."""
+    dot = ROOT / ".git"
+    try:
+        gitdir = dot if dot.is_dir() else Path(dot.read_text(encoding="utf-8").partition("gitdir:")[2].strip())
+        head = (gitdir / "HEAD").read_text(encoding="utf-8").strip()
+        common = gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip() \
+            if (gitdir / "commondir").exists() else gitdir
+    except (OSError, ValueError):
+        return None
+    files = [gitdir / "HEAD", common / "packed-refs"]
+    if head.startswith("ref: "):
+        ref = head[5:].strip()
+        files += [gitdir / ref, common / ref]
+    out = [head]
+    for path in files:
+        try:
+            st = path.stat()
+            out.append((str(path), st.st_ino, st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((str(path), None))
+    return tuple(out)
+
+
 def _git_head() -> str | None:
+    """The checkout's commit; git is asked once per process while HEAD and its ref stay as they were."""
+    files = _head_files()
+    if files is not None and _HEAD[0] == files:
+        return _HEAD[1]
+    head = _ask_git_head()
+    _HEAD[:] = [files, head]
+    return head
+
+
+def _ask_git_head() -> str | None:
     import subprocess
 
     try:

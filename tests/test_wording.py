@@ -317,3 +317,38 @@ def test_internal_words_tries_a_pattern_only_where_its_match_could_be_and_finds_
             assert internal_words(text) == every, text
             hit.update(why for _w, why in every)
     assert hit == {why for _p, why in INTERNAL} | {field, path}  # every pattern found something
+
+
+def test_the_checkouts_commit_is_asked_of_git_once_per_process_until_head_or_its_ref_moves(tmp_path, monkeypatch):
+    """kb.publication._git_head: a commit, a checkout of another commit and a worktree's own HEAD are seen; while
+    nothing moved, git is not started again (the site build asked it for every page)."""
+    import subprocess
+
+    def git(*args, cwd=tmp_path / "repo"):
+        return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=cwd,
+                              check=True, capture_output=True, text=True).stdout.strip()
+
+    (tmp_path / "repo").mkdir()
+    git("init", "-q", "-b", "main")
+    git("commit", "-q", "--allow-empty", "-m", "one")
+    asked = []
+    ask = publication_mod._ask_git_head
+    monkeypatch.setattr(publication_mod, "_ask_git_head", lambda: asked.append(1) or ask())
+    monkeypatch.setattr(publication_mod, "_HEAD", [None, None])
+    monkeypatch.setattr(publication_mod, "ROOT", tmp_path / "repo")
+    first = git("rev-parse", "HEAD")
+    assert [publication_mod._git_head() for _ in range(3)] == [first] * 3 and len(asked) == 1
+    git("commit", "-q", "--allow-empty", "-m", "two")
+    second = git("rev-parse", "HEAD")
+    assert second != first and publication_mod._git_head() == second and len(asked) == 2
+    git("pack-refs", "--all")  # the branch's ref moves into packed-refs: the same commit, asked again
+    assert publication_mod._git_head() == second
+    git("checkout", "-q", "--detach", first)
+    assert publication_mod._git_head() == first
+    git("worktree", "add", "-q", "--detach", str(tmp_path / "wt"), second)  # a .git file naming its folder
+    monkeypatch.setattr(publication_mod, "ROOT", tmp_path / "wt")
+    assert publication_mod._git_head() == second
+    git("commit", "-q", "--allow-empty", "-m", "three", cwd=tmp_path / "wt")
+    assert publication_mod._git_head() == git("rev-parse", "HEAD", cwd=tmp_path / "wt") != second
+    calls = len(asked)
+    assert publication_mod._git_head() == publication_mod._git_head() and len(asked) == calls
