@@ -261,45 +261,56 @@ def on_config(config):
         if not (folder / STAMP).is_file():
             raise PluginError("gpukb: GPUKB_SKIP_GENERATE=1 but docs/generated/ was never generated: build once without it")
     else:
-        from kb.publication import publication
+        from kb.catalog.yamlsafe import keeping
 
-        pub = publication()
-        key = _generation_key(pub, config.site_url or "")
-        if _PENDING.get("key") == key:
-            pass  # mkdocs-static-i18n's build of the next language: the files are being generated
-        elif not up_to_date(folder, key):
-            import gc
-
-            from kb.questions import bulk
-            from kb.site import gencache
-            from kb.site.forked import may_fork
-
-            _forget_pending()
-            files = gencache.load(key)  # generated before from the same inputs (kb/site/gencache.py)
-            if files is not None:
-                write_tree(folder, files, key)
-            elif may_fork():
-                with bulk():
-                    files, (names, gate, join) = generate(pub, config.site_url or "", background=(folder, key))
-                    # what the generation leaves (catalog, rules, the pages' answers and texts, mkdocs' configuration)
-                    # lives for the whole build: the collector leaves it alone from here on instead of walking it
-                    # at every full collection of the rendering (≈ 0.25 s CPU of this process)
-                    gc.freeze()
-                # the files the forked processes write exist (empty) for mkdocs to list and link; then the processes
-                # may write them (each whole, by a rename), and on_post_build copies them where the build put them
-                _PENDING.update(key=key, folder=folder, files=files, names=set(names), join=join, dests=set())
-                try:
-                    write_tree(folder, {**{name: b"" for name in names}, **files}, None)
-                except BaseException:
-                    gate.close()  # they write nothing; the failed build stops them (on_build_error)
-                    raise
-                gate.open(len(join.pid))
-            else:
-                files = generate(pub, config.site_url or "")
-                gencache.store(key, files)
-                write_tree(folder, files, key)
+        # (a catalog compiled from nothing here is read again for the changes page: kb.site.changes.catalog_facts
+        # takes what the compilation read)
+        with keeping():
+            _generate_if_needed(config, folder)
     config.nav = _expand_nav(config.nav, folder)
     return config
+
+
+def _generate_if_needed(config, folder: Path) -> None:
+    """on_config's generation: docs/generated/ written unless up to date, from the cache or generated (the JSON API
+    and the ask page's data by forked processes where it can fork)."""
+    from kb.publication import publication
+
+    pub = publication()
+    key = _generation_key(pub, config.site_url or "")
+    if _PENDING.get("key") == key:
+        pass  # mkdocs-static-i18n's build of the next language: the files are being generated
+    elif not up_to_date(folder, key):
+        import gc
+
+        from kb.questions import bulk
+        from kb.site import gencache
+        from kb.site.forked import may_fork
+
+        _forget_pending()
+        files = gencache.load(key)  # generated before from the same inputs (kb/site/gencache.py)
+        if files is not None:
+            write_tree(folder, files, key)
+        elif may_fork():
+            with bulk():
+                files, (names, gate, join) = generate(pub, config.site_url or "", background=(folder, key))
+                # what the generation leaves (catalog, rules, the pages' answers and texts, mkdocs' configuration)
+                # lives for the whole build: the collector leaves it alone from here on instead of walking it
+                # at every full collection of the rendering (≈ 0.25 s CPU of this process)
+                gc.freeze()
+            # the files the forked processes write exist (empty) for mkdocs to list and link; then the processes
+            # may write them (each whole, by a rename), and on_post_build copies them where the build put them
+            _PENDING.update(key=key, folder=folder, files=files, names=set(names), join=join, dests=set())
+            try:
+                write_tree(folder, {**{name: b"" for name in names}, **files}, None)
+            except BaseException:
+                gate.close()  # they write nothing; the failed build stops them (on_build_error)
+                raise
+            gate.open(len(join.pid))
+        else:
+            files = generate(pub, config.site_url or "")
+            gencache.store(key, files)
+            write_tree(folder, files, key)
 
 
 def on_pre_build(config):

@@ -161,6 +161,58 @@ def test_the_catalog_facts_are_the_values_pure_python_yaml_reads(monkeypatch):
         yamlsafe.safe_load("a: [1")
 
 
+def test_the_catalog_facts_take_what_the_compilation_read(monkeypatch):
+    """In the site build the catalog compiled from nothing is read again for the changes page: within
+    yamlsafe.keeping, catalog_facts takes what read_yaml read (no file parsed twice) — the same facts as PyYAML's
+    own reading of every file."""
+    import yaml
+
+    from kb.catalog import yamlsafe
+    from kb.catalog.compiled import catalog_dir, compile_catalog
+    from kb.catalog.inputs import catalog_files
+
+    pure = {}
+    for path in sorted(catalog_dir().rglob("*.yaml")):
+        rel = path.relative_to(catalog_dir()).as_posix()
+        if not rel.startswith("schema/"):
+            pure.update({f"{rel.removesuffix('.yaml')} {k}": v
+                         for k, v in changes.flatten(yaml.safe_load(path.read_text(encoding="utf-8"))).items()})
+    parsed = []
+    monkeypatch.setattr(changes, "safe_load", lambda text: parsed.append(text) or yamlsafe.safe_load(text))
+    with yamlsafe.keeping():
+        compile_catalog(catalog_dir())
+        assert changes.catalog_facts(catalog_dir()) == pure and len(pure) > 1000
+    # (parsed: only the files the catalog's loader does not read, e.g. the article's coverage)
+    read = {Path(f.path).read_text(encoding="utf-8") for fs in catalog_files(catalog_dir()).values() for f in fs}
+    assert len(read) > 50 and not read & set(parsed) and len(parsed) < 5
+    assert changes.catalog_facts(catalog_dir()) == pure and len(parsed) > 50  # handed out once; outside: parsed
+
+
+@pytest.mark.parametrize("text", [
+    "a: &x {b: 1}\nc:\n  <<: *x\n  d: 2\n",  # a merge key: safe_load merges, read_yaml keeps "<<"
+    "a: !!set {b, c}\n",  # a set
+    "a: !!omap [b: 1]\n",  # pairs
+    "1.5: a\n",  # a key read_yaml makes a str
+    "a: 1\na: 2\n",  # a duplicate key (a problem)
+])
+def test_what_read_yaml_reads_unlike_safe_load_is_not_kept(tmp_path, text):
+    """already_read hands out only data equal to yaml.safe_load's of the same text."""
+    import yaml
+
+    from kb.catalog import yamlsafe
+
+    path = tmp_path / "x.yaml"
+    path.write_text(text, encoding="utf-8")
+    plain = "a: &x [1, '1.30', 1.30, 2026-12-01, {b: yes}]\nc: *x\n"
+    with yamlsafe.keeping():
+        doc, _problems = yamlsafe.read_yaml(path)
+        assert yamlsafe.already_read(text) is None
+        yamlsafe.read_yaml(path, data=plain.encode())
+        assert yamlsafe.already_read(plain) == yaml.safe_load(plain) and yamlsafe.already_read(plain) is None
+    yamlsafe.read_yaml(path, data=plain.encode())
+    assert yamlsafe.already_read(plain) is None  # kept only within `keeping`
+
+
 def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
     from kb.catalog.compiled import load_data
     from kb.publication import Publication

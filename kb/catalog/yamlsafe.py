@@ -76,12 +76,19 @@ class _TooBig(Exception):
     pass
 
 
+#: the default tags of a mapping and a sequence (another tag: yaml.safe_load builds another type, a set or pairs)
+_PLAIN_TAGS = frozenset({"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"})
+
+
 class _Builder:
     def __init__(self, file: str):
         self.doc = Document(file=file, data=None)
         self.constructor = yaml.SafeLoader("")
         self.problems: list[Problem] = []
         self.budget = MAX_VALUES
+        # whether the data is what yaml.safe_load makes of the text: no key made a str, no merge key ("<<"), no
+        # collection of another tag (a problem aside: duplicate keys are reported, the catalog refused)
+        self.plain = True
 
     def build(self, node: yaml.Node, path: tuple) -> Any:
         self.budget -= 1
@@ -89,10 +96,15 @@ class _Builder:
             raise _TooBig
         self.doc.lines[path] = node.start_mark.line + 1
         if isinstance(node, yaml.MappingNode):
+            if node.tag not in _PLAIN_TAGS:
+                self.plain = False
             out: dict = {}
             for key_node, value_node in node.value:
                 key = self.constructor.construct_object(key_node, deep=True)
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    self.plain = False
                 if not isinstance(key, (str, int)):
+                    self.plain = False
                     key = str(key)
                 if key in out:
                     first = self.doc.lines.get(path + (key,))
@@ -107,6 +119,8 @@ class _Builder:
                 self.doc.lines[path + (key,)] = key_node.start_mark.line + 1
             return out
         if isinstance(node, yaml.SequenceNode):
+            if node.tag not in _PLAIN_TAGS:
+                self.plain = False
             return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
         self.doc.raw[path] = node.value
         return self.constructor.construct_object(node, deep=True)
@@ -139,6 +153,35 @@ def safe_load(text: str):
     return _libyaml_first(yaml.load, text)
 
 
+#: while `keeping` (the site build's generation): file text → the data read_yaml made of it, where that is what
+#: yaml.safe_load makes of it (`_Builder.plain`, no problem); `already_read` hands it out once
+_KEPT: dict[str, Any] | None = None
+
+
+class keeping:
+    """Within it, read_yaml keeps what it read (text → data) for a later reader of the same file in the same process
+    (`already_read`): the site build compiles the catalog from nothing and then reads every file again for the
+    changes page's facts (kb.site.changes.catalog_facts). Forgotten on leaving it."""
+
+    def __enter__(self):
+        global _KEPT
+        self.outer = _KEPT
+        if _KEPT is None:
+            _KEPT = {}
+        return self
+
+    def __exit__(self, *exc):
+        global _KEPT
+        _KEPT = self.outer
+        return False
+
+
+def already_read(text: str):
+    """What read_yaml read from exactly this text while `keeping` — equal to yaml.safe_load(text) and shared with
+    the catalog's Document: read it, never change it —, handed out once; None where it was not kept."""
+    return _KEPT.pop(text, None) if _KEPT else None
+
+
 def read_yaml(path: Path, display: str | None = None, data: bytes | None = None) -> tuple[Document | None, list[Problem]]:
     """Parse one YAML file (one document) — from `data`, the bytes already read, where given (so what is
     hashed is what is parsed). Returns the document, or None with the problems."""
@@ -167,4 +210,6 @@ def read_yaml(path: Path, display: str | None = None, data: bytes | None = None)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         return None, [Problem(name, mark.line + 1 if mark else None, "", parser_said(NOT_YAML, str(exc)), kind="yaml")]
+    if _KEPT is not None and builder.plain and not builder.problems:
+        _KEPT[text] = builder.doc.data
     return builder.doc, builder.problems

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from kb.catalog.yamlsafe import safe_load
+from kb.catalog.yamlsafe import already_read, safe_load
 from kb.site.md import code, esc
 from kb.wording import dash, date_text
 
@@ -79,7 +79,11 @@ def catalog_facts(folder: Path) -> dict[str, str]:
         if rel.startswith("schema/"):
             continue
         try:
-            data = safe_load(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            # (the catalog being built was read by its compilation in this process a moment ago: the same values)
+            data = already_read(text)
+            if data is None:
+                data = safe_load(text)
         except (OSError, yaml.YAMLError):
             continue
         entity = rel.removesuffix(".yaml")
