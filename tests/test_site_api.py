@@ -213,6 +213,35 @@ def test_what_read_yaml_reads_unlike_safe_load_is_not_kept(tmp_path, text):
     assert yamlsafe.already_read(plain) is None  # kept only within `keeping`
 
 
+def test_the_data_versions_are_read_from_git_once_per_head(monkeypatch):
+    """changes._versions (asked by compares_verdicts and by history in one build) reads git's history once per HEAD
+    commit: again for another HEAD; what it gives is the callers' to change."""
+    head, asked = ["h1"], []
+    shows = {"c1": "data_version: '1'\n", "c2": "data_version: '2'\n", "c3": "data_version: '2'\n"}
+
+    def git(*args):
+        asked.append(args[0])
+        if args[0] == "rev-parse":
+            return head[0] + "\n"
+        if args[0] == "log":
+            return "c1 2026-11-01\nc2 2026-11-20\n" + ("c3 2026-11-25\n" if head[0] == "h2" else "")
+        return shows[args[1].split(":")[0]]
+
+    monkeypatch.setattr(changes, "_git", git)
+    monkeypatch.setattr(changes, "_VERSIONS", {})
+    first = changes._versions()
+    assert first == [("c1", "2026-11-01", "1"), ("c2", "2026-11-20", "2")] and asked.count("log") == 1
+    first.append("changed by a caller")
+    again = changes._versions()
+    assert again == first[:2] and asked.count("log") == 1 and asked.count("show") == 2
+    again.clear()
+    assert changes._versions() == first[:2] and asked.count("log") == 1
+    head[0] = "h2"
+    assert changes._versions() == first[:2] and asked.count("log") == 2 and asked.count("show") == 5
+    monkeypatch.setattr(changes, "_git", lambda *args: None)  # no git: nothing found, nothing kept
+    assert changes._versions() is None
+
+
 def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
     from kb.catalog.compiled import load_data
     from kb.publication import Publication

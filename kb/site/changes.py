@@ -91,8 +91,16 @@ def catalog_facts(folder: Path) -> dict[str, str]:
     return out
 
 
+#: HEAD's commit → what `_versions` found in its history (a commit's history does not change): the site build asks
+#: twice (`compares_verdicts`, then `history`), each a `git log -G` over the whole history and a `git show` per version
+_VERSIONS: dict[str, list] = {}
+
+
 def _versions() -> list[tuple[str, str, str]] | None:
     """(commit, date, data_version) of every commit that set a data version, oldest first; None without git."""
+    head = (_git("rev-parse", "HEAD") or "").strip()
+    if head in _VERSIONS:
+        return list(_VERSIONS[head])
     log = _git("log", "--reverse", "--format=%H %cs", "-G^data_version:", "--", "catalog/sources.yaml")
     if log is None:
         return None
@@ -103,6 +111,8 @@ def _versions() -> list[tuple[str, str, str]] | None:
         version = (safe_load(text) or {}).get("data_version") if text else None
         if version and (not out or out[-1][2] != str(version)):
             out.append((commit, date, str(version)))
+    if head:
+        _VERSIONS[head] = list(out)
     return out
 
 
