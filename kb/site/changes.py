@@ -118,7 +118,8 @@ def _versions() -> list[tuple[str, str, str]] | None:
 
 def _last_commit_before(commit: str | None) -> str | None:
     """The commit just before `commit` (the last one of the version before it)."""
-    return _git("rev-parse", f"{commit}^").strip() if commit and _git("rev-parse", f"{commit}^") else None
+    out = _git("rev-parse", f"{commit}^") if commit else None
+    return out.strip() if out else None
 
 
 def _extract(commit: str, into: Path) -> Path | None:
