@@ -320,8 +320,7 @@ def pytest_collection_modifyitems(session, config, items):
     site = {item.nodeid.split("::", 1)[0] for item in items if _uses_site(item)}
 
     def order(item):
-        module = item.nodeid.split("::", 1)[0]
-        return module in site, _worker_group(module) is None
+        return item.nodeid.split("::", 1)[0] in site, _test_group(item.nodeid) is None
 
     items.sort(key=order)
 
@@ -455,9 +454,31 @@ def _worker_group(module: str) -> str | None:
     return module if 'scope="module"' in _module_text(module) else None
 
 
+#: tests that take turns on a tab kept on one page (tests/site_fixtures.py open_page keep=…), by module: one worker
+#: runs them all, so the tab is made and its page loaded once per run, not once per worker — test_site_browser's
+#: ask-page tests (fixture ask_page): a context of its own and a cold load of the ask page per language, ≈ 0.8 s CPU
+#: each (measured: docs-dev/test-time.md, tenth round). tests/test_suite_memo.py checks the names against the
+#: fixtures the module's tests ask for.
+KEPT_TAB_TESTS = {"tests/test_site_browser.py": ("ask-page", frozenset({
+    "test_ask_permalink_shows_the_answer_of_gpukb_ask", "test_the_back_button_shows_the_question_asked_before",
+    "test_ask_page_follows_the_form_and_updates_its_address", "test_ask_page_says_what_is_wrong_with_an_input",
+    "test_a_card_or_release_the_page_does_not_know_is_shown_as_typed_and_a_device_id_chooses_its_card"}))}
+
+
+def _test_group(nodeid: str) -> str | None:
+    """Which tests must run on one worker with this one (_worker_group: by module; KEPT_TAB_TESTS: by test)."""
+    module, _, name = nodeid.partition("::")
+    group = _worker_group(module)
+    if group is None and module in KEPT_TAB_TESTS:
+        tab, names = KEPT_TAB_TESTS[module]
+        if name.split("[", 1)[0] in names:
+            return tab
+    return group
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
-    """pytest-xdist spreads tests one by one, except those sharing a module fixture (see _worker_group), in the
+    """pytest-xdist spreads tests one by one, except those sharing a module fixture or a kept tab (_test_group), in the
     order collected — the site tests last (not the biggest group first: it would wait for the site's build).
     (xdist's own --dist loadgroup no longer works with pytest 9.2, which ignores the group it appends to an id.)"""
     if config.getvalue("dist") not in ("load", "loadgroup"):
@@ -468,7 +489,7 @@ def pytest_xdist_make_scheduler(config, log):
 
     class Scheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return _worker_group(nodeid.split("::", 1)[0]) or nodeid
+            return _test_group(nodeid) or nodeid
 
         def mark_test_complete(self, node, item_index: int, duration: float = 0) -> None:
             """As xdist's, but a work unit whose tests are all done leaves the node's assigned work: xdist counts a

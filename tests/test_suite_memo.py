@@ -114,6 +114,25 @@ def test_the_real_answer_modules_exist_and_run_on_one_worker():
     assert _worker_group("tests/test_words.py") is None
 
 
+def test_the_tests_taking_turns_on_a_kept_tab_run_on_one_worker():
+    """tests/conftest.py KEPT_TAB_TESTS: every test of test_site_browser asking for the kept ask-page tab (fixture
+    ask_page) is in one xdist scope with the others asking for it, and no other test is (a test renamed or added
+    would otherwise make its worker open the tab again, or drag an unrelated test along)."""
+    import inspect
+
+    import test_site_browser
+    from conftest import KEPT_TAB_TESTS, _test_group, _worker_group
+
+    (module, (group, names)), = KEPT_TAB_TESTS.items()
+    tests = {name: inspect.signature(f).parameters for name, f in vars(test_site_browser).items()
+             if name.startswith("test_") and callable(f)}
+    assert names <= set(tests), sorted(names - set(tests))
+    assert {name for name, params in tests.items() if "ask_page" in params} == names
+    for name in tests:
+        assert _test_group(f"{module}::{name}[x]") == (group if name in names else None), name
+    assert _test_group("tests/test_check_rules.py::test_x") == _worker_group("tests/test_check_rules.py")
+
+
 def test_what_a_test_leaves_in_the_shared_folder_is_removed_after_it(tmp_path):
     """conftest._only_compiled (after every test): only compiled data stays, also once its names are known and a
     test leaves a file or folder of its own there."""
