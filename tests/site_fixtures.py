@@ -18,10 +18,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Debian's Chromium for the browser tests: its headless shell (package chromium-headless-shell: the same Blink, V8
-#: and renderer, built from the same source, without the desktop browser around them: no GPU process, no browser UI
-#: compositor, no tab machinery) where installed, else the browser itself (package chromium). The shell costs ~20 %
-#: less CPU over the two browser files (−40 % for a small page: most of a load's cost in the full browser was its own
-#: browser and GPU processes); the pages render the same: every browser test passes on both (docs-dev/test-time.md).
+#: and renderer, built from the same source, without the desktop browser around them: no browser UI compositor, no
+#: tab machinery; its GPU process only composites, in software) where installed, else the browser itself (package
+#: chromium). The shell costs ~20 % less CPU over the two browser files (−40 % for a small page: most of a load's
+#: cost in the full browser was its own browser and GPU processes); the pages render the same: every browser test
+#: passes on both (docs-dev/test-time.md).
 #: GPUKB_CHROMIUM=/usr/bin/chromium runs them on the full browser.
 CHROMIUM = Path(os.environ.get("GPUKB_CHROMIUM") or next(
     (p for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if Path(p).exists()), "/usr/bin/chromium"))
