@@ -227,3 +227,19 @@ def test_every_gpu_name_the_real_manifests_and_nvidias_documents_write_resolves_
         except NameError_ as exc:
             unresolved[name] = (where, exc.candidates)
     assert unresolved == {}
+
+
+def test_every_question_taking_a_card_says_in_its_help_what_a_card_may_be_and_each_form_it_names_answers():
+    from kb.questions import base, module, questions
+
+    taking = sorted(q for q in questions() if base.CARD in module(q).PARAMS)
+    assert {"mig", "methods", "resource"} <= set(taking)
+    for q in taking:
+        en, de = run("ask", q, "--help"), run("ask", q, "--help", "--lang", "de")
+        assert "CARD: the card's name as NVIDIA writes it (L40S, H100 SXM5 80GB), another" in en.output, q
+        assert "KARTE: der Name der Karte, wie NVIDIA ihn schreibt (L40S, H100 SXM5 80GB)" in de.output, q
+    # the forms the help names, each answered for its card
+    for typed, card in (("L40S", "l40s"), ("H100 SXM5 80GB", "h100-sxm5-80gb"), ("NVIDIA-H100-80GB-HBM3", "h100-sxm5-80gb"),
+                        ("10de:2330", "h100-sxm5-80gb")):
+        result = run("ask", "mig", typed, "--json")
+        assert result.exit_code == 0 and json.loads(result.output)["inputs"]["card"] == card, (typed, result.output)

@@ -82,8 +82,11 @@ def command_for(question: str) -> click.Command:
                 raw[spec.name] = list(raw[spec.name])
         run(question, lang, as_json, explain, **raw)
 
-    cmd = Command(question, callback=callback, params=[_param(p) for p in mod.PARAMS],
-                  help=mod.HELP.en + "\n\f\n" + mod.HELP.de)
+    # what an argument may be (click shows no help of arguments): a paragraph after the question's own help
+    said = [p.help for p in mod.PARAMS if p.kind == "argument" and p.help]
+    help_ = "".join(["\n\n".join([mod.HELP.en, *(h.en for h in said)]), "\n\f\n",
+                     "\n\n".join([mod.HELP.de, *(h.de for h in said)])])
+    cmd = Command(question, callback=callback, params=[_param(p) for p in mod.PARAMS], help=help_)
     EXPLAIN(cmd)
     output_options(cmd)
     return cmd

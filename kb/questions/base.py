@@ -41,7 +41,11 @@ class Param:
 
 
 #: parameters several questions take
-CARD = Param("card", "argument", metavar="CARD", required=True)
+CARD = Param("card", "argument", metavar="CARD", required=True, help=Text(
+    "CARD: the card's name as NVIDIA writes it (L40S, H100 SXM5 80GB), another name of it, a node's "
+    "nvidia.com/gpu.product label or its PCI device id (10de:2330); gpukb cards lists them.",
+    "KARTE: der Name der Karte, wie NVIDIA ihn schreibt (L40S, H100 SXM5 80GB), ein anderer Name, das Label "
+    "nvidia.com/gpu.product eines Nodes oder ihre PCI-Geräte-ID (10de:2330); gpukb cards listet sie auf."))
 OPERATOR = Param("operator", metavar="V", help=Text("GPU Operator release, e.g. 26.7.0 (default: the newest known).",
                                                     "GPU-Operator-Release, z. B. 26.7.0 (Standard: das neueste bekannte)."))
 DRIVER = Param("driver", metavar="V", help=Text("NVIDIA driver version, e.g. 580.82.07.",
