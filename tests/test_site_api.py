@@ -3,6 +3,7 @@ changes page and Atom feeds say what changed between data versions (kb.site.chan
 
 from __future__ import annotations
 
+import functools
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -139,6 +140,20 @@ def test_facts_added_changed_and_removed_between_two_catalogs(tmp_path):
     assert entry.changed == [("cards/x mig.status", "documented", "not-listed")]
 
 
+@functools.cache
+def pure_python_facts(folder: Path) -> dict:
+    """The catalog's facts as PyYAML's pure-Python reader reads each file (≈ 2 s: once per process and folder)."""
+    import yaml
+
+    pure = {}
+    for path in sorted(folder.rglob("*.yaml")):
+        rel = path.relative_to(folder).as_posix()
+        if not rel.startswith("schema/"):
+            pure.update({f"{rel.removesuffix('.yaml')} {k}": v
+                         for k, v in changes.flatten(yaml.safe_load(path.read_text(encoding="utf-8"))).items()})
+    return pure
+
+
 def test_the_catalog_facts_are_the_values_pure_python_yaml_reads(monkeypatch):
     """catalog_facts reads each file with libyaml (kb.catalog.yamlsafe.safe_load, ~10× faster): the same facts as
     PyYAML's pure-Python reader, also where libyaml is missing; a file neither reads is left out."""
@@ -147,12 +162,7 @@ def test_the_catalog_facts_are_the_values_pure_python_yaml_reads(monkeypatch):
     from kb.catalog import yamlsafe
     from kb.catalog.compiled import catalog_dir
 
-    pure = {}
-    for path in sorted(catalog_dir().rglob("*.yaml")):
-        rel = path.relative_to(catalog_dir()).as_posix()
-        if not rel.startswith("schema/"):
-            pure.update({f"{rel.removesuffix('.yaml')} {k}": v
-                         for k, v in changes.flatten(yaml.safe_load(path.read_text(encoding="utf-8"))).items()})
+    pure = pure_python_facts(catalog_dir())
     assert changes.catalog_facts(catalog_dir()) == pure and len(pure) > 1000
     assert yamlsafe.safe_load("a: [1, true, '1.30', 1.30, 2026-12-01]") == yaml.safe_load("a: [1, true, '1.30', 1.30, 2026-12-01]")
     monkeypatch.delattr(yaml, "CSafeLoader")
@@ -165,18 +175,11 @@ def test_the_catalog_facts_take_what_the_compilation_read(monkeypatch):
     """In the site build the catalog compiled from nothing is read again for the changes page: within
     yamlsafe.keeping, catalog_facts takes what read_yaml read (no file parsed twice) — the same facts as PyYAML's
     own reading of every file."""
-    import yaml
-
     from kb.catalog import yamlsafe
     from kb.catalog.compiled import catalog_dir, compile_catalog
     from kb.catalog.inputs import catalog_files
 
-    pure = {}
-    for path in sorted(catalog_dir().rglob("*.yaml")):
-        rel = path.relative_to(catalog_dir()).as_posix()
-        if not rel.startswith("schema/"):
-            pure.update({f"{rel.removesuffix('.yaml')} {k}": v
-                         for k, v in changes.flatten(yaml.safe_load(path.read_text(encoding="utf-8"))).items()})
+    pure = pure_python_facts(catalog_dir())
     parsed = []
     monkeypatch.setattr(changes, "safe_load", lambda text: parsed.append(text) or yamlsafe.safe_load(text))
     with yamlsafe.keeping():
