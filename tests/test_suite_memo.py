@@ -183,6 +183,28 @@ def test_a_change_in_place_is_an_error_at_the_end_of_its_module_naming_its_tests
     assert conftest._UNCHECKED == []
 
 
+def test_rules_read_from_a_cache_folder_of_a_tests_own_are_dropped_not_called_changed(monkeypatch, tmp_path):
+    """A test that reads the repository's rules through a cache folder of its own (GPUKB_CACHE_DIR in tmp_path,
+    as a full-disk or site-build test does) leaves a build the shared folder has no file of: the module's check
+    drops it (the next test reads the files again) instead of reporting a change in place."""
+    import conftest
+    from kb.catalog import compiled
+
+    monkeypatch.setattr(conftest, "_UNCHECKED", [])
+    monkeypatch.setattr(conftest, "_PRISTINE", {})
+    monkeypatch.setattr(conftest, "_CHECKED", {})
+    compiled.forget()
+    with monkeypatch.context() as mp:
+        mp.setenv("GPUKB_CACHE_DIR", str(tmp_path / "own"))
+        mp.setattr(compiled, "code_key", lambda: "a-code-key-only-this-test-compiled")  # nothing shared has it
+        load_rules()
+        assert compiled._MEMO
+    assert conftest._check_memo(_Item("test_a"), module_end=True) is None
+    assert not compiled._MEMO
+    rules = load_rules()  # read again from the shared folder's files, and kept from here on
+    assert rules and conftest._check_memo(_Item("test_b"), module_end=True) is None and compiled._MEMO
+
+
 def test_a_module_marked_changes_memo_is_checked_after_each_test_and_its_change_dropped(monkeypatch):
     import conftest
 
