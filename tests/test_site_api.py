@@ -18,16 +18,13 @@ from sampling import sample
 @pytest.fixture
 def same_catalog(site_built, monkeypatch):
     """The CLI on the catalog the site was built from (a copy with one card's note replaced), compiled as the
-    build compiled it (its cache folder; the cache is keyed by content). What it loaded is forgotten afterwards:
-    the repository's rules read from the build's cache folder have no file in the suite's shared one, so the
-    suite's memo check (tests/conftest.py memo_intact) could not compare them and took them for changed."""
+    build compiled it (its cache folder; the cache is keyed by content)."""
     monkeypatch.setenv("GPUKB_CATALOG", str(site_built.site.parent / "catalog"))
     monkeypatch.setenv("GPUKB_CACHE_DIR", str(site_built.site.parent / "cache"))
     from kb.catalog import compiled
 
     compiled.forget()
-    yield site_built.site / "api" / "v1"
-    compiled.forget()
+    return site_built.site / "api" / "v1"
 
 
 def cli_main():

@@ -131,7 +131,7 @@ class NameIndex:
     gluedsets: dict = field(default_factory=dict)  # card id -> glued tokens and normalised forms of all its names
     qualifiers: dict = field(default_factory=dict)  # card id -> glued tokens of its names ('a100x', '6000d')
     vocab: dict = field(default_factory=dict)  # card id -> every distinguishing word of its names
-    runs: set = field(default_factory=set)  # every run of letters and digits of every card name (`runs`)
+    known_runs: set = field(default_factory=set)  # every run of letters and digits of every card name (`runs`)
 
     def __post_init__(self):
         for cid, card in self.cards.items():
@@ -142,7 +142,7 @@ class NameIndex:
                     self.vocab[cid] = self.vocab.get(cid, frozenset()) | words(n)
                 self.gluedsets[cid] = self.gluedsets.get(cid, frozenset()) | glued(n) | {normalise(n)}
                 self.qualifiers[cid] = self.qualifiers.get(cid, frozenset()) | glued(n)
-                self.runs.update(r for r in runs(n) if len(r) <= RUN_MAX)
+                self.known_runs.update(r for r in runs(n) if len(r) <= RUN_MAX)
             for dev in self._pci(card):
                 key = pci_key(dev)
                 if key:
@@ -229,16 +229,16 @@ class NameIndex:
         read as the closest one that is ("h101" → "h100", "sxm6" → "sxm5"; a letter O after a digit as a zero:
         "a1oo" → "a100"; difflib's ratio ≥ 0.7, the larger run on a tie): its card, or what resolving it suggests.
         [] where no run changes."""
-        known = sorted(self.runs)
+        known, typed = sorted(self.known_runs), runs(name)
         fixed = []
-        for run in runs(name):
-            if run in self.runs or len(run) > RUN_MAX:
+        for run in typed:
+            if run in self.known_runs or len(run) > RUN_MAX:
                 fixed.append(run)
                 continue
             zeros = digits_for_o(run)
-            close = [zeros] if zeros in self.runs else difflib.get_close_matches(zeros, known, n=1, cutoff=0.7)
+            close = [zeros] if zeros in self.known_runs else difflib.get_close_matches(zeros, known, n=1, cutoff=0.7)
             fixed.append(close[0] if close else run)
-        if fixed == runs(name):
+        if fixed == typed:
             return []
         try:
             return [self.resolve(" ".join(fixed))]
