@@ -288,6 +288,14 @@ def need_sources() -> Path:
     return SOURCES
 
 
+def need_corpus() -> Path:
+    """../shared/corpus/manifests (the real public manifests), or skip the test saying why."""
+    corpus = SHARED / "corpus" / "manifests"
+    if not corpus.is_dir():
+        pytest.skip(f"../shared/corpus not found at {corpus}: the real manifests are needed for this test")
+    return corpus
+
+
 def upstream(repo: str, commit: str, path: str, dest: Path) -> Path:
     """`path` (a file or a folder) of GitHub repository `repo` at `commit`, written below `dest` with its path kept,
     from the fetched mirror — nothing fetched is committed to this repository. Skips, saying why, without it."""

@@ -26,7 +26,7 @@ from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
 from kb.check.run import check
 from kb.cli.main import cli
-from conftest import SHARED
+from conftest import SHARED, need_corpus
 
 CORPUS = SHARED / "corpus" / "manifests"
 
@@ -65,9 +65,7 @@ EXPECTED = {
 
 
 def corpus() -> list[str]:
-    if not CORPUS.is_dir():
-        pytest.skip(f"../shared/corpus not found at {CORPUS}: the real manifests are needed for this test")
-    return sorted(p.name for p in CORPUS.glob("*.yaml"))
+    return sorted(p.name for p in need_corpus().glob("*.yaml"))
 
 
 def test_every_corpus_file_is_pinned():

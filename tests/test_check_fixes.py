@@ -8,7 +8,7 @@ import io
 from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
 from kb.check.run import check
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, need_corpus
 from kb.catalog import yamlsafe  # libyaml: PyYAML's values, ~10× faster
 
 RULES = REPO / "tests" / "rules" / "check"
@@ -54,7 +54,7 @@ def test_a_node_label_names_a_key_of_the_configmap():
 
 
 def test_informational_notes_have_no_fix():
-    report = run(FIXTURES.parent.parent.parent / "shared/corpus/manifests/cnd-time-slicing-config-all.yaml")
+    report = run(need_corpus() / "cnd-time-slicing-config-all.yaml")
     assert report.findings and all("fix" not in f for f in report.findings)
 
 
@@ -67,7 +67,7 @@ def test_a_request_nobody_advertises_gets_an_advertised_name():
 def test_nvidias_documented_time_slicing_pair_is_no_warning():
     """time-slicing-config-all writes flags.migStrategy none; the operator's values say mig.strategy single. On GPUs
     without MIG both expose whole GPUs: no CHK-017 (only single/mixed written in a configuration are)."""
-    corpus = FIXTURES.parent.parent.parent / "shared/corpus/manifests"
+    corpus = need_corpus()
     policy = ("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata:\n  name: cluster-policy\nspec:\n  mig:\n"
               "    strategy: single\n  devicePlugin:\n    config:\n      name: time-slicing-config-all\n"
               "      default: any\n---\n")

@@ -11,7 +11,7 @@ import pytest
 from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
 from kb.check.run import NothingReadable, check
-from conftest import FIXTURES, SHARED, upstream
+from conftest import FIXTURES, need_corpus, upstream
 from kb.catalog import yamlsafe  # libyaml: PyYAML's values, ~10× faster
 
 GITOPS = FIXTURES / "check" / "gitops"
@@ -173,7 +173,7 @@ def test_standalone_device_plugin_chart_values_are_not_operator_values():
 def test_a_bare_labels_map_is_read_as_a_node():
     """`kubectl get node … -o jsonpath='{.metadata.labels}'` of the node in
     ../shared/corpus/manifests/runai-node-mig-7g-40gb.yaml, with a MIG layout label an L4 cannot serve."""
-    node = yamlsafe.safe_load((SHARED / "corpus/manifests/runai-node-mig-7g-40gb.yaml").read_text(encoding="utf-8"))
+    node = yamlsafe.safe_load((need_corpus() / "runai-node-mig-7g-40gb.yaml").read_text(encoding="utf-8"))
     labels = dict(node["metadata"]["labels"], **{"nvidia.com/gpu.product": "NVIDIA-L4",
                                                   "nvidia.com/mig.config": "all-1g.6gb"})
     report = run("-", stdin=json.dumps(labels))

@@ -9,7 +9,7 @@ from kb.catalog.compiled import load_data
 from kb.check.facts import Environment
 from kb.check.readers import smi
 from kb.check.run import check
-from conftest import FIXTURES, SHARED, upstream
+from conftest import FIXTURES, need_corpus, upstream
 from kb.catalog import yamlsafe  # libyaml: PyYAML's values, ~10× faster
 
 SMI = FIXTURES / "check" / "smi"
@@ -117,7 +117,7 @@ def _must_gather(tmp_path, policy: str):
     folder = tmp_path / "nvidia-gpu-operator_20261201_1200"
     folder.mkdir()
     (folder / "cluster_policy.yaml").write_text(policy, encoding="utf-8")
-    node = yamlsafe.safe_load((SHARED / "corpus/manifests/runai-node-mig-7g-40gb.yaml").read_text(encoding="utf-8"))
+    node = yamlsafe.safe_load((need_corpus() / "runai-node-mig-7g-40gb.yaml").read_text(encoding="utf-8"))
     (folder / "gpu_nodes.labels").write_text(_labels_file([node]), encoding="utf-8")
     (folder / "version").write_text("NVIDIA GPU Operator\nv25.10.0\n", encoding="utf-8")
     (folder / "gpu_device_usage_gpu-node-2.log").write_text(
