@@ -294,10 +294,11 @@ def _generate_if_needed(config, folder: Path) -> None:
         elif may_fork():
             with bulk():
                 files, (names, gate, join) = generate(pub, config.site_url or "", background=(folder, key))
-                # what the generation leaves (catalog, rules, the pages' answers and texts, mkdocs' configuration)
-                # lives for the whole build: the collector leaves it alone from here on instead of walking it
-                # at every full collection of the rendering (≈ 0.25 s CPU of this process)
-                gc.freeze()
+            # what the generation leaves (catalog, rules, the pages' answers and texts, mkdocs' configuration)
+            # lives for the whole build: the collector leaves it alone from here on instead of walking it
+            # at every full collection of the rendering (≈ 0.25 s CPU of this process); after `bulk`, whose end
+            # thaws what was frozen (kb.questions.settle)
+            gc.freeze()
             # the files the forked processes write exist (empty) for mkdocs to list and link; then the processes
             # may write them (each whole, by a rename), and on_post_build copies them where the build put them
             _PENDING.update(key=key, folder=folder, files=files, names=set(names), join=join, dests=set())

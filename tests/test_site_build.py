@@ -354,31 +354,38 @@ def test_a_forked_process_collects_no_cyclic_garbage():
 
 def test_the_generation_is_left_out_of_the_renderings_collections(monkeypatch, tmp_path):
     """What a build from nothing generated in its own process (catalog, rules, the pages' answers and texts) lives for
-    the whole build: frozen (gc.freeze) right after the generation, collections paused until then — else every full
-    collection of mkdocs' rendering walked all of it again."""
+    the whole build: frozen (gc.freeze) right after the generation, collections paused until then and none walking it
+    on the way — else every full collection of mkdocs' rendering walked all of it again."""
     import gc
 
     from kb import docs_hooks
     from kb.site import forked, gencache
 
-    seen = []
+    seen, made, collections = [], [], []
 
     def generate(pub, site_url, background):
         seen.append(("generate", gc.isenabled()))
+        made.append([[] for _ in range(150_000)])  # what the generation leaves: more than a young generation holds
         wait = lambda: {"names": [], "parts": {}}  # noqa: E731
         wait.pid = []
         return {"x.md": "# X\n"}, ([], forked.Gate(), wait)
     monkeypatch.setattr(docs_hooks, "generate", generate)
-    monkeypatch.setattr(gc, "freeze", lambda: seen.append(("freeze", gc.isenabled())))
     monkeypatch.setattr(forked, "may_fork", lambda: True)
     monkeypatch.setattr(gencache, "load", lambda key: None)
     monkeypatch.delenv("GPUKB_SKIP_GENERATE", raising=False)
     was = gc.isenabled()
+    # a collection before the generation walks none of it: those after it started are the ones counted
+    watch = lambda phase, info: collections.append(info["generation"]) if phase == "start" and seen else None  # noqa: E731
+    gc.callbacks.append(watch)
     try:
         docs_hooks.on_config(SimpleNamespace(docs_dir=str(tmp_path), site_url="", nav=None))
+        junk = [[] for _ in range(1000)]  # the rendering's first allocations: no collection walks the generation
     finally:
+        gc.callbacks.remove(watch)
         docs_hooks._forget_pending()
-    assert seen == [("generate", False), ("freeze", False)] and gc.isenabled() == was
+    assert seen == [("generate", False)] and gc.isenabled() == was and collections == [] and junk
+    tracked = gc.get_objects()  # frozen objects are not listed: nothing of the generation is
+    assert not any(o is made[0] or o is made[0][0] for o in tracked)
     assert (tmp_path / "generated" / "x.md").read_text(encoding="utf-8") == "# X\n"
 
 
