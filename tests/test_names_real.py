@@ -164,6 +164,16 @@ def test_a_name_fitting_several_cards_with_different_answers_exits_2_listing_the
     assert differ in result.output and result.output.rstrip().endswith("name one of them")
 
 
+def test_the_differences_of_several_cards_answers_are_named_in_the_runs_language():
+    """German words for what differs, the reasons included (was the English key "reasons")."""
+    result = run("--lang", "de", "ask", "mig", "RTX PRO 6000")
+    assert result.exit_code == 2, result.output
+    differ = result.output.split("(die Antworten unterscheiden sich in: ")[1].split(")")[0]
+    assert "Begründungen" in differ.split(", ") and "reasons" not in differ, differ
+    english = run("ask", "mig", "RTX PRO 6000").output
+    assert "reasons" in english.split("(the answers differ in: ")[1].split(")")[0].split(", ")
+
+
 def test_card_facts_of_a_name_fitting_several_cards_exit_2_listing_them():
     result = run("card", "A100 80GB", "--json")
     assert result.exit_code == 2

@@ -279,7 +279,8 @@ def one_for_all(question: str, asker: Asker, raw: dict, exc) -> dict:
                             | ({"reasons"} if len({g[1:3] for g in gists}) > 1 else set()))
             from kb.answer import DETAIL_LABELS
 
-            label = lambda d, lang: DETAIL_LABELS[d](lang) if d in DETAIL_LABELS else d.replace("_", " ")  # noqa: E731
+            labels = {**DETAIL_LABELS, "reasons": Text("reasons", "Begründungen")}
+            label = lambda d, lang: labels[d](lang) if d in labels else d.replace("_", " ")  # noqa: E731
             en += f" (the answers differ in: {', '.join(label(d, 'en') for d in differ)})"
             de += f" (die Antworten unterscheiden sich in: {', '.join(label(d, 'de') for d in differ)})"
         raise UnusableInput(Text(f"{typed} fits several cards whose answers differ — {en}; name one of them",
