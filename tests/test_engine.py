@@ -138,6 +138,7 @@ def test_the_constants_exist_once():
             text = path.read_text(encoding="utf-8")
             assert not re.search(r'\("q", "fi", "sid", "id"\)', text), path
             assert '("yes", "conditional", "unconfirmed", "no")' not in text, path
+            assert not re.search(r're\.compile\(r"\\\{[\[(]', text), path  # a placeholder pattern of its own
 
 
 def test_every_rule_file_of_the_repository_is_valid():

@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Iterator
 
 from kb.catalog.yamlsafe import Problem
-
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+from kb.engine.syntax import PLACEHOLDER_RE
 Where = Callable[..., Problem]
 
 
@@ -45,7 +43,7 @@ def rule_texts(ctx) -> Iterator[tuple[Where, str, str]]:
                 continue  # the check `rules` names unreadable rule files
             for path, pair in _pairs(doc.data):
                 for lang in ("en", "de"):
-                    text = _PLACEHOLDER.sub("X", pair[lang])
+                    text = PLACEHOLDER_RE.sub("X", pair[lang])
                     yield (lambda msg, kind, doc=doc, path=path, lang=lang: Problem(
                         doc.file, doc.line_of(path + (lang,)), ".".join(map(str, path + (lang,))), msg, kind=kind)), \
                         lang, text
