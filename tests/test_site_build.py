@@ -81,6 +81,21 @@ def test_each_language_has_its_own_search_index_without_the_reference(built, lan
     assert len(raw) < 500_000, f"{len(raw)} bytes"
 
 
+def test_every_page_has_a_meta_description_of_its_own(built):
+    """Issue 15: a meta description per page — its own, not the first sentence a kind of page shares (the card pages
+    all began with "Our answer with GPU Operator …") nor the site's (the CLI reference had it, as the 404 page does)."""
+    import html
+
+    pages: dict[str, list[str]] = {}
+    for page in sorted(built.site.rglob("*.html")):
+        rel = page.relative_to(built.site).as_posix()
+        found = re.search(r'<meta name="description" content="([^"]*)"', page.read_text(encoding="utf-8"))
+        assert found and found.group(1).strip(), rel
+        pages.setdefault(html.unescape(found.group(1)), []).append(rel)
+    shared = {text: where for text, where in pages.items() if len(where) > 1}
+    assert shared == {}, {text: where[:3] + [f"… {len(where)} pages"] for text, where in shared.items()}
+
+
 def test_catalog_markup_in_the_html_is_escaped(built):
     for prefix in ("", "en/"):
         html = (built.site / f"{prefix}cards/{built.poisoned}/index.html").read_text(encoding="utf-8")

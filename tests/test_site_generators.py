@@ -193,7 +193,11 @@ def hello(name):
 
 
 def test_cli_reference_lists_every_command_with_its_help(data):
-    assert cli_page(Ctx(data, "en", REPO), command_help(demo, prog="demo"), "9.9") == """# CLI reference
+    assert cli_page(Ctx(data, "en", REPO), command_help(demo, prog="demo"), "9.9") == """---
+description: "Every command of gpukb with its help, as gpukb <command> --help prints it: for support staff."
+---
+
+# CLI reference
 
 !!! info gpukb-stamp "Data version 2026.11.01 · verified as of 2 November 2026"
 

@@ -7,6 +7,7 @@ from kb.questions.resource import mig_resource_name
 from kb.site.md import code, esc, link, quote_html, table
 from kb.wording import quoted
 from kb.site.page import Ctx, method_name
+from kb.text import Text
 
 GB = lambda v: f"{v} GB"  # noqa: E731
 
@@ -119,7 +120,18 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
     card = data["cards"][card_id]
     e = f"cards/{card_id}"
     prop = [ctx.t("Eigenschaft", "Property"), ctx.t("Wert", "Value")]
-    out = [f"# {esc(card['name'])}", "", ctx.header([data["files"][e]]), ""]
+    # the page's own meta description (its first paragraph is a sentence every card page shares)
+    described = (Text("Sharing the {name} in Kubernetes: our verdict per method (MIG, time-slicing, MPS, VMs, DRA) and "
+                      "what NVIDIA says about MIG and GPU Operator support, every fact with its source.",
+                      "Die {name} in Kubernetes teilen: unser Urteil je Methode (MIG, Time-Slicing, MPS, VMs, DRA) "
+                      "und was NVIDIA zu MIG und zur Unterstützung durch den GPU Operator sagt, jede Angabe mit Quelle.")
+                 if methods is not None else
+                 Text("The {name} in Kubernetes: what NVIDIA says about MIG and GPU Operator support, every fact with "
+                      "its source.",
+                      "Die {name} in Kubernetes: was NVIDIA zu MIG und zur Unterstützung durch den GPU Operator sagt, "
+                      "jede Angabe mit Quelle."))
+    out = [ctx.front(described.format(name=card["name"])(ctx.lang)),
+           f"# {esc(card['name'])}", "", ctx.header([data["files"][e]]), ""]
 
     basics = _rows(ctx, e, card, [
         ("architecture", "Architektur", "Architecture"),

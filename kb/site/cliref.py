@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from kb.site.md import code
+from kb.text import Text
 
 WIDTH = 100
 
@@ -33,7 +34,9 @@ def cli_page(ctx, helps: list[tuple[str, str]], version: str) -> str:
     title = ctx.t("CLI-Referenz", "CLI reference")
     intro = ctx.t(f"Diese Seite wird aus der Hilfe von `gpukb` {version} erzeugt; `gpukb <Befehl> --help` zeigt dasselbe.",
                   f"This page is generated from the help of `gpukb` {version}; `gpukb <command> --help` prints the same.")
-    out = [f"# {title}", "", ctx.header([], ("kb/cli/",), intro), ""]
+    described = Text("Every command of gpukb with its help, as gpukb <command> --help prints it: for support staff.",
+                     "Jeder Befehl von gpukb mit seiner Hilfe, wie gpukb <Befehl> --help sie zeigt: für den Support.")
+    out = [ctx.front(described(ctx.lang)), f"# {title}", "", ctx.header([], ("kb/cli/",), intro), ""]
     for name, text in helps:
         fence = "````" if "```" in text else "```"
         out += [f"## {code(name)}", "", f"{fence}text", text.rstrip("\n"), fence, ""]
