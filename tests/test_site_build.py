@@ -96,6 +96,42 @@ def test_every_page_has_a_meta_description_of_its_own(built):
     assert shared == {}, {text: where[:3] + [f"… {len(where)} pages"] for text, where in shared.items()}
 
 
+def test_every_link_has_words(built):
+    """A link a reader (or a screen reader: WCAG 2.4.4) sees: text, an image's alt, an aria-label or a title —
+    the change page's "Data and corrections:" linked the catalog folder with no words."""
+    from html.parser import HTMLParser
+
+    class Links(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.open, self.empty = [], []
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if tag == "a":
+                self.open.append([attrs, attrs.get("aria-label") or attrs.get("title") or ""])
+            elif self.open and tag in ("img", "svg"):
+                self.open[-1][1] += attrs.get("alt") or tag
+
+        def handle_endtag(self, tag):
+            if tag == "a" and self.open:
+                attrs, words = self.open.pop()
+                if "href" in attrs and not words.strip():
+                    self.empty.append(attrs["href"])
+
+        def handle_data(self, data):
+            if self.open:
+                self.open[-1][1] += data
+
+    empty = {}
+    for page in sorted(built.site.rglob("*.html")):
+        links = Links()
+        links.feed(page.read_text(encoding="utf-8"))
+        if links.empty:
+            empty[page.relative_to(built.site).as_posix()] = links.empty
+    assert empty == {}
+
+
 def test_catalog_markup_in_the_html_is_escaped(built):
     for prefix in ("", "en/"):
         html = (built.site / f"{prefix}cards/{built.poisoned}/index.html").read_text(encoding="utf-8")

@@ -51,6 +51,8 @@ class Ctx:
         a card's name, a method's name, 'Karten (13)', 'Quellen', 'Regeln' …"""
         path = path.removeprefix("catalog/")
         stem = path.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        if not stem:  # the whole catalog folder (the change page's)
+            return self.t("Alle Angaben", "all facts")
         if path.startswith("cards/") and stem in self.data["cards"]:
             return esc(self.data["cards"][stem]["short_name"])
         if path.startswith("methods/") and stem in self.data["methods"]:
