@@ -658,6 +658,10 @@ def on_pre_template(template, template_name, config):
     if template_name == "404.html":
         for alt in config.extra.get("alternate") or []:
             alt["link"] = "en/" if alt["lang"] == "en" else ""
+        # mkdocs-static-i18n sets each page's links as an attribute (config.extra.alternate = …), which jinja reads
+        # before the item: in the English build that was still the last German page's (guide/vm-dra/). Pages set it
+        # again (the plugin's on_page_context).
+        vars(config.extra).pop("alternate", None)
     return template
 
 

@@ -132,6 +132,20 @@ def test_every_link_has_words(built):
     assert empty == {}
 
 
+def test_a_404_page_in_each_language_with_language_links_to_the_home_pages(built):
+    """Issue 15: a German 404 page (the site's) and an English one (en/404.html), each in its language, its language
+    links pointing at the two home pages (the English one linked the last page built, guide/vm-dra/, in both)."""
+    from urllib.parse import urlsplit
+
+    home = (built.site / "index.html").read_text(encoding="utf-8")
+    root = urlsplit(re.search(r'<link rel="canonical" href="([^"]+)"', home).group(1)).path  # site_url's path
+    for rel, lang, heading in (("404.html", "de", "Seite nicht gefunden"), ("en/404.html", "en", "Page not found")):
+        html = (built.site / rel).read_text(encoding="utf-8")
+        assert f'<html lang="{lang}"' in html and f"<h1>{heading}</h1>" in html, rel
+        links = dict((lang_, href) for href, lang_ in re.findall(r'<a href="([^"]*)" hreflang="(de|en)" class="md-select__link"', html))
+        assert {k: v.rstrip(".") for k, v in links.items()} == {"de": root, "en": root + "en/"}, (rel, links)
+
+
 def test_catalog_markup_in_the_html_is_escaped(built):
     for prefix in ("", "en/"):
         html = (built.site / f"{prefix}cards/{built.poisoned}/index.html").read_text(encoding="utf-8")
