@@ -636,7 +636,10 @@ def on_page_context(context, page, config, nav):
     """Language links relative to the page (they work when the site is served below a sub-path); the
     plugin leaves '/' and '/en/' on the home pages."""
     alternates = getattr(page.file, "alternates", {})
-    for alt in config.extra.get("alternate") or []:
+    # the list the template reads: the plugin sets each page's as an attribute (config.extra.alternate = …), which
+    # jinja reads before the item (on the home pages it left '/' and '/en/' there, not in the item)
+    shown = vars(config.extra).get("alternate")
+    for alt in (shown if shown is not None else config.extra.get("alternate")) or []:
         target = alternates.get(alt["lang"])
         if target is not None:
             alt["link"] = target.url or "./"

@@ -146,6 +146,26 @@ def test_a_404_page_in_each_language_with_language_links_to_the_home_pages(built
         assert {k: v.rstrip(".") for k, v in links.items()} == {"de": root, "en": root + "en/"}, (rel, links)
 
 
+def test_language_links_are_relative_and_lead_to_the_page_in_the_other_language(built):
+    """Issue 15: language links that work when the site is served under a sub-path — relative on every page (the
+    home pages had "/" and "/en/"), each to a page of the build in its language. The 404 pages are the exception
+    MkDocs makes (their links start at site_url's path, as the page may be shown at any address)."""
+    import posixpath
+
+    wrong = {}
+    for page in sorted(built.site.rglob("index.html")):
+        rel = page.relative_to(built.site).as_posix()
+        html = page.read_text(encoding="utf-8")
+        for href, lang in re.findall(r'<a href="([^"]*)" hreflang="(de|en)" class="md-select__link"', html):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), href))
+            target = "" if target == "." else target + "/"
+            ok = not href.startswith(("/", "http:", "https:")) and (built.site / target / "index.html").is_file() \
+                and target.startswith("en/") == (lang == "en")
+            if not ok:
+                wrong.setdefault(rel, []).append((lang, href))
+    assert wrong == {}
+
+
 def test_catalog_markup_in_the_html_is_escaped(built):
     for prefix in ("", "en/"):
         html = (built.site / f"{prefix}cards/{built.poisoned}/index.html").read_text(encoding="utf-8")
