@@ -51,12 +51,14 @@ class Text(dict):
     # --- building ---------------------------------------------------------------------------------------
     def format(self, *args: Any, **kwargs: Any) -> "Text":
         """str.format in each language; an argument that is a Text gives each language its own words."""
+        if _LEAVES.issuperset(map(type, kwargs.values())) and _LEAVES.issuperset(map(type, args)):  # (no Text)
+            return Text(self["en"].format(*args, **kwargs), self["de"].format(*args, **kwargs))
         return Text(*(self[lang].format(*(_in(a, lang) for a in args),
                                         **{k: _in(v, lang) for k, v in kwargs.items()}) for lang in LANGS))
 
     def map(self, fn: Callable[[str, str], str]) -> "Text":
         """A new Text with fn(text, lang) applied to each language."""
-        return Text(*(fn(self[lang], lang) for lang in LANGS))
+        return Text(fn(self["en"], "en"), fn(self["de"], "de"))
 
     def __add__(self, other: "Text | str") -> "Text":
         return Text(*(self[lang] + _in(other, lang) for lang in LANGS))

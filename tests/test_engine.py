@@ -421,6 +421,74 @@ def test_a_fact_shared_by_many_queries_is_checked_and_projected_once_per_call(tm
     assert (_Counted.listed, _Counted.read) == (1, 3)
 
 
+def test_a_fact_twice_in_one_list_is_checked_once_and_a_list_without_twins_comes_back_as_a_copy():
+    """kb.engine.check_facts: the facts not checked yet are found in C and each object is checked once (a fact twice
+    in a list, at its first place) and counts once; a list with no two equal facts comes back as a new list of the
+    same objects, as one with twins comes back without them. Fails with a check per place or the caller's list
+    handed back."""
+    shared = _Counted(kind="card", card="l4", memory_gb=48)
+    note = {"kind": "note", "text": "a"}
+    _Counted.listed = _Counted.read = 0
+    facts = [shared, note, shared, {"kind": "note", "text": "a"}]
+    assert engine.check_facts(facts) == [shared, note] and _Counted.read == 1  # (its kind read once)
+    keys: dict = {}
+    distinct = [note, shared]
+    got = engine.check_facts(distinct, keys)
+    assert got == distinct and got is not distinct and all(a is b for a, b in zip(got, distinct))
+    assert engine.check_facts([shared, {"kind": "card", "card": "l4", "memory_gb": 48.0}], keys)[1]["memory_gb"] == 48.0
+    assert _Counted.read == 2  # (once per call, or per calls with the same keys)
+    with pytest.raises(EngineFailure, match="reserved"):
+        engine.check_facts([note, shared, {"kind": "card", "sid": "1"}])
+
+
+def test_the_memo_of_firings_numbers_rows_by_their_values_and_types_and_drops_both_at_once(tmp_path, data,
+                                                                                             monkeypatch):
+    """kb.engine keys a query's firings by the numbers of its facts' projected rows (_ROWS): a value true is another
+    row than 1; when the memo is full its firings and the numbers go together (a number given again to another row
+    finds no firings of the old one). Fails with rows numbered without their types, or numbers dropped without the
+    firings they keyed."""
+    reads = ({"card": ("kind", "memory_gb")}, ("kind",))
+    one, true = [{"kind": "card", "memory_gb": 1}], [{"kind": "card", "memory_gb": True}]
+    assert engine._numbered(one, reads, {}) != engine._numbered(true, reads, {})
+    assert engine._numbered(one, reads, {}) == engine._numbered([dict(one[0], name="x")], reads, {})
+    rules = rules_from(tmp_path) if write_rule(tmp_path, GOOD) else None
+    engine.forget()
+    monkeypatch.setattr(engine, "MEMO_LIMIT", 1)
+    card = lambda gb: [{"kind": "card", "card": "l4", "name": "L4", "memory_gb": gb}]  # noqa: E731
+    for queries in ([card(64)], [card(8), card(9)], [card(10)], [card(80), card(8)], [card(64)]):
+        assert engine.fire("demo", queries, rules=rules) == engine.fire("demo", queries, engine="reference", rules=rules)
+    assert len(engine._ROWS) <= 2
+    engine.forget()
+    assert not engine._ROWS and not engine._FIRED
+
+
+def test_a_conclusion_handed_out_twice_shares_nothing_that_can_change(tmp_path, data):
+    """kb.engine.conclude builds what a conclusion says once per distinct placeholder values and hands out copies:
+    its details (a dict without a list or dict inside copied as a dict, others at every depth), its citations and its
+    matched facts are the caller's own; Texts (immutable) are shared. Fails with a flat copy of nested details or a
+    copy left out."""
+    nested = GOOD.replace('details: {memory: "{memory_gb}", label: "{name}-big"}',
+                          'details: {memory: "{memory_gb}", labels: ["{name}-big", {size: "{memory_gb}"}]}')
+    for text in (GOOD, nested):
+        rules = rules_from(tmp_path) if write_rule(tmp_path, text) else None
+        engine.forget()
+        fact = {"kind": "card", "card": "l4", "name": "L4", "memory_gb": 48}
+        (first,), (second,) = engine.evaluate_many("demo", [[fact], [dict(fact)]], rules=rules, data=data)
+        assert first == second and first["text"] is second["text"]
+        assert first["details"] is not second["details"] and first["facts"][0] is not second["facts"][0]
+        assert first["cites"] and first["cites"][0] is not second["cites"][0]
+        for value in first["details"].values():
+            if isinstance(value, list):
+                value[1]["size"] = "changed"
+                value.append("more")
+        first["details"]["memory"] = "changed"
+        first["cites"][0]["title"] = "changed"
+        first["facts"][0]["name"] = "changed"
+        (third,) = engine.evaluate("demo", [fact], rules=rules, data=data)
+        assert third == second and third["details"]["memory"] == 48
+        assert "changed" not in repr(third) and "changed" not in repr(second)
+
+
 def test_a_shared_fact_is_read_only_and_copies_as_a_dict():
     """kb.engine.SharedFact (the behaviour facts every question about a release shares): every change refused,
     a copy to change, equal to the dict in comparisons, JSON and pickles; the behaviour facts of a release are such
@@ -475,3 +543,18 @@ def test_known_issue_facts_are_shared_per_versions_and_what_they_read_of_the_car
                  and known_issues.card_reads(data, cid) == known_issues.card_reads(data, inside)), None)
     if twin is not None:
         assert known_issues.facts(data, operator=op, card=twin)[0] is known_issues.facts(data, operator=op, card=inside)[0]
+
+
+def test_an_answers_memo_key_tells_values_of_other_types_apart_and_ignores_the_inputs_order():
+    """kb.questions.Asker._key: equal for the same inputs in any order; true is not 1, "1" not 1, None not "None",
+    1.0 not 1 and -0.0 not 0.0 (floats by repr), a list not a tuple; the cited and uncited answers apart. Fails with
+    values keyed without their types or floats keyed by value."""
+    from kb.questions import Asker
+
+    key = Asker._key
+    assert key("q", {"a": 1, "b": "x", "c": None}) == key("q", {"c": None, "b": "x", "a": 1})
+    assert key("q", {"a": True}) != key("q", {"a": 1}) != key("q", {"a": "1"})
+    assert key("q", {"a": None}) != key("q", {"a": "None"}) and key("q", {"a": 1.0}) != key("q", {"a": 1})
+    assert key("q", {"a": 0.0}) != key("q", {"a": -0.0}) and key("q", {"a": 0.5, "b": 1}) == key("q", {"b": 1, "a": 0.5})
+    assert key("q", {"g": ["L4:1"]}) == key("q", {"g": ["L4:1"]}) != key("q", {"g": ("L4:1",)})
+    assert key("q", {"a": 1}, False) != key("q", {"a": 1}) != key("p", {"a": 1})

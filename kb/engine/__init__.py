@@ -94,18 +94,27 @@ def check_facts(facts: list[dict], keys: dict | None = None) -> list[dict]:
     """Facts are flat dicts with a `kind`; values text, number or true/false. Identical facts count once:
     equal properties with values of the same types (true is not 1, 1 is not 1.0). `keys`: id of a fact → its key,
     kept by the caller for facts that cannot change meanwhile (`fire`: one call's lists), each checked once."""
-    out, seen = [], {}
-    for fact in facts:
-        key = None if keys is None else keys.get(id(fact))
+    facts = facts if type(facts) is list else list(facts)
+    if keys is None:
+        keys = {}  # (this call's: the list holds its facts, so no id is reused meanwhile)
+    found = list(map(keys.get, map(id, facts)))
+    i = -1
+    while None in found:  # (the facts not checked yet, found in C: most are, a release's behaviour facts)
+        i = found.index(None, i + 1)
+        fact = facts[i]
+        key = keys.get(id(fact))  # (a fact twice in the list: checked at its first place)
         if key is None:
             if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
                 raise EngineFailure(f"a fact must be a mapping with a 'kind': {fact!r}")
             if not _RESERVED.isdisjoint(fact) or not _VALUE_TYPES.issuperset(map(type, fact.values())):
                 _check_values(fact)
             # equal values (1 == 1.0 == True) share a key, built in C; the types are compared only on a match
-            key = frozenset(fact.items())
-            if keys is not None:
-                keys[id(fact)] = key
+            key = keys[id(fact)] = frozenset(fact.items())
+        found[i] = key
+    if len(set(found)) == len(found):  # no two facts with equal values: every one counts
+        return facts[:]
+    out, seen = [], {}
+    for fact, key in zip(facts, found):
         twins = seen.get(key)
         if twins is None:
             seen[key] = [fact]
@@ -171,16 +180,46 @@ def projection(facts: list[dict], reads: tuple[dict[str, tuple], tuple], rows: d
     kind's conditions read (the kind first; None where the fact has no such property — a fact's values are never
     None) and their types (true is not 1). `rows`: id of a fact → its row, kept by the caller for facts that cannot
     change meanwhile (`fire`: one call's lists, one rule set)."""
-    by_kind, other = reads
-    out = []
-    for f in facts:
-        row = None if rows is None else rows.get(id(f))
+    if rows is None:
+        rows = {}
+    out = list(map(rows.get, map(id, facts)))
+    i = -1
+    while None in out:  # (the facts not projected yet, found in C)
+        i = out.index(None, i + 1)
+        f = facts[i]
+        row = rows.get(id(f))
         if row is None:
-            values = tuple(map(f.get, by_kind.get(f["kind"], other)))
-            row = (values, tuple(map(type, values)))
-            if rows is not None:
-                rows[id(f)] = row
-        out.append(row)
+            row = rows[id(f)] = _row(f, reads)
+        out[i] = row
+    return tuple(out)
+
+
+def _row(fact: dict, reads: tuple[dict[str, tuple], tuple]) -> tuple:
+    values = tuple(map(fact.get, reads[0].get(fact["kind"], reads[1])))
+    return values, tuple(map(type, values))
+
+
+#: a number per distinct row (`projection`) the memo's keys were written with: a query's key is its rule set's and
+#: the numbers of its facts' rows, quick to hash (equal rows, equal numbers: true is still not 1). Cleared with _FIRED
+_ROWS: dict = {}
+
+
+def _numbered(facts: list[dict], reads: tuple[dict[str, tuple], tuple], numbers: dict) -> tuple:
+    """`projection(facts, reads)` with each row as its number in _ROWS; `numbers`: id of a fact → its number, kept by
+    the caller for facts that cannot change meanwhile (`_fire`: one call's lists, one rule set)."""
+    out = list(map(numbers.get, map(id, facts)))
+    i = -1
+    while None in out:  # (the facts not numbered yet, found in C)
+        i = out.index(None, i + 1)
+        f = facts[i]
+        number = numbers.get(id(f))
+        if number is None:
+            row = _row(f, reads)
+            number = _ROWS.get(row)
+            if number is None:
+                number = _ROWS[row] = len(_ROWS)
+            numbers[id(f)] = number
+        out[i] = number
     return tuple(out)
 
 
@@ -206,26 +245,29 @@ def _rule_set(question: str, compiled: list[dict]) -> tuple[str, tuple | None]:
 
 
 def _fire(question: str, compiled: list[dict], lists: list[list[dict]], engine: str) -> list:
+    """Each query's firings, sorted: [(rule id, positions of the matched facts), …] (lists the memo may hold:
+    not for the caller to change)."""
     backend = _backend(engine)
     STATS["queries"] += len(lists)
     if engine != "durable":
-        return backend(question, compiled, lists)
+        return [sorted(fired) for fired in backend(question, compiled, lists)]
     key, reads = _rule_set(question, compiled)
     if reads is None:
         STATS["evaluations"] += len(lists)
-        return backend(question, compiled, lists)
-    rows: dict = {}  # (a fact in several lists, such as a release's behaviour facts, projected once)
-    keys = [(key, projection(facts, reads, rows)) for facts in lists]
-    out = [_FIRED.get(k) for k in keys]
-    todo: dict = {}
-    for k, facts, found in zip(keys, lists, out):
-        if found is None and k not in todo:
-            todo[k] = facts
-    if todo:
-        ran = dict(zip(todo, backend(question, compiled, list(todo.values()))))
+        return [sorted(fired) for fired in backend(question, compiled, lists)]
+    if len(_FIRED) > MEMO_LIMIT or len(_ROWS) > MEMO_LIMIT:  # (before any key is written: the numbers start again)
+        _FIRED.clear()
+        _ROWS.clear()
+    numbers: dict = {}  # (a fact in several lists, such as a release's behaviour facts, projected once)
+    keys = [(key, _numbered(facts, reads, numbers)) for facts in lists]
+    out = list(map(_FIRED.get, keys))
+    if None in out:
+        todo: dict = {}
+        for k, facts, found in zip(keys, lists, out):
+            if found is None and k not in todo:
+                todo[k] = facts
+        ran = dict(zip(todo, map(sorted, backend(question, compiled, list(todo.values())))))
         STATS["evaluations"] += len(ran)
-        if len(_FIRED) + len(ran) > MEMO_LIMIT:
-            _FIRED.clear()
         _FIRED.update(ran)
         out = [found if found is not None else ran[k] for k, found in zip(keys, out)]
     return out
@@ -237,6 +279,7 @@ def forget() -> None:
     from kb.engine.conclude import forget as forget_conclusions
 
     _FIRED.clear()
+    _ROWS.clear()
     _READS.clear()
     forget_conclusions()
 
@@ -249,7 +292,7 @@ def fire(question: str, fact_lists: list[list[dict]], *, engine: str = "durable"
     keys: dict = {}
     lists = [check_facts(facts, keys) for facts in fact_lists]
     results = _fire(question, compiled, lists, engine)
-    return [[(rid, tuple(facts[i] for i in positions)) for rid, positions in sorted(fired)]
+    return [[(rid, tuple(map(facts.__getitem__, positions))) for rid, positions in fired]
             for facts, fired in zip(lists, results)]
 
 

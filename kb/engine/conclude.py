@@ -138,9 +138,11 @@ def resolve_disputes(data: dict, ref: str) -> list[dict]:
 _RULE_INFO: dict = {}
 
 
-def _rule_info(rule: dict) -> tuple[dict, tuple]:
-    """(the rule, the placeholder names its texts, details and cites use), per rule object (held, so its id
-    is not reused by another rule while remembered)."""
+def _rule_info(rule: dict) -> tuple[dict, tuple, tuple]:
+    """(the rule, the placeholder names its texts, details and cites use, how `conclude` finds each name's value:
+    (name, the position of its alias among the matched facts — None for a plain name, -1 for an alias the rule
+    does not have —, the property)), per rule object (held, so its id is not reused by another rule while
+    remembered)."""
     entry = _RULE_INFO.get(id(rule))
     if entry is None or entry[0] is not rule:
         names: set = set()
@@ -158,10 +160,36 @@ def _rule_info(rule: dict) -> tuple[dict, tuple]:
         then = rule["then"]
         walk([then.get(part) for part in ("text", "condition", "details")])  # what conclude fills; nothing else
         walk(rule["cites"])
+        aliases = [a for a, _ in rule["when"]]
+        plan = []
+        for name in sorted(names):
+            alias, dot, prop = name.partition(".")
+            plan.append((name, None, name) if not dot else
+                        (name, aliases.index(alias) if alias in aliases else -1, prop))
         if len(_RULE_INFO) > 4096:
             _RULE_INFO.clear()
-        entry = _RULE_INFO[id(rule)] = (rule, tuple(sorted(names)))
+        entry = _RULE_INFO[id(rule)] = (rule, tuple(sorted(names)), tuple(plan))
     return entry
+
+
+def _values(rule: dict, facts: tuple, plan: tuple) -> tuple:
+    """((name, type, value) of each placeholder `plan` names (`_rule_info`)): `_lookup`'s values, the usual
+    cases without a call per name."""
+    out = []
+    for name, at, prop in plan:
+        if at is None:  # a plain name: the first matched fact that has it
+            for fact in facts:
+                if name in fact:
+                    value = fact[name]
+                    break
+            else:
+                value = _lookup(rule, facts, name)  # (raises: no matched fact has it)
+        elif at >= 0 and prop in facts[at]:
+            value = facts[at][prop]
+        else:
+            value = _lookup(rule, facts, name)
+        out.append((name, value.__class__, value))
+    return tuple(out)
 
 
 _CONCLUDED: dict = {}
@@ -172,18 +200,23 @@ def conclude(rule: dict, facts: tuple, data: dict, cited: bool = True) -> dict:
     its texts, details and cites name: that part is built once per distinct set of values (per catalog)
     and copied; `facts` are the firing's own matched facts. `cited=False`: its cites and disputes are left
     empty (not looked up)."""
-    _rule, names = _rule_info(rule)
-    values = tuple([(n, (v := _lookup(rule, facts, n)).__class__, v) for n in names])
-    key = (id(rule), data.get("hash") or id(data), values, cited)
+    plan = _rule_info(rule)[2]
+    key = (id(rule), data.get("hash") or id(data), _values(rule, facts, plan), cited)
     entry = _CONCLUDED.get(key)
     if entry is None or entry[0] is not rule or (entry[1] is not data and not data.get("hash")):
         if len(_CONCLUDED) > 100_000:
             _CONCLUDED.clear()
-        entry = _CONCLUDED[key] = (rule, data, _conclude(rule, facts, data, cited))
-    out = dict(entry[2])
-    out["details"] = _copy(out["details"])
-    out["cites"] = [dict(c) for c in out["cites"]]
-    out["facts"] = [dict(f) for f in facts]
+        made = _conclude(rule, facts, data, cited)
+        details = made["details"]
+        # details without a list or dict (but a Text) inside: its copy is a dict's (what `_copy` would make)
+        flat = type(details) is dict and not any(isinstance(v, (dict, list)) and not isinstance(v, Text)
+                                                 for v in details.values())
+        entry = _CONCLUDED[key] = (rule, data, made, flat)
+    made = entry[2]
+    out = dict(made)
+    out["details"] = dict(made["details"]) if entry[3] else _copy(made["details"])
+    out["cites"] = list(map(dict, made["cites"]))
+    out["facts"] = list(map(dict, facts))
     return out
 
 
@@ -202,11 +235,17 @@ def forget() -> None:
     _CONDITIONS.clear()
 
 
+#: values `_copy` hands out as they are (a Text is immutable)
+_KEPT = frozenset({str, int, float, bool, type(None), Text})
+
+
 def _copy(value):
+    if type(value) in _KEPT:
+        return value
     if isinstance(value, dict) and not isinstance(value, Text):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: v if type(v) in _KEPT else _copy(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [v if type(v) in _KEPT else _copy(v) for v in value]
     return value
 
 

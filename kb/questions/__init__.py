@@ -93,6 +93,10 @@ def module(question: str):
     return importlib.import_module(f"kb.questions.{question.replace('-', '_')}")
 
 
+#: input values whose type and value are the input (`Asker._key`)
+_PLAIN_INPUTS = frozenset((str, int, bool, type(None)))
+
+
 class Asker:
     """Answers questions on one compiled catalog with one engine; remembers answers it gave."""
 
@@ -122,6 +126,12 @@ class Asker:
 
     @staticmethod
     def _key(question: str, inputs: dict, cited: bool = True):
+        """The memo's key of an answer: equal for equal inputs in any order, with values of the same types (true
+        is not 1). Text, whole numbers, true/false and None (the matrix's inputs) as (name, type, value), in a
+        set; other values (a list of node GPUs; a float: -0.0 == 0.0) as their repr, sorted by name."""
+        values = inputs.values()
+        if _PLAIN_INPUTS.issuperset(map(type, values)):
+            return question, frozenset(zip(inputs, map(type, values), values)), cited
         return question, tuple(sorted((k, repr(v)) for k, v in inputs.items())), cited
 
     def answer(self, question: str, inputs: dict, *, cited: bool = True) -> dict:

@@ -201,9 +201,16 @@ def fold_verdict(conclusions: list[dict]) -> str:
     return max(verdicts, key=RANK.__getitem__) if verdicts else "unconfirmed"
 
 
+def _restrictive_first(c: dict) -> tuple:
+    return -RANK.get(c.get("verdict"), 0), c["rule"]
+
+
 def reasons(conclusions: list[dict]) -> list[dict]:
     """Every fired conclusion as a reason, the most restrictive first."""
-    ordered = sorted(conclusions, key=lambda c: (-RANK.get(c.get("verdict"), 0), c["rule"]))
+    return _reasons(sorted(conclusions, key=_restrictive_first))
+
+
+def _reasons(ordered: list[dict]) -> list[dict]:
     out = []
     for c in ordered:
         reason = {"rule": c["rule"], "title": c["title"], "verdict": c.get("verdict"), "text": c["text"],
@@ -228,8 +235,12 @@ def conditions(conclusions: list[dict], verdict: str) -> list[dict]:
 
 def disputes(conclusions: list[dict]) -> list[dict]:
     """Every disputed fact a fired rule rests on, once, in the order of the reasons (most restrictive first)."""
+    return _disputes(sorted(conclusions, key=_restrictive_first))
+
+
+def _disputes(ordered: list[dict]) -> list[dict]:
     out, seen = [], set()
-    for c in sorted(conclusions, key=lambda c: (-RANK.get(c.get("verdict"), 0), c["rule"])):
+    for c in ordered:
         for d in c.get("disputes", ()):
             if d["fact"] not in seen:
                 seen.add(d["fact"])
@@ -240,14 +251,15 @@ def disputes(conclusions: list[dict]) -> list[dict]:
 def build(question: str, inputs: dict, conclusions: list[dict], *, verdict: str, summary: dict,
           details: dict, data: dict) -> dict:
     """The answer contract (see CONTRIBUTING.md, 'Engine API')."""
+    ordered = sorted(conclusions, key=_restrictive_first)  # (the reasons' and the disputes' order)
     return {
         "question": question,
         "inputs": inputs,
         "verdict": verdict,
         "summary": summary,
         "conditions": conditions(conclusions, verdict),
-        "reasons": reasons(conclusions),
-        "disputes": disputes(conclusions),
+        "reasons": _reasons(ordered),
+        "disputes": _disputes(ordered),
         "details": details,
         "data_version": data["data_version"],
     }

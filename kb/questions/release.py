@@ -25,10 +25,14 @@ from __future__ import annotations
 import json
 
 
-def _behaviour(data, operator, card, index, driver):
-    from kb.questions import behaviour
+# (each helper imports what it calls from the module itself, not the module from the package: `from kb.questions
+# import x` runs importlib's Python-level fromlist handling at every call — a part is asked for every answer)
 
-    return behaviour.facts(data, operator)
+
+def _behaviour(data, operator, card, index, driver):
+    from kb.questions.behaviour import facts
+
+    return facts(data, operator)
 
 
 def _dra(data, operator, card, index, driver):
@@ -44,10 +48,10 @@ def _listed(data, operator, card, index, driver):
 
 
 def _layouts(data, operator, card, index, driver):
-    from kb.questions import behaviour
+    from kb.questions.behaviour import mig_layouts
     from kb.questions.mig import layout_ids
 
-    return behaviour.mig_layouts(data, operator, layout_ids(card, index))
+    return mig_layouts(data, operator, layout_ids(card, index))
 
 
 def _kubevirt_vgpu(data, operator, card, index, driver):
@@ -65,9 +69,9 @@ def _dra_driver(data, operator, card, index, driver):
 def _issues(data, operator, card, index, driver):
     """Every known issue's fact for the release, the driver and the card (None: no card), in catalog order;
     callers select by trigger."""
-    from kb.questions import known_issues
+    from kb.questions.known_issues import facts
 
-    return known_issues.facts(data, operator=operator, driver=driver, card=card["id"] if card else None)
+    return facts(data, operator=operator, driver=driver, card=card["id"] if card else None)
 
 
 #: name → helper(data, operator, card, index, driver); `card` is the catalog's card (parts about a card need one)
