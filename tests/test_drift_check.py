@@ -327,3 +327,15 @@ def test_a_question_the_engine_cannot_answer_does_not_hide_the_drift(drift_catal
     assert result.exit_code == 1
     assert data["answers_error"].startswith("no-such-question: ")
     assert [a["rules_added"] for a in data["sources"][0]["changes"][0]["answers"]] == [["MIG-007"]] * 3
+
+
+def test_the_warning_that_answers_could_not_be_computed_is_in_the_runs_language(drift_catalog, tmp_path, monkeypatch):
+    """One language per run (it printed "warning: answers could not be computed / Antworten nicht berechenbar")."""
+    monkeypatch.setattr("kb.questions.questions", lambda *a: ("mig", "no-such-question"))
+    snapshot = edited(tmp_path, PS, RTX6000_ROW, "")
+    said = {lang: [line for line in gpukb("sources", "diff", "gpu-operator-platform-support", snapshot, "--lang",
+                                          lang).stderr.splitlines() if "no-such-question" in line] for lang in ("en", "de")}
+    assert said["en"] == [said["en"][0]] and said["en"][0].startswith("warning: The answers these changes touch could "
+                                                                      "not be computed: no-such-question: "), said
+    assert said["de"] == [said["de"][0]] and said["de"][0].startswith("Warnung: Die betroffenen Antworten ließen sich "
+                                                                      "nicht berechnen: no-such-question: "), said

@@ -138,10 +138,11 @@ def _writable(path: Path) -> None:
                             .format(path=str(path), why=why), details={"file": str(path)})
 
 
-def _impact(data: dict, results) -> str | None:
+def _impact(data: dict, results, lang: str) -> str | None:
     """Attach the answers each change would alter (or relies on). A failure there must not hide the drift
-    itself: it is returned (and shown), the changes are reported without those answers."""
+    itself: it is returned (and shown, in the run's language), the changes are reported without those answers."""
     from kb.drift.impact import attach
+    from kb.drift.report import LABELS
 
     try:
         errors = attach(data, [c for r in results for c in r.changes])
@@ -150,7 +151,8 @@ def _impact(data: dict, results) -> str | None:
     if not errors:
         return None
     message = "; ".join(errors)
-    click.echo(f"warning: answers could not be computed / Antworten nicht berechenbar: {message}", err=True)
+    click.echo(Text("warning: {what}: {message}", "Warnung: {what}: {message}")
+               .format(what=LABELS["answers_error"], message=message)(lang), err=True)
     return message
 
 
@@ -235,7 +237,7 @@ def check(offline, report_path, report_limit, only, timeout, deadline, retries, 
     options = {k: v for k, v in (("timeout", timeout), ("deadline", deadline), ("retries", retries),
                                  ("max_bytes", max_bytes)) if v is not None}
     results = run(data, offline=offline, cache=cache_dir(), only=list(only) or None, **options)
-    answers_error = _impact(data, results)
+    answers_error = _impact(data, results, lang)
     code = _code(results)
     if report_path:
         from kb.fsutil import atomic_write
@@ -290,7 +292,7 @@ def diff(source_id, file, as_json, lang):
     data = load_data()
     _watched_or_exit(data, [source_id])
     result = check_file(data["sources"][source_id], _existing(file, folder=False), data)
-    answers_error = _impact(data, [result])
+    answers_error = _impact(data, [result], lang)
     code = _code([result])
     if as_json:
         print_json({**report_json([result], data, extracted=True), "answers_error": answers_error,
