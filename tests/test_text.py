@@ -39,3 +39,45 @@ def test_format_gives_each_language_its_words_and_takes_plain_values_as_they_are
     assert type(t.format(1, n=1, v=1, none=1)) is Text
     assert Text("{a}").format(a="ä").de == "ä" and Text("{a}", "{a}!").map(lambda s, lang: s + lang) == \
         {"en": "{a}en", "de": "{a}!de"}
+
+
+def test_the_site_builds_its_words_as_texts_not_from_de_en_pairs():
+    """Issue 9: one Text(en, de) type, the site's pages included — no `ctx.t(de, en)` picker (109 calls in kb/site
+    had one) and no site function that takes a German and an English string to choose from."""
+    import ast
+    from pathlib import Path
+
+    from kb.site.page import Ctx
+
+    assert not hasattr(Ctx, "t")
+    site = Path(__file__).resolve().parent.parent / "kb" / "site"
+    pickers = []
+    for path in sorted(site.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+                names = {a.arg for a in node.args.args + node.args.kwonlyargs}
+                if {"de", "en"} <= names:
+                    pickers.append(f"{path.name}:{node.lineno}")
+            elif isinstance(node, ast.Attribute) and node.attr == "t" and isinstance(node.ctx, ast.Load):
+                pickers.append(f"{path.name}:{node.lineno} .t")
+            elif isinstance(node, ast.IfExp) and _on_lang(node.test) and all(_words(b) for b in (node.body, node.orelse)):
+                pickers.append(f"{path.name}:{node.lineno} if lang")  # "Andere" if lang == "de" else "Other"
+    assert pickers == []
+
+
+def _on_lang(test) -> bool:
+    """`lang == "de"`, `ctx.lang != "en"` …"""
+    import ast
+
+    return isinstance(test, ast.Compare) and any(
+        isinstance(side, (ast.Name, ast.Attribute)) and (getattr(side, "id", None) or getattr(side, "attr", None)) == "lang"
+        for side in (test.left, *test.comparators))
+
+
+def _words(node) -> bool:
+    """Words for people: a text or f-string (a path such as "en/" is not)."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return not node.value.endswith("/")
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Tuple) and all(_words(e) for e in node.elts))

@@ -12,6 +12,7 @@ tests/test_site_api.py compares every file with the CLI's output.
 from __future__ import annotations
 
 import json
+from kb.text import Text
 
 VERSION = "v1"
 
@@ -86,24 +87,21 @@ def api_page(ctx) -> str:
 
     d = ctx.data
     rows = [
-        [code(f"api/{VERSION}/index.json"), ctx.t("Was es gibt: Datenversion, Prüfdatum, die Dateien", "What there is: data version, verified date, the files"), "—"],
-        [code(f"api/{VERSION}/cards.json"), ctx.t("Alle Karten mit MIG-Urteil und Eintrag in der Supportliste", "Every card with its MIG verdict and support-list entry"), code("gpukb cards --json")],
-        [code(f"api/{VERSION}/cards/<id>.json"), ctx.t("Eine Karte mit jeder Angabe und ihren Quellen", "One card with every fact and its sources"), code("gpukb card <id> --json")],
-        [code(f"api/{VERSION}/answers.json"), ctx.t("Jede unserer Antworten: Karte × Release × Frage", "Every answer of ours: card × release × question"), code("gpukb export answers --json")],
+        [code(f"api/{VERSION}/index.json"), Text("What there is: data version, verified date, the files", "Was es gibt: Datenversion, Prüfdatum, die Dateien")(ctx.lang), "—"],
+        [code(f"api/{VERSION}/cards.json"), Text("Every card with its MIG verdict and support-list entry", "Alle Karten mit MIG-Urteil und Eintrag in der Supportliste")(ctx.lang), code("gpukb cards --json")],
+        [code(f"api/{VERSION}/cards/<id>.json"), Text("One card with every fact and its sources", "Eine Karte mit jeder Angabe und ihren Quellen")(ctx.lang), code("gpukb card <id> --json")],
+        [code(f"api/{VERSION}/answers.json"), Text("Every answer of ours: card × release × question", "Jede unserer Antworten: Karte × Release × Frage")(ctx.lang), code("gpukb export answers --json")],
     ]
-    out = [ctx.front(ctx.t("Die Daten dieser Seite als JSON für Werkzeuge: Karten, Angaben mit Quellen, unsere Antworten.",
-                           "The data of this site as JSON for tools: cards, facts with sources, our answers.")),
-           f"# {ctx.t('Daten als JSON', 'Data as JSON')}", "", ctx.header([], ("kb/cli/",)), "",
-           ctx.t(f"Dieselben Daten wie auf diesen Seiten, als statische JSON-Dateien unter {code(f'api/{VERSION}/')}, "
-                 f"Datenversion {d['data_version']}. Jede Datei ist gleich der JSON-Ausgabe des Kommandozeilenwerkzeugs "
-                 "in derselben Datenversion; eine Antwort nennt ihre Gründe, Regeln und Quellen.",
-                 f"The same data as these pages, as static JSON files under {code(f'api/{VERSION}/')}, data version "
+    out = [ctx.front(Text("The data of this site as JSON for tools: cards, facts with sources, our answers.", "Die Daten dieser Seite als JSON für Werkzeuge: Karten, Angaben mit Quellen, unsere Antworten.")(ctx.lang)),
+           f"# {Text('Data as JSON', 'Daten als JSON')(ctx.lang)}", "", ctx.header([], ("kb/cli/",)), "",
+           Text(f"The same data as these pages, as static JSON files under {code(f'api/{VERSION}/')}, data version "
                  f"{d['data_version']}. Each file equals the JSON output of the command-line tool at the same data "
-                 "version; an answer names its reasons, rules and sources."), "",
-           table([ctx.t("Datei", "File"), ctx.t("Inhalt", "Content"), ctx.t("Gleich der Ausgabe von", "Same as the output of")], rows), "",
-           ctx.t("Eine neue Datenversion ersetzt die Dateien; was sich geändert hat, steht auf der Seite "
+                 "version; an answer names its reasons, rules and sources.", f"Dieselben Daten wie auf diesen Seiten, als statische JSON-Dateien unter {code(f'api/{VERSION}/')}, "
+                 f"Datenversion {d['data_version']}. Jede Datei ist gleich der JSON-Ausgabe des Kommandozeilenwerkzeugs "
+                 "in derselben Datenversion; eine Antwort nennt ihre Gründe, Regeln und Quellen.")(ctx.lang), "",
+           table([Text("File", "Datei")(ctx.lang), Text("Content", "Inhalt")(ctx.lang), Text("Same as the output of", "Gleich der Ausgabe von")(ctx.lang)], rows), "",
+           Text("A new data version replaces the files; what changed is on the page [What changed](changes.md). "
+                 f"The fields change only with a new version of the interface (a new path instead of {code(VERSION)}).", "Eine neue Datenversion ersetzt die Dateien; was sich geändert hat, steht auf der Seite "
                  "[Was sich geändert hat](changes.md). Die Felder ändern sich nur mit einer neuen Version der "
-                 f"Schnittstelle (ein neuer Pfad statt {code(VERSION)}).",
-                 "A new data version replaces the files; what changed is on the page [What changed](changes.md). "
-                 f"The fields change only with a new version of the interface (a new path instead of {code(VERSION)})."), ""]
+                 f"Schnittstelle (ein neuer Pfad statt {code(VERSION)}).")(ctx.lang), ""]
     return "\n".join(out).rstrip("\n") + "\n"

@@ -13,15 +13,15 @@ GB = lambda v: f"{v} GB"  # noqa: E731
 
 
 def _rows(ctx: Ctx, entity: str, obj: dict, specs: list[tuple]) -> list[list[str]]:
-    """Table rows for the facts of `obj` that are present; specs: (field, de, en[, formatter])."""
+    """Table rows for the facts of `obj` that are present; specs: (field, label Text[, formatter])."""
     rows = []
     for spec in specs:
-        name, de, en = spec[:3]
-        fmt = spec[3] if len(spec) > 3 else None
+        name, label = spec[:2]
+        fmt = spec[2] if len(spec) > 2 else None
         prefix = entity.split(" ", 1)[1] + "." if " " in entity else ""
         if obj.get(name) is None:
             continue
-        rows.append([ctx.t(de, en), ctx.fact(entity.split(" ", 1)[0], prefix + name, fmt)])
+        rows.append([label(ctx.lang), ctx.fact(entity.split(" ", 1)[0], prefix + name, fmt)])
     return rows
 
 
@@ -37,9 +37,9 @@ def profile_table(ctx: Ctx, card_id: str) -> str:
                                                         if p.get("variant") else plain)
         rows.append([code(p["name"]) + refs, GB(p["memory_gb"]), str(p["max_count"]),
                      code("nvidia.com/gpu") + single, mixed])
-    headers = [ctx.t("Profil", "Profile"), ctx.t("Speicher je Instanz", "Memory per instance"),
-               ctx.t("Instanzen je Karte", "Instances per card"), ctx.t("Ressource bei `single`", "Resource with `single`"),
-               ctx.t("Ressource bei `mixed`", "Resource with `mixed`")]
+    headers = [Text("Profile", "Profil")(ctx.lang), Text("Memory per instance", "Speicher je Instanz")(ctx.lang),
+               Text("Instances per card", "Instanzen je Karte")(ctx.lang), Text("Resource with `single`", "Ressource bei `single`")(ctx.lang),
+               Text("Resource with `mixed`", "Ressource bei `mixed`")(ctx.lang)]
     return table(headers, rows)
 
 
@@ -69,13 +69,11 @@ def variant_note(ctx: Ctx, card_id: str) -> str:
     refs = ctx.notes.fact_refs("releases/device-plugin", f"features[{VARIANTS}]")[1]
     op_en = f" (GPU Operator {code(first)} and later)" if first else ""
     op_de = f" (GPU Operator {code(first)} und neuer)" if first else ""
-    return ctx.t(
-        f"Die Varianten ({kinds}) sind erst ab Device-Plugin {code('v' + since)}{op_de} eigene "
-        f"Ressourcen. Mit älteren Releases fordert ein Pod die Ressource des einfachen Profils an, etwa {code(plain)}, "
-        f"und kann dann auch eine Instanz einer Variante bekommen.{refs}",
-        f"The variants ({kinds}) are resources of their own only from device plugin "
+    return Text(f"The variants ({kinds}) are resources of their own only from device plugin "
         f"{code('v' + since)}{op_en} on. With older releases a pod requests the plain profile's resource, such as "
-        f"{code(plain)}, and may get an instance of a variant.{refs}")
+        f"{code(plain)}, and may get an instance of a variant.{refs}", f"Die Varianten ({kinds}) sind erst ab Device-Plugin {code('v' + since)}{op_de} eigene "
+        f"Ressourcen. Mit älteren Releases fordert ein Pod die Ressource des einfachen Profils an, etwa {code(plain)}, "
+        f"und kann dann auch eine Instanz einer Variante bekommen.{refs}")(ctx.lang)
 
 
 def _mig_resource(ctx: Ctx, name: str) -> str:
@@ -101,14 +99,13 @@ def methods_section(ctx: Ctx, card_id: str, answer: dict, ask_page: str) -> list
     rows = [[method_name(data, m, ctx.lang), verdict_badge(ctx, answer["details"]["methods"][m], card=card_id, method=m),
              " ".join(conditions.get(m, [])) or "—"] for m in methods]
     op = answer["inputs"]["operator"]
-    out = [f"## {ctx.t('Teilen: welche Methode geht', 'Sharing: which method works')}", "",
-           ctx.t(f"Unsere Antwort mit GPU Operator {code(op)}, ohne Angabe des Treibers.",
-                 f"Our answer with GPU Operator {code(op)}, without a driver given."), "",
-           table([ctx.t("Methode", "Method"), ctx.t("Urteil", "Verdict"), ctx.t("Bedingungen", "Conditions")], rows), ""]
+    out = [f"## {Text('Sharing: which method works', 'Teilen: welche Methode geht')(ctx.lang)}", "",
+           Text(f"Our answer with GPU Operator {code(op)}, without a driver given.", f"Unsere Antwort mit GPU Operator {code(op)}, ohne Angabe des Treibers.")(ctx.lang), "",
+           table([Text("Method", "Methode")(ctx.lang), Text("Verdict", "Urteil")(ctx.lang), Text("Conditions", "Bedingungen")(ctx.lang)], rows), ""]
     if conditions.get(""):
-        out += [ctx.t("Für die ganze Karte: ", "For the whole card: ") + " ".join(conditions[""]), ""]
-    asks = [(ctx.t("Methoden mit Ihrem Treiber und Release prüfen", "Check the methods with your driver and release"), "methods"),
-            (ctx.t("MIG auf dieser Karte prüfen", "Check MIG on this card"), "mig")]
+        out += [Text("For the whole card: ", "Für die ganze Karte: ")(ctx.lang) + " ".join(conditions[""]), ""]
+    asks = [(Text("Check the methods with your driver and release", "Methoden mit Ihrem Treiber und Release prüfen")(ctx.lang), "methods"),
+            (Text("Check MIG on this card", "MIG auf dieser Karte prüfen")(ctx.lang), "mig")]
     out += [" · ".join(link(label, f"{ask_page}?q={q}&card={card_id}") for label, q in asks), ""]
     return out
 
@@ -119,7 +116,7 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
     data = ctx.data
     card = data["cards"][card_id]
     e = f"cards/{card_id}"
-    prop = [ctx.t("Eigenschaft", "Property"), ctx.t("Wert", "Value")]
+    prop = [Text("Property", "Eigenschaft")(ctx.lang), Text("Value", "Wert")(ctx.lang)]
     # the page's own meta description (its first paragraph is a sentence every card page shares)
     described = (Text("Sharing the {name} in Kubernetes: our verdict per method (MIG, time-slicing, MPS, VMs, DRA) and "
                       "what NVIDIA says about MIG and GPU Operator support, every fact with its source.",
@@ -134,16 +131,16 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
            f"# {esc(card['name'])}", "", ctx.header([data["files"][e]]), ""]
 
     basics = _rows(ctx, e, card, [
-        ("architecture", "Architektur", "Architecture"),
-        ("memory_gb", "Speicher", "Memory", GB),
-        ("form_factor", "Bauform", "Form factor"),
-        ("availability", "Verfügbarkeit", "Availability"),
+        ("architecture", Text("Architecture", "Architektur")),
+        ("memory_gb", Text("Memory", "Speicher"), GB),
+        ("form_factor", Text("Form factor", "Bauform")),
+        ("availability", Text("Availability", "Verfügbarkeit")),
     ])
     names = [card["short_name"], *card.get("aliases", [])]
-    basics.append([ctx.t("Auch genannt", "Also called"), ", ".join(code(n) for n in names)])
+    basics.append([Text("Also called", "Auch genannt")(ctx.lang), ", ".join(code(n) for n in names)])
     reported = card.get("product_names") or []
     if reported:  # each name with the NVIDIA document that shows it
-        basics.append([ctx.t("Vom Treiber gemeldet als", "Reported by the driver as"),
+        basics.append([Text("Reported by the driver as", "Vom Treiber gemeldet als")(ctx.lang),
                        ", ".join(code(p["name"]) + ctx.notes.refs(p["cite"], e, f"product_names[{i}]")
                                  for i, p in enumerate(reported))])
     out += [table(prop, basics), ""]
@@ -153,57 +150,57 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
     mig = card["mig"]
     out += ["## MIG", ""]
     rows = _rows(ctx, f"{e} mig", mig, [
-        ("status", "Status", "Status"),
-        ("max_instances", "Höchstzahl der Instanzen", "Maximum instances"),
-        ("smallest_profile", "Kleinstes Profil", "Smallest profile", code),
+        ("status", Text("Status", "Status")),
+        ("max_instances", Text("Maximum instances", "Höchstzahl der Instanzen")),
+        ("smallest_profile", Text("Smallest profile", "Kleinstes Profil"), code),
     ])
     pre = mig.get("prerequisites") or {}
     rows += _rows(ctx, f"{e} mig.prerequisites", pre, [
-        ("prerequisites_published", "Voraussetzungen von NVIDIA veröffentlicht", "Prerequisites published by NVIDIA"),
-        ("min_driver", "Mindesttreiber für MIG", "Minimum driver for MIG", code),
-        ("min_vbios", "Mindest-vBIOS", "Minimum vBIOS", code),
-        ("display_mode_switch", "Umschaltung des Anzeigemodus nötig", "Display mode switch needed"),
-        ("written_confirmation", "Schriftliche Bestätigung empfohlen", "Written confirmation advised"),
+        ("prerequisites_published", Text("Prerequisites published by NVIDIA", "Voraussetzungen von NVIDIA veröffentlicht")),
+        ("min_driver", Text("Minimum driver for MIG", "Mindesttreiber für MIG"), code),
+        ("min_vbios", Text("Minimum vBIOS", "Mindest-vBIOS"), code),
+        ("display_mode_switch", Text("Display mode switch needed", "Umschaltung des Anzeigemodus nötig")),
+        ("written_confirmation", Text("Written confirmation advised", "Schriftliche Bestätigung empfohlen")),
     ])
     out += [table(prop, rows), ""]
     if mig["profiles"]:
-        out += [f"### {ctx.t('Profile', 'Profiles')}", "", profile_table(ctx, card_id), ""]
+        out += [f"### {Text('Profiles', 'Profile')(ctx.lang)}", "", profile_table(ctx, card_id), ""]
         note = variant_note(ctx, card_id)
         out += [note, ""] if note else []
 
     sup = card["operator_support"]
     out += ["## GPU Operator", ""]
     rows = _rows(ctx, f"{e} operator_support", sup, [
-        ("listed", "Auf der Supportliste", "On the support list"),
-        ("min_driver", "Mindesttreiber", "Minimum driver", code),
+        ("listed", Text("On the support list", "Auf der Supportliste")),
+        ("min_driver", Text("Minimum driver", "Mindesttreiber"), code),
     ])
     if sup.get("listed_as"):
-        rows.append([ctx.t("Name in der Liste", "Name in the list"), quoted(quote_html(sup["listed_as"]), ctx.lang)])
-    rows += _rows(ctx, f"{e} operator_support", sup, [("since", "Gelistet seit Release", "Listed since release", code)])
+        rows.append([Text("Name in the list", "Name in der Liste")(ctx.lang), quoted(quote_html(sup["listed_as"]), ctx.lang)])
+    rows += _rows(ctx, f"{e} operator_support", sup, [("since", Text("Listed since release", "Gelistet seit Release"), code)])
     for ex in sup.get("driver_exceptions", []):
-        label = ctx.t(f"Ausnahme Treiber {ex['driver']}", f"Exception driver {ex['driver']}")
+        label = Text(f"Exception driver {ex['driver']}", f"Ausnahme Treiber {ex['driver']}")(ctx.lang)
         rows.append([esc(label), ctx.fact(e, f"operator_support.driver_exceptions[{ex['driver']}].fact")])
     vgpu_words = lambda v: esc(words.word(words.KUBEVIRT_VGPU, v, ctx.lang))  # noqa: E731
     rows += _rows(ctx, f"{e} operator_support", sup, [
-        ("kubevirt_vgpu", "KubeVirt mit NVIDIA vGPU", "KubeVirt with NVIDIA vGPU", vgpu_words),
-        ("kubevirt_vgpu_since", "KubeVirt mit NVIDIA vGPU seit Release", "KubeVirt with NVIDIA vGPU since release", code),
+        ("kubevirt_vgpu", Text("KubeVirt with NVIDIA vGPU", "KubeVirt mit NVIDIA vGPU"), vgpu_words),
+        ("kubevirt_vgpu_since", Text("KubeVirt with NVIDIA vGPU since release", "KubeVirt mit NVIDIA vGPU seit Release"), code),
     ])
     out += [table(prop, rows), ""]
 
     vendor = card["vendor"]
-    out += [f"## {ctx.t('Was wir liefern', 'What we ship')}", ""]
-    rows = _rows(ctx, f"{e} vendor", vendor, [("ships", "Wir liefern die Karte", "We ship the card")])
+    out += [f"## {Text('What we ship', 'Was wir liefern')(ctx.lang)}", ""]
+    rows = _rows(ctx, f"{e} vendor", vendor, [("ships", Text("We ship the card", "Wir liefern die Karte"))])
     if vendor.get("methods"):
-        rows.append([ctx.t("Für", "For"), ", ".join(method_name(data, m, ctx.lang) for m in vendor["methods"])])
+        rows.append([Text("For", "Für")(ctx.lang), ", ".join(method_name(data, m, ctx.lang) for m in vendor["methods"])])
     if vendor.get("note"):
-        rows.append([ctx.t("Hinweis", "Note"), ctx.pick(vendor["note"])])
+        rows.append([Text("Note", "Hinweis")(ctx.lang), ctx.pick(vendor["note"])])
     out += [table(prop, rows), ""]
 
     if card.get("note"):
-        out += [f"## {ctx.t('Hinweis', 'Note')}", "", ctx.pick(card["note"]), ""]
+        out += [f"## {Text('Note', 'Hinweis')(ctx.lang)}", "", ctx.pick(card["note"]), ""]
     report = ctx.report_link(card["name"], e)
     if report:
-        out += [ctx.t("Stimmt eine Angabe nicht?", "Is a fact wrong?") + " " + report, ""]
+        out += [Text("Is a fact wrong?", "Stimmt eine Angabe nicht?")(ctx.lang) + " " + report, ""]
     return "\n".join(out).rstrip("\n") + ctx.footer()
 
 
@@ -224,9 +221,9 @@ def card_table(ctx: Ctx, page_of=None, card_ids=None) -> str:
         row.append(ctx.fact(e, "mig.max_instances", note=False) if mig.get("max_instances") else "—")
         row.append(ctx.fact(e, "operator_support.listed", note=False))
         rows.append(row)
-    headers = [ctx.t("Karte", "Card"), ctx.t("Architektur", "Architecture"), ctx.t("Speicher", "Memory"),
-               ctx.t("MIG", "MIG"), ctx.t("MIG-Instanzen", "MIG instances"),
-               ctx.t("Supportliste GPU Operator", "GPU Operator support list")]
+    headers = [Text("Card", "Karte")(ctx.lang), Text("Architecture", "Architektur")(ctx.lang), Text("Memory", "Speicher")(ctx.lang),
+               Text("MIG", "MIG")(ctx.lang), Text("MIG instances", "MIG-Instanzen")(ctx.lang),
+               Text("GPU Operator support list", "Supportliste GPU Operator")(ctx.lang)]
     return table(headers, rows)
 
 
@@ -265,10 +262,10 @@ def mig_cards_table(ctx: Ctx, page_of=None) -> str:
             ctx.fact(e, "mig.prerequisites.min_driver", code) if pre.get("min_driver") else "—",
             ctx.fact(e, "mig.prerequisites.display_mode_switch") if pre.get("display_mode_switch") is not None else "—",
         ])
-    headers = [ctx.t("Karte", "Card"), ctx.t("MIG-Status", "MIG status"),
-               ctx.t("Instanzen höchstens", "Instances at most"), ctx.t("Kleinste Instanz", "Smallest instance"),
-               ctx.t("Mindesttreiber für MIG", "Minimum driver for MIG"),
-               ctx.t("Anzeigemodus umschalten", "Display mode switch")]
+    headers = [Text("Card", "Karte")(ctx.lang), Text("MIG status", "MIG-Status")(ctx.lang),
+               Text("Instances at most", "Instanzen höchstens")(ctx.lang), Text("Smallest instance", "Kleinste Instanz")(ctx.lang),
+               Text("Minimum driver for MIG", "Mindesttreiber für MIG")(ctx.lang),
+               Text("Display mode switch", "Anzeigemodus umschalten")(ctx.lang)]
     return table(headers, rows)
 
 
@@ -278,7 +275,7 @@ def card_index(ctx: Ctx, page_of) -> str:
     from kb.site.matrices import family, filter_form
 
     files = [ctx.data["files"][f"cards/{cid}"] for cid in ctx.data["cards"]]
-    out = [f"# {ctx.t('Karten', 'Cards')}", "", ctx.header(files), "",
+    out = [f"# {Text('Cards', 'Karten')(ctx.lang)}", "", ctx.header(files), "",
            filter_form(ctx, list(ctx.data["cards"]), verdicts=False), ""]
     groups: dict[tuple, list[str]] = {}
     for cid in ctx.data["cards"]:
@@ -297,13 +294,13 @@ def mig_profiles_page(ctx: Ctx, page_of) -> str:
     with_profiles = [cid for cid, c in data["cards"].items() if c["mig"]["profiles"]]
     files = [data["files"][f"cards/{cid}"] for cid in with_profiles]
     files.append(data["files"]["methods/mig"])
-    out = [f"# {ctx.t('MIG-Profile je Karte', 'MIG profiles per card')}", "", ctx.header(files), ""]
+    out = [f"# {Text('MIG profiles per card', 'MIG-Profile je Karte')(ctx.lang)}", "", ctx.header(files), ""]
     for r in data["methods"]["mig"]["resource_names"]:
         out.append(f"- {code(r['name'])}: {ctx.pick(r['when'])}{_mig_resource(ctx, r['name'])}")
     out.append("")
     for cid in with_profiles:
         card = data["cards"][cid]
-        out += [f"## {esc(card['short_name'])}", "", link(ctx.t("Alle Fakten zur Karte", "All facts about the card"), page_of(cid)),
+        out += [f"## {esc(card['short_name'])}", "", link(Text("All facts about the card", "Alle Fakten zur Karte")(ctx.lang), page_of(cid)),
                 "", profile_table(ctx, cid), ""]
         note = variant_note(ctx, cid)
         out += [note, ""] if note else []

@@ -22,6 +22,7 @@ import yaml
 from kb.catalog.yamlsafe import already_read, safe_load
 from kb.site.md import code, esc
 from kb.wording import dash, date_text
+from kb.text import Text
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LIMIT = 12  # data versions shown on the page and in the feeds
@@ -224,14 +225,14 @@ def history(data: dict, catalog: Path, answers) -> list[Version] | None:
 
 # --- the page and the feeds --------------------------------------------------------------------------------
 
-def _count(n: int, de: str, en: str, lang: str) -> str:
-    return f"{n} {de if lang == 'de' else en}"
+def _count(n: int, what: Text, lang: str) -> str:
+    return f"{n} {what(lang)}"
 
 
 def _lines(items, fmt, lang: str, limit: int = 40) -> list[str]:
     rows = [f"    - {fmt(i)}" for i in items[:limit]]
     if len(items) > limit:
-        rows.append(f"    - {'… und' if lang == 'de' else '… and'} {len(items) - limit} {'weitere' if lang == 'de' else 'more'}")
+        rows.append("    - " + Text("… and {n} more", "… und {n} weitere").format(n=len(items) - limit)(lang))
     return rows
 
 
@@ -245,10 +246,10 @@ def _name(ctx, fact: str) -> str:
     elif kind == "methods" and ident in d["methods"]:
         name = d["methods"][ident]["name"][ctx.lang]
     elif kind == "releases":
-        name = {"gpu-operator": "GPU Operator", "device-plugin": "Device-Plugin" if ctx.lang == "de" else "device plugin",
-                "mig-manager": "MIG Manager", "dra-driver": ctx.t("DRA-Treiber", "DRA driver")}.get(ident, ident)
+        name = {"gpu-operator": "GPU Operator", "device-plugin": Text("device plugin", "Device-Plugin")(ctx.lang),
+                "mig-manager": "MIG Manager", "dra-driver": Text("DRA driver", "DRA-Treiber")(ctx.lang)}.get(ident, ident)
     elif kind == "sources":
-        name = ctx.t("Quellen", "Sources")
+        name = Text("Sources", "Quellen")(ctx.lang)
     else:
         name = entity
     return f"{esc(name)} · {_field(ctx, path)}" if path else esc(name)
@@ -281,46 +282,41 @@ def _value(ctx, value: str, limit: int) -> str:
 
 def changes_page(ctx, versions: list[Version] | None) -> str:
     """The changes page: one section per data version, newest first."""
-    t = ctx.t
-    out = [ctx.front(t("Was sich an den Daten geändert hat: neue, geänderte und entfernte Angaben und Antworten "
-                       "mit anderem Urteil, je Datenversion.",
-                       "What changed in the data: facts added, changed and removed and answers with another "
-                       "verdict, per data version.")),
-           f"# {t('Was sich geändert hat', 'What changed')}", "", ctx.header([], ("catalog/",)), "",
-           t("Jede Datenversion mit dem, was sich gegenüber der vorigen geändert hat. Dieselben Einträge gibt es als "
-             "Feed: <a href=\"../feed.xml\" type=\"application/atom+xml\">feed.xml</a> (Atom).",
-             "Every data version with what changed since the one before. The same entries are a feed: "
-             "<a href=\"../feed.xml\" type=\"application/atom+xml\">feed.xml</a> (Atom)."), ""]
+    out = [ctx.front(Text("What changed in the data: facts added, changed and removed and answers with another "
+                       "verdict, per data version.", "Was sich an den Daten geändert hat: neue, geänderte und entfernte Angaben und Antworten "
+                       "mit anderem Urteil, je Datenversion.")(ctx.lang)),
+           f"# {Text('What changed', 'Was sich geändert hat')(ctx.lang)}", "", ctx.header([], ("catalog/",)), "",
+           Text("Every data version with what changed since the one before. The same entries are a feed: "
+             "<a href=\"../feed.xml\" type=\"application/atom+xml\">feed.xml</a> (Atom).", "Jede Datenversion mit dem, was sich gegenüber der vorigen geändert hat. Dieselben Einträge gibt es als "
+             "Feed: <a href=\"../feed.xml\" type=\"application/atom+xml\">feed.xml</a> (Atom).")(ctx.lang), ""]
     if not versions:
-        out += [t(f"Für diese Ausgabe ist keine Versionsgeschichte verfügbar; sie zeigt die Datenversion "
-                  f"{ctx.data['data_version']}.",
-                  f"No version history is available for this copy; it shows data version {ctx.data['data_version']}."), ""]
+        out += [Text(f"No version history is available for this copy; it shows data version {ctx.data['data_version']}.", f"Für diese Ausgabe ist keine Versionsgeschichte verfügbar; sie zeigt die Datenversion "
+                  f"{ctx.data['data_version']}.")(ctx.lang), ""]
         return "\n".join(out).rstrip("\n") + "\n"
     for v in versions:
         when = f" ({date_text(str(v.date)[:10], ctx.lang)})" if v.date else ""
-        out += [f"## {t('Datenversion', 'Data version')} {esc(v.version)}{when} {{ #v{v.version.replace('.', '-')} }}", ""]
+        out += [f"## {Text('Data version', 'Datenversion')(ctx.lang)} {esc(v.version)}{when} {{ #v{v.version.replace('.', '-')} }}", ""]
         if v.first:
-            out += [t(f"Die erste veröffentlichte Datenversion, mit {len(v.added)} belegten Angaben.",
-                      f"The first published data version, with {len(v.added)} cited facts."), ""]
+            out += [Text(f"The first published data version, with {len(v.added)} cited facts.", f"Die erste veröffentlichte Datenversion, mit {len(v.added)} belegten Angaben.")(ctx.lang), ""]
             continue
-        summary = ", ".join([_count(len(v.added), "neu", "added", ctx.lang), _count(len(v.changed), "geändert", "changed", ctx.lang),
-                             _count(len(v.removed), "entfernt", "removed", ctx.lang)])
-        out += [f"{t('Angaben', 'Facts')}: {summary}.", ""]
+        summary = ", ".join([_count(len(v.added), Text("added", "neu"), ctx.lang),
+                             _count(len(v.changed), Text("changed", "geändert"), ctx.lang),
+                             _count(len(v.removed), Text("removed", "entfernt"), ctx.lang)])
+        out += [f"{Text('Facts', 'Angaben')(ctx.lang)}: {summary}.", ""]
         for title, items, fmt in (
-                (t("Neu", "Added"), v.added, lambda i: f"{_name(ctx, i[0])}: {_value(ctx, i[1], 120)}"),
-                (t("Geändert", "Changed"), v.changed,
+                (Text("Added", "Neu")(ctx.lang), v.added, lambda i: f"{_name(ctx, i[0])}: {_value(ctx, i[1], 120)}"),
+                (Text("Changed", "Geändert")(ctx.lang), v.changed,
                  lambda i: f"{_name(ctx, i[0])}: {_value(ctx, i[1], 80)} → {_value(ctx, i[2], 80)}"),
-                (t("Entfernt", "Removed"), v.removed, lambda i: _name(ctx, i[0])),
+                (Text("Removed", "Entfernt")(ctx.lang), v.removed, lambda i: _name(ctx, i[0])),
         ):
             if items:
                 out += [f'??? note "{title} ({len(items)})"', ""] + _lines(items, fmt, ctx.lang) + [""]
         if v.verdicts is None and v is versions[0]:
-            out += [t("Antworten mit anderem Urteil: nicht verglichen (die ältere Datenversion lässt sich mit dem "
-                      "heutigen Programm nicht auswerten).",
-                      "Answers with another verdict: not compared (the older data version cannot be evaluated by "
-                      "today's program)."), ""]
+            out += [Text("Answers with another verdict: not compared (the older data version cannot be evaluated by "
+                      "today's program).", "Antworten mit anderem Urteil: nicht verglichen (die ältere Datenversion lässt sich mit dem "
+                      "heutigen Programm nicht auswerten).")(ctx.lang), ""]
         elif v.verdicts is not None:
-            out += [f"{t('Antworten mit anderem Urteil', 'Answers with another verdict')}: {len(v.verdicts)}.", ""]
+            out += [f"{Text('Answers with another verdict', 'Antworten mit anderem Urteil')(ctx.lang)}: {len(v.verdicts)}.", ""]
             if v.verdicts:
                 out += [line[4:] for line in _lines(v.verdicts, lambda i: _verdict_line(ctx, *i), ctx.lang)] + [""]
     return "\n".join(out).rstrip("\n") + "\n"
@@ -331,7 +327,7 @@ def _verdict_line(ctx, question: str, inputs: dict, old: str, new: str) -> str:
     from kb.site.matrices import verdict_word
     from kb.site.rulesref import QUESTION
 
-    asked = QUESTION.get(question, (question, question))[0 if ctx.lang == "de" else 1]
+    asked = QUESTION.get(question, Text(question))(ctx.lang)
     card = ctx.data["cards"].get(inputs.get("card") or "", {}).get("short_name") or inputs.get("card")
     parts = [p for p in (card, inputs.get("operator") and f"GPU Operator {inputs['operator']}",
                          inputs.get("workload")) if p]
@@ -343,7 +339,7 @@ def feed(versions: list[Version] | None, data: dict, lang: str, site_url: str) -
     """An Atom feed of the data versions (absolute links from the site's address)."""
     base = site_url.rstrip("/") + "/" + ("en/" if lang == "en" else "")
     page = base + "changes/"
-    title = "GPU-Sharing in Kubernetes: Datenversionen" if lang == "de" else "GPU sharing in Kubernetes: data versions"
+    title = Text("GPU sharing in Kubernetes: data versions", "GPU-Sharing in Kubernetes: Datenversionen")(lang)
     entries = versions or [Version(data["data_version"], data["verified"], None, first=True)]
     updated = max((v.date or data["verified"]) for v in entries) + "T00:00:00Z"
     out = ['<?xml version="1.0" encoding="utf-8"?>', f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{lang}">',
@@ -353,15 +349,15 @@ def feed(versions: list[Version] | None, data: dict, lang: str, site_url: str) -
     for v in entries:
         anchor = page + "#v" + v.version.replace(".", "-")
         if v.first:
-            text = (f"Erste veröffentlichte Datenversion, {len(v.added)} belegte Angaben." if lang == "de"
-                    else f"First published data version, {len(v.added)} cited facts.")
+            text = Text("First published data version, {n} cited facts.",
+                        "Erste veröffentlichte Datenversion, {n} belegte Angaben.").format(n=len(v.added))(lang)
         else:
-            text = (f"Angaben: {len(v.added)} neu, {len(v.changed)} geändert, {len(v.removed)} entfernt."
-                    if lang == "de" else f"Facts: {len(v.added)} added, {len(v.changed)} changed, {len(v.removed)} removed.")
+            text = Text("Facts: {a} added, {c} changed, {r} removed.", "Angaben: {a} neu, {c} geändert, {r} entfernt.") \
+                .format(a=len(v.added), c=len(v.changed), r=len(v.removed))(lang)
             if v.verdicts is not None:
-                text += (f" Antworten mit anderem Urteil: {len(v.verdicts)}." if lang == "de"
-                         else f" Answers with another verdict: {len(v.verdicts)}.")
-        name = ("Datenversion " if lang == "de" else "Data version ") + v.version
+                text += Text(" Answers with another verdict: {n}.", " Antworten mit anderem Urteil: {n}.") \
+                    .format(n=len(v.verdicts))(lang)
+        name = Text("Data version ", "Datenversion ")(lang) + v.version
         out += ["  <entry>", f"    <title>{html.escape(name)}</title>", f'    <link rel="alternate" href="{html.escape(anchor)}"/>',
                 f"    <id>{html.escape(anchor)}</id>", f"    <updated>{(v.date or data['verified'])}T00:00:00Z</updated>",
                 f"    <summary>{html.escape(text)}</summary>", "  </entry>"]

@@ -31,9 +31,8 @@ def command_help(cli: click.Command, prog: str = "gpukb") -> list[tuple[str, str
 
 def cli_page(ctx, helps: list[tuple[str, str]], version: str) -> str:
     """One section per command with its help in a text block (the CLI's own words, in both languages)."""
-    title = ctx.t("CLI-Referenz", "CLI reference")
-    intro = ctx.t(f"Diese Seite wird aus der Hilfe von `gpukb` {version} erzeugt; `gpukb <Befehl> --help` zeigt dasselbe.",
-                  f"This page is generated from the help of `gpukb` {version}; `gpukb <command> --help` prints the same.")
+    title = Text("CLI reference", "CLI-Referenz")(ctx.lang)
+    intro = Text(f"This page is generated from the help of `gpukb` {version}; `gpukb <command> --help` prints the same.", f"Diese Seite wird aus der Hilfe von `gpukb` {version} erzeugt; `gpukb <Befehl> --help` zeigt dasselbe.")(ctx.lang)
     described = Text("Every command of gpukb with its help, as gpukb <command> --help prints it: for support staff.",
                      "Jeder Befehl von gpukb mit seiner Hilfe, wie gpukb <Befehl> --help sie zeigt: für den Support.")
     out = [ctx.front(described(ctx.lang)), f"# {title}", "", ctx.header([], ("kb/cli/",), intro), ""]

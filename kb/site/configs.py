@@ -18,6 +18,7 @@ import yaml
 
 from kb.catalog.facts import FactError
 from kb.questions.resource import mig_resource_name
+from kb.text import Text
 
 #: the card the MIG examples are written for: a data-centre card with MIG that NVIDIA documents
 EXAMPLE_CARD = "h200-nvl"
@@ -202,7 +203,7 @@ class Block:
     id: str
     lang: str  # the code block's language: yaml or sh
     file: str  # the name the block suggests for its file ('' for commands)
-    title: tuple[str, str]  # (de, en)
+    title: Text
     build: Callable[[dict], str]
     with_: tuple[str, ...] = ()  # blocks checked together with this one: what it refers to
     reads: tuple[str, ...] = field(default=())  # what gpukb check must count in its summary ("ClusterPolicy" …)
@@ -210,60 +211,58 @@ class Block:
 
 BLOCKS = {b.id: b for b in [
     Block("time-slicing-configmap", "yaml", "time-slicing-config.yaml",
-          ("ConfigMap für das Device-Plugin: vier Replikate je GPU", "ConfigMap for the device plugin: four replicas per GPU"),
+          Text("ConfigMap for the device plugin: four replicas per GPU", "ConfigMap für das Device-Plugin: vier Replikate je GPU"),
           time_slicing_configmap, (), ("device-plugin config",)),
     Block("time-slicing-values", "yaml", "values.yaml",
-          ("Helm-Werte des GPU Operators: die ConfigMap für alle Nodes", "GPU Operator Helm values: the ConfigMap for all nodes"),
+          Text("GPU Operator Helm values: the ConfigMap for all nodes", "Helm-Werte des GPU Operators: die ConfigMap für alle Nodes"),
           time_slicing_values, ("time-slicing-configmap",), ("ClusterPolicy",)),
     Block("time-slicing-patch", "sh", "",
-          ("Oder im laufenden Cluster: ConfigMap anlegen, ClusterPolicy ändern, Device-Plugin neu starten",
-           "Or in a running cluster: create the ConfigMap, patch the ClusterPolicy, restart the device plugin"),
+          Text("Or in a running cluster: create the ConfigMap, patch the ClusterPolicy, restart the device plugin", "Oder im laufenden Cluster: ConfigMap anlegen, ClusterPolicy ändern, Device-Plugin neu starten"),
           time_slicing_patch, ("time-slicing-configmap",), ("ClusterPolicy",)),
     Block("time-slicing-pod", "yaml", "notebook.yaml",
-          ("Ein Pod, der ein Replikat anfordert", "A pod requesting one replica"),
+          Text("A pod requesting one replica", "Ein Pod, der ein Replikat anfordert"),
           time_slicing_pod, ("time-slicing-configmap", "time-slicing-values"), ("workload",)),
     Block("mps-configmap", "yaml", "mps-config.yaml",
-          ("ConfigMap für das Device-Plugin: vier MPS-Replikate je GPU", "ConfigMap for the device plugin: four MPS replicas per GPU"),
+          Text("ConfigMap for the device plugin: four MPS replicas per GPU", "ConfigMap für das Device-Plugin: vier MPS-Replikate je GPU"),
           mps_configmap, (), ("device-plugin config",)),
     Block("mps-values", "yaml", "values.yaml",
-          ("Helm-Werte des GPU Operators: MPS für alle Nodes", "GPU Operator Helm values: MPS for all nodes"),
+          Text("GPU Operator Helm values: MPS for all nodes", "Helm-Werte des GPU Operators: MPS für alle Nodes"),
           mps_values, ("mps-configmap",), ("ClusterPolicy",)),
     Block("mps-pod", "yaml", "inference.yaml",
-          ("Ein Pod, der ein MPS-Replikat anfordert (ein CUDA-Prozess)", "A pod requesting one MPS replica (one CUDA process)"),
+          Text("A pod requesting one MPS replica (one CUDA process)", "Ein Pod, der ein MPS-Replikat anfordert (ein CUDA-Prozess)"),
           mps_pod, ("mps-configmap", "mps-values"), ("workload",)),
     Block("mig-values-single", "yaml", "values.yaml",
-          ("Helm-Werte: Strategie single", "Helm values: strategy single"),
+          Text("Helm values: strategy single", "Helm-Werte: Strategie single"),
           mig_values_single, (), ("ClusterPolicy",)),
     Block("mig-values-mixed", "yaml", "values.yaml",
-          ("Helm-Werte: Strategie mixed", "Helm values: strategy mixed"),
+          Text("Helm values: strategy mixed", "Helm-Werte: Strategie mixed"),
           mig_values_mixed, (), ("ClusterPolicy",)),
     Block("mig-label", "sh", "",
-          ("Layout eines Nodes wählen und den Fortschritt verfolgen", "Choose a node's layout and follow its progress"),
+          Text("Choose a node's layout and follow its progress", "Layout eines Nodes wählen und den Fortschritt verfolgen"),
           mig_label, ("mig-values-mixed",), ("Node",)),
     Block("mig-custom-config", "yaml", "custom-mig-config.yaml",
-          ("Eigene Layouts für den MIG Manager, im Schlüssel config.yaml", "Layouts of your own for the MIG Manager, in the key config.yaml"),
+          Text("Layouts of your own for the MIG Manager, in the key config.yaml", "Eigene Layouts für den MIG Manager, im Schlüssel config.yaml"),
           mig_custom_config, ("mig-custom-values",), ("MIG Manager config",)),
     Block("mig-custom-values", "yaml", "values.yaml",
-          ("Helm-Werte: die eigenen Layouts nutzen", "Helm values: use your own layouts"),
+          Text("Helm values: use your own layouts", "Helm-Werte: die eigenen Layouts nutzen"),
           mig_custom_values, ("mig-custom-config",), ("ClusterPolicy",)),
     Block("mig-single-pod", "yaml", "training.yaml",
-          ("Ein Pod unter single: eine MIG-Instanz als nvidia.com/gpu", "A pod under single: one MIG instance as nvidia.com/gpu"),
+          Text("A pod under single: one MIG instance as nvidia.com/gpu", "Ein Pod unter single: eine MIG-Instanz als nvidia.com/gpu"),
           mig_single_pod, ("mig-values-single",), ("workload",)),
     Block("mig-mixed-pod", "yaml", "inference.yaml",
-          ("Ein Pod unter mixed: eine Instanz des kleinsten Profils", "A pod under mixed: one instance of the smallest profile"),
+          Text("A pod under mixed: one instance of the smallest profile", "Ein Pod unter mixed: eine Instanz des kleinsten Profils"),
           mig_mixed_pod, ("mig-values-mixed",), ("workload",)),
     Block("whole-pod", "yaml", "training.yaml",
-          ("Ein Pod, der eine ganze GPU anfordert", "A pod requesting a whole GPU"),
+          Text("A pod requesting a whole GPU", "Ein Pod, der eine ganze GPU anfordert"),
           whole_pod, (), ("workload",)),
     Block("vm-values", "yaml", "values.yaml",
-          ("Helm-Werte: GPUs auch für virtuelle Maschinen", "Helm values: GPUs for virtual machines too"),
+          Text("Helm values: GPUs for virtual machines too", "Helm-Werte: GPUs auch für virtuelle Maschinen"),
           vm_values, (), ("ClusterPolicy",)),
     Block("vm-label", "sh", "",
-          ("Einen Node für Passthrough an VMs vorsehen", "Set a node aside for passthrough to VMs"),
+          Text("Set a node aside for passthrough to VMs", "Einen Node für Passthrough an VMs vorsehen"),
           vm_label, ("vm-values",), ("Node",)),
     Block("dra-values", "yaml", "values.yaml",
-          ("Helm-Werte für einen neuen Cluster mit DRA: GPUCluster statt ClusterPolicy",
-           "Helm values for a new cluster with DRA: GPUCluster instead of ClusterPolicy"),
+          Text("Helm values for a new cluster with DRA: GPUCluster instead of ClusterPolicy", "Helm-Werte für einen neuen Cluster mit DRA: GPUCluster statt ClusterPolicy"),
           dra_values, (), ("GPUCluster",)),
 ]}
 
@@ -278,7 +277,7 @@ def render(data: dict, block_id: str, lang: str) -> str:
     """The block as a fenced code block with its title (the copy button is the theme's)."""
     block = BLOCKS.get(block_id)
     text = block_text(data, block_id)
-    title = block.title[0] if lang == "de" else block.title[1]
+    title = block.title(lang)
     if block.file:
         title = f"{title} ({block.file})"
     return f'```{block.lang} title="{title}"\n{text}\n```'

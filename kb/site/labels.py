@@ -5,24 +5,24 @@ from __future__ import annotations
 import re
 
 from kb.questions import words
+from kb.text import Text
 from kb.wording import date_text
 
-LABELS: dict[str, tuple[str, str]] = {  # key: (de, en)
-    "data_version": ("Datenversion", "Data version"),
-    "verified": ("geprüft am", "verified as of"),
-    "yaml": ("Daten und Korrekturen", "Data and corrections"),
-    "catalog": ("Katalog", "Catalog"),
-    "retrieved": ("abgerufen", "retrieved"),
-    "doc_date": ("Stand des Dokuments", "document date"),
-    "disputed": ("Abweichende Angabe", "Other source says"),
-    "inferred": ("abgeleitet, nicht zitiert", "inferred, not quoted"),
+LABELS: dict[str, Text] = {
+    "data_version": Text("Data version", "Datenversion"),
+    "verified": Text("verified as of", "geprüft am"),
+    "yaml": Text("Data and corrections", "Daten und Korrekturen"),
+    "catalog": Text("Catalog", "Katalog"),
+    "retrieved": Text("retrieved", "abgerufen"),
+    "doc_date": Text("document date", "Stand des Dokuments"),
+    "disputed": Text("Other source says", "Abweichende Angabe"),
+    "inferred": Text("inferred, not quoted", "abgeleitet, nicht zitiert"),
 }
 
 
 def L(key: str, lang: str) -> str:
     """A fixed label; an unknown key is a programming error."""
-    de, en = LABELS[key]
-    return de if lang == "de" else en
+    return LABELS[key](lang)
 
 
 def value_label(value: object, lang: str) -> str:

@@ -11,6 +11,7 @@ from kb.questions import words
 from kb.site.md import code, esc, link, quote_html, table, translation_html
 from kb.wording import quoted, title_text, translated, translation_text
 from kb.site.page import Ctx
+from kb.text import Text
 
 #: hides the table of contents: the matrices need the page's full width
 WIDE = "---\nhide:\n  - toc\n---\n\n"
@@ -60,10 +61,10 @@ class Notes:
         cards = self.ctx.data["cards"]
         out = [esc(text)]
         if len(cards) > 1 and set(item["cards"]) == set(cards):
-            out.append(self.ctx.t("Gilt für alle Karten.", "Applies to every card."))
+            out.append(Text("Applies to every card.", "Gilt für alle Karten.")(self.ctx.lang))
         elif not (len(item["cards"]) == 1 and cards[item["cards"][0]]["short_name"] in text):
             who = ", ".join(link(esc(cards[c]["short_name"]), self.card_page(c)) for c in item["cards"])
-            out.append(f"{self.ctx.t('Gilt für', 'Applies to')} {who}.")
+            out.append(f"{Text('Applies to', 'Gilt für')(self.ctx.lang)} {who}.")
         if item["cites"]:
             quotes: dict[tuple, list[str]] = {}  # (source, url) -> quotes, each source once
             for c in item["cites"]:
@@ -76,7 +77,7 @@ class Notes:
             parts = [f"{link(esc(title_text(self.ctx.data['sources'].get(src, {}).get('title', src), self.ctx.lang)), url)}: "
                      f"{', '.join(qs)}"
                      for (src, url), qs in quotes.items()]
-            label = self.ctx.t("Quelle", "Source") if len(parts) == 1 else self.ctx.t("Quellen", "Sources")
+            label = Text("Source", "Quelle")(self.ctx.lang) if len(parts) == 1 else Text("Sources", "Quellen")(self.ctx.lang)
             out.append(f"{label}: " + "; ".join(parts))
         return " ".join(out)
 
@@ -84,7 +85,7 @@ class Notes:
         """The notes in number order: the rule's title and link, then its condition texts."""
         out = []
         for i, (rule, note) in enumerate(self.rules.items(), 1):
-            rule_link = link(self.ctx.t("Regel", "Rule") + " " + rule, f"{self.rules_page}#{rule.lower()}")
+            rule_link = link(Text("Rule", "Regel")(self.ctx.lang) + " " + rule, f"{self.rules_page}#{rule.lower()}")
             head = f"{i}. " + (f"**{esc(note['title'])}** ({rule_link})" if note["title"] else rule_link)
             texts = list(note["texts"].items())
             if len(texts) == 1:
@@ -102,7 +103,7 @@ def family(data: dict, card_id: str, lang: str) -> tuple[str, str]:
         return card["group"], label
     arch = (card.get("architecture") or {}).get("value")
     if not arch:
-        return "other", ("Andere" if lang == "de" else "Other")
+        return "other", Text("Other", "Andere")(lang)
     return re.sub(r"[^a-z0-9]+", "-", str(arch).lower()).strip("-"), str(arch)
 
 
@@ -118,17 +119,17 @@ def filter_form(ctx: Ctx, card_ids: list[str], verdicts: bool = True) -> str:
         key, label = family(ctx.data, cid, ctx.lang)
         fams.setdefault(key, label)
         of[cid] = key
-    every = ctx.t("alle", "all")
+    every = Text("all", "alle")(ctx.lang)
     parts = [f'<div class="gpukb-filter" hidden data-families="{html.escape(json.dumps(of), quote=True)}">']
     if len(fams) > 1:
         options = "".join(f'<option value="{html.escape(k)}">{html.escape(v)}</option>' for k, v in fams.items())
-        parts.append(f'<label>{ctx.t("Familie", "Family")} <select data-filter="family"><option value="">{every}</option>'
+        parts.append(f'<label>{Text("Family", "Familie")(ctx.lang)} <select data-filter="family"><option value="">{every}</option>'
                      f'{options}</select></label>')
     if verdicts:
         options = "".join(f'<option value="{v}">{html.escape(verdict_word(v, ctx.lang))}</option>' for v in words.VERDICT)
-        parts.append(f'<label>{ctx.t("Urteil", "Verdict")} <select data-filter="verdict"><option value="">{every}</option>'
+        parts.append(f'<label>{Text("Verdict", "Urteil")(ctx.lang)} <select data-filter="verdict"><option value="">{every}</option>'
                      f'{options}</select></label>')
-    parts.append(f'<label>{ctx.t("Karte", "Card")} <input type="search" data-filter="text" size="14"></label>')
+    parts.append(f'<label>{Text("Card", "Karte")(ctx.lang)} <input type="search" data-filter="text" size="14"></label>')
     parts.append('<output aria-live="polite"></output></div>')
     return "".join(parts)
 
@@ -177,7 +178,7 @@ def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
     groups = _columns(operators, signature)
     notes = Notes(ctx, rules_page, card_page)
     rows = []
-    subject = ctx.t("MIG-Tabelle", "MIG table")
+    subject = Text("MIG table", "MIG-Tabelle")(ctx.lang)
     for cid, card in data["cards"].items():
         row = [row_head(ctx, cid, card_page, subject)]
         for group in groups:
@@ -193,23 +194,21 @@ def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
     files = [data["files"][f"cards/{cid}"] for cid in data["cards"]]
     if "releases/gpu-operator" in data["files"]:
         files.append(data["files"]["releases/gpu-operator"])
-    out = [f"# {ctx.t('MIG je Karte und GPU-Operator-Release', 'MIG per card and GPU Operator release')}", "",
+    out = [f"# {Text('MIG per card and GPU Operator release', 'MIG je Karte und GPU-Operator-Release')(ctx.lang)}", "",
            ctx.header(files), "",
-           ctx.t("Unsere Antwort auf „Kann die Karte MIG mit diesem Release nutzen?“, ohne Angabe des Treibers "
+           Text("Our answer to “can the card run MIG with this release?”, without a driver given "
+                 "(with your driver: [ask the knowledge base](ask.md)). Releases for which every card gets the same answer "
+                 "share a column. Superscript numbers refer to the conditions below the table.", "Unsere Antwort auf „Kann die Karte MIG mit diesem Release nutzen?“, ohne Angabe des Treibers "
                  "(mit Ihrem Treiber: [Fragen Sie die Wissensdatenbank](ask.md)). Releases, für die jede Karte dieselbe "
                  "Antwort bekommt, teilen sich eine Spalte. Hochgestellte Zahlen verweisen auf die Bedingungen "
-                 "unter der Tabelle.",
-                 "Our answer to “can the card run MIG with this release?”, without a driver given "
-                 "(with your driver: [ask the knowledge base](ask.md)). Releases for which every card gets the same answer "
-                 "share a column. Superscript numbers refer to the conditions below the table."), "",
-           filter_form(ctx, list(data["cards"])), "", table([ctx.t("Karte", "Card"), *heads], rows), ""]
+                 "unter der Tabelle.")(ctx.lang), "",
+           filter_form(ctx, list(data["cards"])), "", table([Text("Card", "Karte")(ctx.lang), *heads], rows), ""]
     merged = [g for g in groups if len(g) > 1]
     if merged:
         spans = "; ".join(f"{code(g[-1])} – {code(g[0])}: " + ", ".join(code(op) for op in reversed(g)) for g in merged)
-        out += [ctx.t(f"Die Spalten umfassen diese Releases: {spans}.",
-                      f"The columns cover these releases: {spans}."), ""]
+        out += [Text(f"The columns cover these releases: {spans}.", f"Die Spalten umfassen diese Releases: {spans}.")(ctx.lang), ""]
     if notes.rules:
-        out += [f"## {ctx.t('Bedingungen', 'Conditions')}", "", notes.render(), ""]
+        out += [f"## {Text('Conditions', 'Bedingungen')(ctx.lang)}", "", notes.render(), ""]
     return WIDE + "\n".join(out).rstrip("\n") + ctx.footer()
 
 
@@ -258,7 +257,7 @@ def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> st
             nums = sorted(set(by_method.get(key, [])))
             return f" <sup>{', '.join(map(str, nums))}</sup>" if nums else ""
 
-        row = [row_head(ctx, cid, card_page, ctx.t("Methoden-Tabelle", "methods table")) + sup("")]
+        row = [row_head(ctx, cid, card_page, Text("methods table", "Methoden-Tabelle")(ctx.lang)) + sup("")]
         for m in methods:
             if m not in a["details"]["methods"]:
                 raise KeyError(f"the methods answer for {cid} has no verdict for {m}")
@@ -266,17 +265,16 @@ def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> st
         rows.append(row)
     files = [data["files"][f"cards/{cid}"] for cid in data["cards"]] + [data["files"][f"methods/{m}"] for m in methods]
     heads = [_method_head(data["methods"][m]["name"][ctx.lang]) for m in methods]
-    out = [f"# {ctx.t('Methoden je Karte', 'Methods per card')}", "", ctx.header(files), "",
-           ctx.t(f"Unsere Antwort auf „Welche Methoden gehen auf der Karte?“ mit GPU Operator "
+    out = [f"# {Text('Methods per card', 'Methoden je Karte')(ctx.lang)}", "", ctx.header(files), "",
+           Text(f"Our answer to “which methods work on the card?” with GPU Operator {newest}, "
+                 f"without a driver given (with your driver: [ask the knowledge base](ask.md)). Superscript numbers refer to the "
+                 f"conditions below the table; what sets the methods apart is on the page "
+                 f"[Properties of the methods](methods.md).", f"Unsere Antwort auf „Welche Methoden gehen auf der Karte?“ mit GPU Operator "
                  f"{newest}, ohne Angabe des Treibers (mit Ihrem Treiber: [Fragen Sie die Wissensdatenbank](ask.md)). Hochgestellte Zahlen "
                  f"verweisen auf die Bedingungen unter der Tabelle; was die Methoden unterscheidet, steht auf "
                  f"der Seite "
-                 f"[Eigenschaften der Methoden](methods.md).",
-                 f"Our answer to “which methods work on the card?” with GPU Operator {newest}, "
-                 f"without a driver given (with your driver: [ask the knowledge base](ask.md)). Superscript numbers refer to the "
-                 f"conditions below the table; what sets the methods apart is on the page "
-                 f"[Properties of the methods](methods.md)."), "",
-           filter_form(ctx, list(data["cards"])), "", table([ctx.t("Karte", "Card"), *heads], rows), ""]
+                 f"[Eigenschaften der Methoden](methods.md).")(ctx.lang), "",
+           filter_form(ctx, list(data["cards"])), "", table([Text("Card", "Karte")(ctx.lang), *heads], rows), ""]
     if notes.rules:
-        out += [f"## {ctx.t('Bedingungen', 'Conditions')}", "", notes.render(), ""]
+        out += [f"## {Text('Conditions', 'Bedingungen')(ctx.lang)}", "", notes.render(), ""]
     return WIDE + "\n".join(out).rstrip("\n") + ctx.footer()

@@ -8,6 +8,7 @@ from kb.publication import Publication
 from kb.site.facts import Footnotes
 from kb.site.labels import L, date, value_label
 from kb.site.md import esc, link, link_or_text, pick
+from kb.text import Text
 
 
 @dataclass
@@ -27,9 +28,6 @@ class Ctx:
     def repo_link(self, label: str, path: str) -> str:
         """`label` linked to `path` of the repository at the data version; the label alone where unset."""
         return link_or_text(label, self.pub.repo_link(path))
-
-    def t(self, de: str, en: str) -> str:
-        return de if self.lang == "de" else en
 
     @staticmethod
     def front(description: str, hide_toc: bool = False) -> str:
@@ -52,18 +50,18 @@ class Ctx:
         path = path.removeprefix("catalog/")
         stem = path.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
         if not stem:  # the whole catalog folder (the change page's)
-            return self.t("Alle Angaben", "all facts")
+            return Text("all facts", "Alle Angaben")(self.lang)
         if path.startswith("cards/") and stem in self.data["cards"]:
             return esc(self.data["cards"][stem]["short_name"])
         if path.startswith("methods/") and stem in self.data["methods"]:
             return method_name(self.data, stem, self.lang)
         if path.startswith("releases/") and stem in self.data["releases"]:
             return esc(self.data["releases"][stem].get("name") or stem.replace("-", " "))
-        words = {"cards": ("Karten", "cards"), "methods": ("Methoden", "methods"), "releases": ("Releases", "releases"),
-                 "sources": ("Quellen", "sources"), "platform-support": ("Plattformunterstützung", "platform support"),
-                 "rules": ("Regeln", "rules"), "cli": ("Kommandozeile", "command line"), "check": ("Prüfregeln", "check rules")}
-        de, en = words.get(stem, (stem.replace("-", " "), stem.replace("-", " ")))
-        return self.t(de, en)
+        words = {"cards": Text("cards", "Karten"), "methods": Text("methods", "Methoden"),
+                 "releases": Text("releases", "Releases"), "sources": Text("sources", "Quellen"),
+                 "platform-support": Text("platform support", "Plattformunterstützung"), "rules": Text("rules", "Regeln"),
+                 "cli": Text("command line", "Kommandozeile"), "check": Text("check rules", "Prüfregeln")}
+        return words.get(stem, Text(stem.replace("-", " ")))(self.lang)
 
     def yaml_link(self, file: str) -> str:
         """Link to a catalog file (relative to catalog/) in the repository, labelled with what it holds."""
@@ -92,7 +90,7 @@ class Ctx:
         d = self.data
         title = f"{L('data_version', self.lang)} {d['data_version']} · {L('verified', self.lang)} {date(d['verified'], self.lang)}"
         lines = [f'!!! info gpukb-stamp "{title}"', ""]
-        text = text or self.t("Diese Seite wird aus unseren Daten erzeugt.", "This page is generated from our data.")
+        text = text or Text("This page is generated from our data.", "Diese Seite wird aus unseren Daten erzeugt.")(self.lang)
         links = self._yaml_links(files)
         links += [self.repo_link(self.file_label(p), p) for p in repo_paths]
         if links and self.pub.repo_link(""):
@@ -110,14 +108,13 @@ class Ctx:
         if not base:
             return ""
         version = self.data["data_version"]
-        title = self.t(f"Fehler in den Angaben: {subject}", f"Problem with a fact: {subject}")
-        body = self.t(f"Betrifft: {subject}\nAngabe: {fact}\nDatenversion: {version}\n\nWas stimmt nicht, und wo steht es richtig?\n",
-                      f"About: {subject}\nFact: {fact}\nData version: {version}\n\nWhat is wrong, and where is it right?\n")
+        title = Text(f"Problem with a fact: {subject}", f"Fehler in den Angaben: {subject}")(self.lang)
+        body = Text(f"About: {subject}\nFact: {fact}\nData version: {version}\n\nWhat is wrong, and where is it right?\n", f"Betrifft: {subject}\nAngabe: {fact}\nDatenversion: {version}\n\nWas stimmt nicht, und wo steht es richtig?\n")(self.lang)
         url = f"{base}{'&' if '?' in base else '?'}title={quote(title, safe='')}&body={quote(body, safe='')}"
-        title = self.t("Fehler in dieser Angabe melden", "Report a problem with this fact")
+        title = Text("Report a problem with this fact", "Fehler in dieser Angabe melden")(self.lang)
         if short:  # a table row: a small sign, named for screen readers
             return f'[⚑]({url}){{ .gpukb-report title="{title}" aria-label="{title}" }}'
-        return f'[{self.t("Fehler melden", "Report a problem")}]({url}){{ .gpukb-report title="{title}" }}'
+        return f'[{Text("Report a problem", "Fehler melden")(self.lang)}]({url}){{ .gpukb-report title="{title}" }}'
 
     def fact(self, entity: str, path: str, fmt=None, note: bool = True) -> str:
         """A fact's value in words with its footnotes, its note (unless `note` is false: for tables that

@@ -7,6 +7,7 @@ from kb.questions import words
 from kb.site.labels import date
 from kb.site.md import code, esc, table
 from kb.site.page import Ctx
+from kb.text import Text
 
 #: component names as NVIDIA's component matrix (GPU Operator life-cycle policy) writes them, for components
 #: the catalog has no releases file of its own (where it has one, that file's `name` is used)
@@ -30,10 +31,9 @@ def _release(ctx: Ctx, comp: str, rel: dict, names: dict) -> list[str]:
     if rel.get("components"):
         parts = [(esc(names[c["component"]]) if c["component"] in names else code(c["component"])) + " " + code(c["version"])
                  + ctx.notes.refs(c["cite"], e, f"{base}.components[{c['component']}]") for c in rel["components"]]
-        out.append(f"- {ctx.t('Enthält', 'Ships')}: " + ", ".join(parts))
+        out.append(f"- {Text('Ships', 'Enthält')(ctx.lang)}: " + ", ".join(parts))
     if len(out) == 2:
-        out.append(ctx.t("- Keine Änderung, die das Teilen von GPUs betrifft.",
-                         "- No change that concerns GPU sharing."))
+        out.append(Text("- No change that concerns GPU sharing.", "- Keine Änderung, die das Teilen von GPUs betrifft.")(ctx.lang))
     return out + [""]
 
 
@@ -42,7 +42,7 @@ def releases_page(ctx: Ctx) -> str:
     comps = sorted(data["releases"], key=lambda c: ORDER.index(c))
     names = {**MATRIX_NAMES, **{c: data["releases"][c]["name"] for c in comps}}
     files = [data["files"][f"releases/{c}"] for c in comps]
-    out = [f"# {ctx.t('Was sich in welchem Release geändert hat', 'What changed in each release')}", "",
+    out = [f"# {Text('What changed in each release', 'Was sich in welchem Release geändert hat')(ctx.lang)}", "",
            ctx.header(files), ""]
     for comp in comps:
         rf = data["releases"][comp]
@@ -51,8 +51,8 @@ def releases_page(ctx: Ctx) -> str:
             rows = [[ctx.pick(f["text"]) + ctx.notes.refs(f["cite"], f"releases/{comp}", f"features[{f['id']}]"),
                      code(f["since"]) if f.get("since") else "—", code(f["until"]) if f.get("until") else "—"]
                     for f in rf["features"]]
-            out += [table([ctx.t("Verhalten", "Behaviour"), ctx.t("ab Release", "from release"),
-                           ctx.t("bis vor Release", "until before release")], rows), ""]
+            out += [table([Text("Behaviour", "Verhalten")(ctx.lang), Text("from release", "ab Release")(ctx.lang),
+                           Text("until before release", "bis vor Release")(ctx.lang)], rows), ""]
         for rel in rf["releases"]:
             out += _release(ctx, comp, rel, names)
     return "\n".join(out).rstrip("\n") + ctx.footer()
@@ -71,5 +71,5 @@ def operator_components_table(ctx: Ctx) -> str:
     for c in rel["components"]:
         refs = ctx.notes.refs(c["cite"], "releases/gpu-operator", f"releases[{rel['version']}].components[{c['component']}]")
         rows.append([esc(names[c["component"]]) if c["component"] in names else code(c["component"]), code(c["version"]) + refs])
-    return table([ctx.t(f"Komponente in GPU Operator {rel['version']}", f"Component in GPU Operator {rel['version']}"),
-                  ctx.t("Version", "Version")], rows)
+    return table([Text(f"Component in GPU Operator {rel['version']}", f"Komponente in GPU Operator {rel['version']}")(ctx.lang),
+                  Text("Version", "Version")(ctx.lang)], rows)

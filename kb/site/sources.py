@@ -8,6 +8,7 @@ from kb.publication import source_url
 from kb.site.md import esc, link_or_text, table
 from kb.site.page import Ctx
 from kb.wording import title_text
+from kb.text import Text
 
 def count_citations(data: dict) -> dict[str, int]:
     """How often each source is cited anywhere in cards, releases and methods."""
@@ -44,16 +45,15 @@ def sources_page(ctx: Ctx) -> str:
         doc += f"<br>{esc(src['publisher'])} · {kind} · {esc(src['language'])}"
         rows.append([doc, doc_date, date(src["retrieved"], ctx.lang),
                      value_label(bool(src.get("watch")), ctx.lang), str(counts[sid])])
-    headers = [ctx.t("Dokument", "Document"), ctx.t("Stand des Dokuments", "Document date"),
-               ctx.t("Zuletzt geprüft", "Last checked"), ctx.t("Beobachtet", "Watched"),
-               ctx.t("Zitate", "Citations")]
-    intro = ctx.t("Jede Aussage dieser Wissensdatenbank belegt ein Zitat aus einem dieser Dokumente. "
-                  "„Zuletzt geprüft“ ist der Tag, an dem wir das Dokument zuletzt gelesen haben; „Beobachtet“ "
-                  "heißt, dass wir es regelmäßig auf Änderungen prüfen; „Zitate“ zählt, wie oft wir es zitieren.",
-                  "Every statement of this knowledge base is backed by a quote from one of these documents. "
+    headers = [Text("Document", "Dokument")(ctx.lang), Text("Document date", "Stand des Dokuments")(ctx.lang),
+               Text("Last checked", "Zuletzt geprüft")(ctx.lang), Text("Watched", "Beobachtet")(ctx.lang),
+               Text("Citations", "Zitate")(ctx.lang)]
+    intro = Text("Every statement of this knowledge base is backed by a quote from one of these documents. "
                   "“Last checked” is the day we last read the document; “watched” means we check it for "
-                  "changes regularly; “citations” counts how often we cite it.")
-    out = [f"# {ctx.t('Quellen', 'Sources')}", "", ctx.header(["sources.yaml"]), "", intro, "", table(headers, rows)]
+                  "changes regularly; “citations” counts how often we cite it.", "Jede Aussage dieser Wissensdatenbank belegt ein Zitat aus einem dieser Dokumente. "
+                  "„Zuletzt geprüft“ ist der Tag, an dem wir das Dokument zuletzt gelesen haben; „Beobachtet“ "
+                  "heißt, dass wir es regelmäßig auf Änderungen prüfen; „Zitate“ zählt, wie oft wir es zitieren.")(ctx.lang)
+    out = [f"# {Text('Sources', 'Quellen')(ctx.lang)}", "", ctx.header(["sources.yaml"]), "", intro, "", table(headers, rows)]
     if notes:
-        out += ["", f"## {ctx.t('Hinweise', 'Notes')}", "", *notes]
+        out += ["", f"## {Text('Notes', 'Hinweise')(ctx.lang)}", "", *notes]
     return "\n".join(out) + ctx.footer()
