@@ -244,8 +244,8 @@ class Doc:
                    self.prefix, self.line_offset, self.outer_line, self.partial, self.origins, self.patched)
 
 
-def _problem(file: str, line, en: str, de: str, kind: str = "yaml", path: str = "") -> InputProblem:
-    return InputProblem(file, line, path, Text(en, de), kind)
+def _problem(file: str, line, message: Text, kind: str = "yaml", path: str = "") -> InputProblem:
+    return InputProblem(file, line, path, message, kind)
 
 
 def _yaml_error(file: str, exc: yaml.YAMLError) -> InputProblem:
@@ -254,7 +254,7 @@ def _yaml_error(file: str, exc: yaml.YAMLError) -> InputProblem:
     msg = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     ctx = getattr(exc, "context", None)
     detail = msg + (f" ({ctx})" if ctx else "")
-    return _problem(file, line, f"not valid YAML: {detail}", f"kein gültiges YAML (der Parser meldet: {quoted(detail, 'de')})")
+    return _problem(file, line, Text(f"not valid YAML: {detail}", f"kein gültiges YAML (der Parser meldet: {quoted(detail, 'de')})"))
 
 
 def _json(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
@@ -262,14 +262,12 @@ def _json(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
         data, lines, dups = jsonread.loads(text)
     except (ValueError, RecursionError) as exc:
         detail = str(exc) if not isinstance(exc, RecursionError) else "nested too deeply"
-        return [], [_problem(file, getattr(exc, "lineno", None), f"not valid JSON: {detail}",
-                             f"kein gültiges JSON (der Parser meldet: {quoted(detail, 'de')})", "json")]
+        return [], [_problem(file, getattr(exc, "lineno", None), Text(f"not valid JSON: {detail}", f"kein gültiges JSON (der Parser meldet: {quoted(detail, 'de')})"), "json")]
     if dups:
         key = dups[0]
-        return [], [_problem(file, lines.key_line(key), f"duplicate key {key!r}: Kubernetes rejects this, and JSON "
-                             "readers would silently keep only one value",
-                             f"doppelter Schlüssel {key!r}: Kubernetes lehnt das ab, und JSON-Leser behielten "
-                             "stillschweigend nur einen Wert", "json")]
+        return [], [_problem(file, lines.key_line(key), Text(f"duplicate key {key!r}: Kubernetes rejects this, and JSON "
+                             "readers would silently keep only one value", f"doppelter Schlüssel {key!r}: Kubernetes lehnt das ab, und JSON-Leser behielten "
+                             "stillschweigend nur einen Wert"), "json")]
     return [Doc(file, 1, data, lines)], []
 
 
@@ -308,17 +306,15 @@ def _yaml(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
                                              Text("not read: ", "nicht gelesen: ") + exc.text))
                 continue
             except RecursionError:
-                problems.append(_problem(file, node.start_mark.line + 1, "not read: nested too deeply",
-                                         "nicht gelesen: zu tief verschachtelt"))
+                problems.append(_problem(file, node.start_mark.line + 1, Text("not read: nested too deeply", "nicht gelesen: zu tief verschachtelt")))
                 continue
             if builder.duplicates:
                 path, line, first = builder.duplicates[0]
                 key = path[-1]
                 problems.append(_problem(
-                    file, line, f"duplicate key {key!r} (first at line {first}): Kubernetes rejects this, and YAML "
-                    "readers would silently keep only one value",
-                    f"doppelter Schlüssel {key!r} (zuerst in Zeile {first}): Kubernetes lehnt das ab, und YAML-Leser "
-                    "behielten stillschweigend nur einen Wert", path=field_path(path)))
+                    file, line, Text(f"duplicate key {key!r} (first at line {first}): Kubernetes rejects this, and YAML "
+                    "readers would silently keep only one value", f"doppelter Schlüssel {key!r} (zuerst in Zeile {first}): Kubernetes lehnt das ab, und YAML-Leser "
+                    "behielten stillschweigend nur einen Wert"), path=field_path(path)))
                 continue
             if data is None:
                 continue
@@ -326,7 +322,7 @@ def _yaml(text: str, file: str) -> tuple[list[Doc], list[InputProblem]]:
     except yaml.YAMLError as exc:
         problems.append(_yaml_error(file, exc))
     except (ValueError, TypeError, RecursionError) as exc:  # e.g. a scalar libyaml accepts but no constructor can read
-        problems.append(_problem(file, None, f"not valid YAML: {exc}", f"kein gültiges YAML (der Parser meldet: {quoted(str(exc), 'de')})"))
+        problems.append(_problem(file, None, Text(f"not valid YAML: {exc}", f"kein gültiges YAML (der Parser meldet: {quoted(str(exc), 'de')})")))
     return docs, problems
 
 
@@ -345,7 +341,7 @@ def parse_embedded(outer: Doc, path: tuple, text: str) -> tuple[Doc | None, Text
     if problems:
         p = problems[0]
         line = p.line + offset if (p.line and offset is not None) else None
-        return None, p.text.map(lambda s, lang: s + (f" ({'Zeile' if lang == 'de' else 'line'} {line})" if line else ""))
+        return None, p.text.map(lambda s, lang: s + (f" ({Text('line', 'Zeile')(lang)} {line})" if line else ""))
     if not docs:
         return None, Text("empty", "leer")
     d = docs[0]

@@ -59,8 +59,8 @@ class Inputs:
     skipped: dict = field(default_factory=dict)  # folder → number of files in it that hold nothing gpukb reads
 
 
-def refused(name: str, en: str, de: str, line: int | None = None, kind: str = "refused") -> InputProblem:
-    return InputProblem(name, line, "", Text(en, de), kind)
+def refused(name: str, message: Text, line: int | None = None, kind: str = "refused") -> InputProblem:
+    return InputProblem(name, line, "", message, kind)
 
 
 def _peek(path: Path, size: int = 4096) -> str:
@@ -155,8 +155,7 @@ def _read_stdin(stdin) -> bytes | InputProblem:
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogateescape")
     if len(raw) > MAX_BYTES:
-        return refused(STDIN_NAME, f"not read: more than {size(MAX_BYTES)}, the most gpukb check reads per input",
-                       f"nicht gelesen: mehr als {size(MAX_BYTES)}, so viel liest gpukb check höchstens je Eingabe")
+        return refused(STDIN_NAME, Text(f"not read: more than {size(MAX_BYTES)}, the most gpukb check reads per input", f"nicht gelesen: mehr als {size(MAX_BYTES)}, so viel liest gpukb check höchstens je Eingabe"))
     return raw
 
 
@@ -177,9 +176,8 @@ def _read_file(name: str) -> bytes | InputProblem:
         st = os.stat(name)
         if not stat.S_ISREG(st.st_mode):
             if stat.S_ISDIR(st.st_mode):
-                return refused(name, f"no file gpukb reads ({', '.join(SUFFIXES)}, nvidia-smi output) in this folder",
-                               f"keine Datei, die gpukb liest ({', '.join(SUFFIXES)}, nvidia-smi-Ausgabe), in diesem "
-                               "Verzeichnis")
+                return refused(name, Text(f"no file gpukb reads ({', '.join(SUFFIXES)}, nvidia-smi output) in this folder", f"keine Datei, die gpukb liest ({', '.join(SUFFIXES)}, nvidia-smi-Ausgabe), in diesem "
+                               "Verzeichnis"))
             return _not_regular(name, st.st_mode)
         if st.st_size > MAX_BYTES:
             return _too_big(name, st.st_size)
@@ -192,15 +190,14 @@ def _read_file(name: str) -> bytes | InputProblem:
             raw = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         why = exc.strerror or str(exc)
-        return refused(name, f"cannot read file: {why}", f"Datei nicht lesbar: {_OS_DE.get(why, why)}", kind="io")
+        return refused(name, Text(f"cannot read file: {why}", f"Datei nicht lesbar: {_OS_DE.get(why, why)}"), kind="io")
     if len(raw) > MAX_BYTES:
         return _too_big(name, len(raw))
     return raw
 
 
 def _too_big(name: str, n: int) -> InputProblem:
-    return refused(name, f"not read: {size(n)}, more than the {size(MAX_BYTES)} gpukb check reads per file",
-                   f"nicht gelesen: {size(n)}, mehr als die {size(MAX_BYTES)}, die gpukb check je Datei liest")
+    return refused(name, Text(f"not read: {size(n)}, more than the {size(MAX_BYTES)} gpukb check reads per file", f"nicht gelesen: {size(n)}, mehr als die {size(MAX_BYTES)}, die gpukb check je Datei liest"))
 
 
 def decode(name: str, raw: bytes) -> str | InputProblem:
@@ -209,10 +206,10 @@ def decode(name: str, raw: bytes) -> str | InputProblem:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        return refused(name, "not UTF-8 text", "kein UTF-8-Text", line=line, kind="io")
+        return refused(name, Text("not UTF-8 text", "kein UTF-8-Text"), line=line, kind="io")
     if "\x00" in text:
-        return refused(name, "binary data (NUL byte), not YAML, JSON or text", "Binärdaten (NUL-Byte), weder YAML, "
-                       "JSON noch Text", line=text[: text.index("\x00")].count("\n") + 1, kind="io")
+        return refused(name, Text("binary data (NUL byte), not YAML, JSON or text", "Binärdaten (NUL-Byte), weder YAML, "
+                       "JSON noch Text"), line=text[: text.index("\x00")].count("\n") + 1, kind="io")
     return text
 
 

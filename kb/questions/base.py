@@ -148,11 +148,11 @@ def card_id(index: dict, name: str) -> str:
             raise AmbiguousCard(Text(f"{name} fits several cards: {listed}",
                                      f"{name_de} passt auf mehrere Karten: {listed}"),
                                 name=typed, candidates=exc.candidates) from None
-        en, de = f"unknown card {name}", f"unbekannte Karte {name_de}"
+        said = Text(f"unknown card {name}", f"unbekannte Karte {name_de}")
         if names:
-            en, de = en + f" — did you mean: {listed}", de + f" – meinten Sie: {listed}"
-        raise UnusableInput(Text(en + " (list all: gpukb cards)",
-                                 de + " (alle anzeigen: gpukb cards)"), suggestions=exc.candidates) from None
+            said += Text(f" — did you mean: {listed}", f" – meinten Sie: {listed}")
+        raise UnusableInput(said + Text(" (list all: gpukb cards)", " (alle anzeigen: gpukb cards)"),
+                            suggestions=exc.candidates) from None
 
 
 def profile_name(index: dict, cid: str, profile: str) -> str | None:

@@ -124,13 +124,13 @@ def per_method(methods: list[str], conclusions: list[dict]) -> dict[str, str]:
 
 
 _SUMMARY = {
-    "yes": ("{name} can be shared; see each method's verdict below.",
+    "yes": Text("{name} can be shared; see each method's verdict below.",
             "Die {name} lässt sich teilen; das Urteil je Methode steht unten."),
-    "conditional": ("{name} can be shared only under conditions; see each method below.",
+    "conditional": Text("{name} can be shared only under conditions; see each method below.",
                     "Die {name} lässt sich nur unter Bedingungen teilen; siehe die Methoden unten."),
-    "unconfirmed": ("NVIDIA does not document how {name} can be shared well enough to say yes.",
+    "unconfirmed": Text("NVIDIA does not document how {name} can be shared well enough to say yes.",
                     "NVIDIA dokumentiert nicht ausreichend, wie sich die {name} teilen lässt."),
-    "no": ("{name} cannot be shared here; only whole GPUs.", "Die {name} lässt sich hier nicht teilen; nur ganze GPUs."),
+    "no": Text("{name} cannot be shared here; only whole GPUs.", "Die {name} lässt sich hier nicht teilen; nur ganze GPUs."),
 }
 
 
@@ -139,8 +139,8 @@ def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
     methods = per_method(asker.index["methods"], conclusions)
     sharing = [v for m, v in methods.items() if m != "whole"]
     verdict = min(sharing, key=base.RANK.__getitem__)
-    en, de = _SUMMARY[verdict]
+    said = _SUMMARY[verdict]
     name = card["short_name"]
     return base.build("methods", inputs, conclusions, verdict=verdict,
-                      summary={"en": en.format(name=name), "de": de.format(name=name)},
+                      summary={"en": said.en.format(name=name), "de": said.de.format(name=name)},
                       details={"methods": methods}, data=asker.data)

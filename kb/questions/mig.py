@@ -118,13 +118,13 @@ def facts(asker, inputs: dict) -> list[dict]:
 
 
 _SUMMARY = {
-    "yes": ("Yes: {name} can run MIG with GPU Operator {op}{drv}.",
+    "yes": Text("Yes: {name} can run MIG with GPU Operator {op}{drv}.",
             "Ja: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nutzen."),
-    "conditional": ("Conditional: {name} can run MIG with GPU Operator {op}{drv} only if the conditions below hold.",
+    "conditional": Text("Conditional: {name} can run MIG with GPU Operator {op}{drv} only if the conditions below hold.",
                     "Bedingt: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nur nutzen, wenn die Bedingungen unten erfüllt sind."),
-    "unconfirmed": ("Unconfirmed: NVIDIA does not document MIG on {name} well enough to say yes.",
+    "unconfirmed": Text("Unconfirmed: NVIDIA does not document MIG on {name} well enough to say yes.",
                     "Unbestätigt: NVIDIA dokumentiert MIG auf der {name} nicht ausreichend für ein Ja."),
-    "no": ("No: {name} cannot run MIG with GPU Operator {op}{drv}.",
+    "no": Text("No: {name} cannot run MIG with GPU Operator {op}{drv}.",
            "Nein: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nicht nutzen."),
 }
 
@@ -147,9 +147,9 @@ def fold(asker, inputs: dict, conclusions: list[dict]) -> dict:
     card = asker.data["cards"][inputs["card"]]
     verdict = base.fold_verdict(conclusions)
     drv = inputs["driver"]
-    en, de = _SUMMARY[verdict]
+    said = _SUMMARY[verdict]
     fill = {"name": card["short_name"], "op": inputs["operator"],
             "drv": f" and driver {drv}" if drv else "", "drv_de": f" und Treiber {drv}" if drv else ""}
     return base.build("mig", inputs, conclusions, verdict=verdict,
-                      summary={"en": en.format(**fill), "de": de.format(**fill)},
+                      summary={"en": said.en.format(**fill), "de": said.de.format(**fill)},
                       details=details(asker.data, card, inputs), data=asker.data)

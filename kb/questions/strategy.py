@@ -36,11 +36,11 @@ DRIVER_PARTS = ("issues",)
 _NO_MIG = ("none", "whole", "disabled", "all-disabled")
 
 
-def _layout_error(spec: str, short: str, known: list[str], en: str, de: str) -> UnusableInput:
+def _layout_error(spec: str, short: str, known: list[str], what: Text) -> UnusableInput:
     listed = ", ".join(known) if known else "none (the card has no MIG profiles)"
     gelistet = ", ".join(known) if known else "keine (die Karte hat keine MIG-Profile)"
-    return UnusableInput(Text(f"{en} in {shown(spec)}; profiles of {short}: {listed}; layouts: all-<profile>, <profile>,<profile>,… or none",
-                              f"{de} in {shown(spec, lang='de')}; Profile der {short}: {gelistet}; Layouts: all-<Profil>, <Profil>,<Profil>,… oder none"), suggestions=known)
+    return UnusableInput(Text(f"{what.en} in {shown(spec)}; profiles of {short}: {listed}; layouts: all-<profile>, <profile>,<profile>,… or none",
+                              f"{what.de} in {shown(spec, lang='de')}; Profile der {short}: {gelistet}; Layouts: all-<Profil>, <Profil>,<Profil>,… oder none"), suggestions=known)
 
 
 def _fits(index: dict, cid: str, spec: str, profiles: list[str]) -> None:
@@ -73,13 +73,13 @@ def parse_gpu(index: dict, spec: str) -> dict:
     every = layout.lower().startswith("all-")
     wanted = [p.strip() for p in (layout[4:] if every else layout).split(",")]
     if not layout or any(not p for p in wanted) or (every and len(wanted) != 1):
-        raise _layout_error(spec, short, known, "incomplete MIG layout", "unvollständiges MIG-Layout")
+        raise _layout_error(spec, short, known, Text("incomplete MIG layout", "unvollständiges MIG-Layout"))
     profiles = []
     for p in wanted:
         found = base.profile_name(index, cid, p)
         if found is None:
-            raise _layout_error(spec, short, known, f"unknown MIG profile {shown(p)} for {short}",
-                                f"unbekanntes MIG-Profil {shown(p, lang='de')} für die {short}")
+            raise _layout_error(spec, short, known, Text(f"unknown MIG profile {shown(p)} for {short}",
+                                                         f"unbekanntes MIG-Profil {shown(p, lang='de')} für die {short}"))
         profiles.append(found)
     if not every:
         _fits(index, cid, spec, profiles)

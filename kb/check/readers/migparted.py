@@ -103,20 +103,19 @@ class _Check:
         self.doc = doc
         self.problems: list[Problem] = []
 
-    def add(self, path: tuple, en: str, de: str, **kw) -> None:
+    def add(self, path: tuple, message: Text, **kw) -> None:
         shown = field_path(path) or "(top)"
-        self.problems.append(Problem(path, Text("{shown}: " + en, "{shown}: " + de).format(shown=shown, **kw),
+        self.problems.append(Problem(path, ("{shown}: " + message).format(shown=shown, **kw),
                                      self.doc.where(path)))
 
     def unexpected(self, path: tuple, key, known: tuple) -> None:
         close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
         hint = Text(" — did you mean `{m}`?", " — war `{m}` gemeint?").format(m=close[0]) if close else Text(
             " (allowed: {k})", " (erlaubt: {k})").format(k=", ".join(known))
-        self.add(path, "mig-parted rejects the field `{key}` (\"unexpected field\"){hint}",
-                 "mig-parted lehnt das Feld `{key}` ab („unexpected field“){hint}", key=key, hint=hint)
+        self.add(path, Text("mig-parted rejects the field `{key}` (\"unexpected field\"){hint}", "mig-parted lehnt das Feld `{key}` ab („unexpected field“){hint}"), key=key, hint=hint)
 
     def type_(self, path: tuple, value, want_en: str, want_de: str) -> None:
-        self.add(path, "is {found}, mig-parted expects {want}", "ist {found}, mig-parted erwartet {want}",
+        self.add(path, Text("is {found}, mig-parted expects {want}", "ist {found}, mig-parted erwartet {want}"),
                  found=TYPE_WORDS[yaml_type(value)], want=Text(want_en, want_de))
 
     def run(self) -> None:
@@ -125,10 +124,9 @@ class _Check:
             if key not in TOP_KEYS:
                 self.unexpected((key,), key, TOP_KEYS)
         if "version" not in data:
-            self.add((), "no `version`: mig-parted refuses a configuration without `version: v1`",
-                     "kein `version`: mig-parted lehnt eine Konfiguration ohne `version: v1` ab")
+            self.add((), Text("no `version`: mig-parted refuses a configuration without `version: v1`", "kein `version`: mig-parted lehnt eine Konfiguration ohne `version: v1` ab"))
         elif data["version"] != "v1":
-            self.add(("version",), "is {v}; mig-parted knows only v1", "ist {v}; mig-parted kennt nur v1",
+            self.add(("version",), Text("is {v}; mig-parted knows only v1", "ist {v}; mig-parted kennt nur v1"),
                      v=repr(data["version"]))
         configs = data.get("mig-configs")
         if not isinstance(configs, dict):
@@ -136,15 +134,14 @@ class _Check:
                        "eine Zuordnung von Layout-Namen zu Geräteeinträgen")
             return
         if not configs:
-            self.add(("mig-configs",), "is empty; mig-parted requires at least one layout",
-                     "ist leer; mig-parted verlangt mindestens ein Layout")
+            self.add(("mig-configs",), Text("is empty; mig-parted requires at least one layout", "ist leer; mig-parted verlangt mindestens ein Layout"))
         for name, entries in configs.items():
             path = ("mig-configs", name)
             if not isinstance(entries, list):
                 self.type_(path, entries, "a list of device entries", "eine Liste von Geräteeinträgen")
             elif not entries:
-                self.add(path, "has no entry; mig-parted requires at least one", "hat keinen Eintrag; mig-parted "
-                         "verlangt mindestens einen")
+                self.add(path, Text("has no entry; mig-parted requires at least one", "hat keinen Eintrag; mig-parted "
+                         "verlangt mindestens einen"))
             else:
                 for i, entry in enumerate(entries):
                     self.entry(entry, path + (i,))
@@ -159,11 +156,10 @@ class _Check:
                 self.unexpected(path + (key,), key, ENTRY_KEYS)
         for key in ("devices", "mig-enabled"):
             if key not in entry:
-                self.add(path, "missing required field `{key}`", "Pflichtfeld `{key}` fehlt", key=key)
+                self.add(path, Text("missing required field `{key}`", "Pflichtfeld `{key}` fehlt"), key=key)
         devices = entry.get("devices", "all")
         if not (devices == "all" or (isinstance(devices, list) and all(_is_int(d) for d in devices))):
-            self.add(path + ("devices",), "is {v}; mig-parted accepts \"all\" or a list of GPU indexes",
-                     "ist {v}; mig-parted akzeptiert \"all\" oder eine Liste von GPU-Indizes", v=repr(devices))
+            self.add(path + ("devices",), Text("is {v}; mig-parted accepts \"all\" or a list of GPU indexes", "ist {v}; mig-parted akzeptiert \"all\" oder eine Liste von GPU-Indizes"), v=repr(devices))
         filt = entry.get("device-filter")
         if filt is not None and not (isinstance(filt, str) or (isinstance(filt, list) and all(isinstance(f, str) for f in filt))):
             self.type_(path + ("device-filter",), filt, "text or a list of texts (PCI device ids)",
@@ -173,11 +169,10 @@ class _Check:
             self.type_(path + ("mig-enabled",), enabled, "true or false", "true oder false")
         devs = entry.get("mig-devices")
         if enabled is True and devs is None:
-            self.add(path, "mig-enabled is true but `mig-devices` is missing", "mig-enabled ist true, aber "
-                     "`mig-devices` fehlt")
+            self.add(path, Text("mig-enabled is true but `mig-devices` is missing", "mig-enabled ist true, aber "
+                     "`mig-devices` fehlt"))
         if enabled is False and devs:
-            self.add(path + ("mig-devices",), "lists MIG devices while mig-enabled is false",
-                     "nennt MIG-Geräte, obwohl mig-enabled false ist")
+            self.add(path + ("mig-devices",), Text("lists MIG devices while mig-enabled is false", "nennt MIG-Geräte, obwohl mig-enabled false ist"))
         if devs is not None:
             self.mig_devices(devs, path + ("mig-devices",))
 
@@ -188,15 +183,13 @@ class _Check:
         for profile, count in devs.items():
             why = _profile_error(str(profile))
             if why:
-                self.add(path + (profile,), "`{p}` is not a MIG profile name mig-parted reads ({why})",
-                         "`{p}` ist kein MIG-Profilname, den mig-parted liest ({why})", p=profile, why=why)
+                self.add(path + (profile,), Text("`{p}` is not a MIG profile name mig-parted reads ({why})", "`{p}` ist kein MIG-Profilname, den mig-parted liest ({why})"), p=profile, why=why)
             if not _is_int(count):
                 self.type_(path + (profile,), count, "an integer count", "eine ganze Zahl")
             elif count < 0:
-                self.add(path + (profile,), "count {n} is negative", "Anzahl {n} ist negativ", n=count)
+                self.add(path + (profile,), Text("count {n} is negative", "Anzahl {n} ist negativ"), n=count)
         if devs and all(_is_int(c) and c == 0 for c in devs.values()):
-            self.add(path, "all counts are 0 (\"all counts for all MigProfiles are 0\")",
-                     "alle Anzahlen sind 0 („all counts for all MigProfiles are 0“)")
+            self.add(path, Text("all counts are 0 (\"all counts for all MigProfiles are 0\")", "alle Anzahlen sind 0 („all counts for all MigProfiles are 0“)"))
 
 
 def from_doc(doc: Doc, origin: str, configmap: str | None, key: str, where: Where) -> MigPartedConfig:

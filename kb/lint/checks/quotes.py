@@ -25,10 +25,10 @@ def check(ctx):
         target = pick(files, pinned)
         if target is None:
             have = ", ".join(str(d) for d in sorted(d for d in files if d))
-            en, de = (f"snapshot of {pinned}", f"Schnappschuss vom {pinned}") if pinned else ("any snapshot", "Schnappschuss")
+            what = Text(f"snapshot of {pinned}", f"Schnappschuss vom {pinned}") if pinned else Text("any snapshot", "Schnappschuss")
             problems.append(ctx.problem(doc, path + ("snapshot" if pinned else "source",), Text(
-                f"no {en} for source {src.id!r} ({src.snapshot}; have: {have or 'none'})",
-                f"kein {de} der Quelle {src.id!r} ({src.snapshot}; vorhanden: {have or 'keiner'})"), CHECK))
+                f"no {what.en} for source {src.id!r} ({src.snapshot}; have: {have or 'none'})",
+                f"kein {what.de} der Quelle {src.id!r} ({src.snapshot}; vorhanden: {have or 'keiner'})"), CHECK))
             continue
         quote = normalise(str(cit.get("quote", "")))
         if quote and quote not in normalised_text(target):

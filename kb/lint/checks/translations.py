@@ -7,7 +7,7 @@ from __future__ import annotations
 from kb.text import Text
 
 CHECK = "translations"
-LANGUAGES = {"de": ("German", "Deutsch")}
+LANGUAGES = {"de": Text("German", "Deutsch")}
 TITLE = "German quotes translated for English readers"
 
 
@@ -23,11 +23,11 @@ def check(ctx):
         quote = str(cit.get("quote", "")).strip()
         if src.language != "en" and not translation:
             short = quote if len(quote) <= 70 else quote[:67] + "..."
-            en, de = LANGUAGES.get(src.language, (src.language, src.language))
+            language = LANGUAGES.get(src.language, Text(src.language))
             problems.append(ctx.problem(doc, path + ("quote",), Text(
-                f"{en} quote from {src.id!r} without `translation`: English readers would see {short!r} "
+                f"{language.en} quote from {src.id!r} without `translation`: English readers would see {short!r} "
                 "untranslated",
-                f"Zitat auf {de} aus {src.id!r} ohne `translation`: Leser der englischen Seiten sähen „{short}“ "
+                f"Zitat auf {language.de} aus {src.id!r} ohne `translation`: Leser der englischen Seiten sähen „{short}“ "
                 "unübersetzt"), CHECK))
         elif src.language == "en" and cit.get("translation") is not None:
             problems.append(ctx.problem(doc, path + ("translation",), Text(
