@@ -489,6 +489,33 @@ def test_a_conclusion_handed_out_twice_shares_nothing_that_can_change(tmp_path, 
         assert "changed" not in repr(third) and "changed" not in repr(second)
 
 
+def test_the_conclusions_of_many_firings_are_each_firings_own(tmp_path, data):
+    """kb.engine.conclude.conclude_many (evaluate_many's loop): each firing's conclusion is the one `conclude` gives
+    for it alone — with two rules in one call (each with its own plan of placeholders) and a rule citing two facts
+    (each reference filled for its citations and the restrictions). Fails with a plan or a filled reference shared
+    between rules or references."""
+    from kb.engine.conclude import conclude, conclude_many
+
+    write_rule(tmp_path, GOOD)
+    write_rule(tmp_path, GOOD.replace("T-001", "T-002").replace("{name} has {memory_gb} GB", "{card}: {memory_gb}")
+               .replace("{name} hat {memory_gb} GB", "{card}: {memory_gb}").replace('label: "{name}-big"', 'label: "{card}"')
+               .replace("  - cards/{card}#memory_gb\n", "  - cards/{card}#memory_gb\n  - cards/{card}#mig.status?\n"),
+               name="T-002-demo.yaml")
+    rules = rules_from(tmp_path)
+    by_id = {r["id"]: r for r in rules["demo"]}
+    queries = [[{"kind": "card", "card": card, "name": name, "memory_gb": gb}]
+               for card, name, gb in (("h200-nvl", "H200 NVL", 141), ("l4", "L4", 48), ("l4", "L4 again", 48))]
+    fired = engine.fire("demo", queries, rules=rules)
+    assert [[rid for rid, _f in f] for f in fired] == [["T-001", "T-002"]] * 3
+    for cited in (True, False):
+        engine.forget()
+        many = conclude_many(by_id, fired, data, cited)
+        engine.forget()
+        assert many == [[conclude(by_id[rid], facts, data, cited) for rid, facts in f] for f in fired]
+        assert [c["text"]["en"] for c in many[1]] == ["L4 has 48 GB", "l4: 48"] and many[2][0]["text"]["en"] == "L4 again has 48 GB"
+    assert len(many[0][1]["cites"]) == 0 and len(conclude_many(by_id, fired, data)[0][1]["cites"]) >= 2
+
+
 def test_a_shared_fact_is_read_only_and_copies_as_a_dict():
     """kb.engine.SharedFact (the behaviour facts every question about a release shares): every change refused,
     a copy to change, equal to the dict in comparisons, JSON and pickles; the behaviour facts of a release are such

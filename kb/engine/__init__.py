@@ -20,7 +20,7 @@ evaluator is never memoised: it stays an independent oracle of what the durable 
 
 from __future__ import annotations
 
-from kb.engine.conclude import conclude
+from kb.engine.conclude import conclude, conclude_many
 from kb.engine.syntax import RESERVED, required_kind
 from kb.errors import EngineFailure
 
@@ -305,9 +305,8 @@ def evaluate_many(question: str, fact_lists: list[list[dict]], *, engine: str = 
 
         data = load_data()
     compiled = rules_for(question, rules)
-    by_id = {r["id"]: r for r in compiled}
-    return [[conclude(by_id[rid], facts, data, cited) for rid, facts in fired]
-            for fired in fire(question, fact_lists, engine=engine, rules={question: compiled})]
+    return conclude_many({r["id"]: r for r in compiled}, fire(question, fact_lists, engine=engine, rules={question: compiled}),
+                         data, cited)
 
 
 def evaluate(question: str, facts: list[dict], *, engine: str = "durable", data: dict | None = None,

@@ -46,7 +46,7 @@ def fill(rule: dict, facts: tuple, text: str) -> str:
     parts = _template(text)
     if len(parts) == 1:
         return text
-    return "".join(p if i % 2 == 0 else _show(_lookup(rule, facts, p)) for i, p in enumerate(parts))
+    return "".join([p if i % 2 == 0 else _show(_lookup(rule, facts, p)) for i, p in enumerate(parts)])
 
 
 def _fill_value(rule: dict, facts: tuple, value):
@@ -200,24 +200,58 @@ def conclude(rule: dict, facts: tuple, data: dict, cited: bool = True) -> dict:
     its texts, details and cites name: that part is built once per distinct set of values (per catalog)
     and copied; `facts` are the firing's own matched facts. `cited=False`: its cites and disputes are left
     empty (not looked up)."""
-    plan = _rule_info(rule)[2]
-    key = (id(rule), data.get("hash") or id(data), _values(rule, facts, plan), cited)
+    hashed = data.get("hash")
+    key = (id(rule), hashed or id(data), _values(rule, facts, _rule_info(rule)[2]), cited)
     entry = _CONCLUDED.get(key)
-    if entry is None or entry[0] is not rule or (entry[1] is not data and not data.get("hash")):
-        if len(_CONCLUDED) > 100_000:
-            _CONCLUDED.clear()
-        made = _conclude(rule, facts, data, cited)
-        details = made["details"]
-        # details without a list or dict (but a Text) inside: its copy is a dict's (what `_copy` would make)
-        flat = type(details) is dict and not any(isinstance(v, (dict, list)) and not isinstance(v, Text)
-                                                 for v in details.values())
-        entry = _CONCLUDED[key] = (rule, data, made, flat)
+    if entry is None or entry[0] is not rule or (entry[1] is not data and not hashed):
+        entry = _remember(key, rule, facts, data, cited)
     made = entry[2]
     out = dict(made)
     out["details"] = dict(made["details"]) if entry[3] else _copy(made["details"])
     out["cites"] = list(map(dict, made["cites"]))
     out["facts"] = list(map(dict, facts))
     return out
+
+
+def conclude_many(by_id: dict, fired: list, data: dict, cited: bool = True) -> list[list[dict]]:
+    """`conclude` of every firing of every query: fired [[(rule id, matched facts), …], …], rules `by_id` →
+    [[conclusion, …], …] (the catalog's key and each rule's plan looked up once per call)."""
+    hashed = data.get("hash")
+    catalog = hashed or id(data)
+    plans: dict = {}
+    out = []
+    for firings in fired:
+        row = []
+        for rid, facts in firings:
+            found = plans.get(rid)
+            if found is None:
+                rule = by_id[rid]
+                found = plans[rid] = (rule, _rule_info(rule)[2])
+            rule, plan = found
+            key = (id(rule), catalog, _values(rule, facts, plan), cited)
+            entry = _CONCLUDED.get(key)
+            if entry is None or entry[0] is not rule or (entry[1] is not data and not hashed):
+                entry = _remember(key, rule, facts, data, cited)
+            made = entry[2]  # (what `conclude` hands out)
+            one = dict(made)
+            one["details"] = dict(made["details"]) if entry[3] else _copy(made["details"])
+            one["cites"] = list(map(dict, made["cites"]))
+            one["facts"] = list(map(dict, facts))
+            row.append(one)
+        out.append(row)
+    return out
+
+
+def _remember(key: tuple, rule: dict, facts: tuple, data: dict, cited: bool) -> tuple:
+    if len(_CONCLUDED) > 100_000:
+        _CONCLUDED.clear()
+    made = _conclude(rule, facts, data, cited)
+    details = made["details"]
+    # details without a list or dict (but a Text) inside: its copy is a dict's (what `_copy` would make)
+    flat = type(details) is dict and not any(isinstance(v, (dict, list)) and not isinstance(v, Text)
+                                             for v in details.values())
+    entry = _CONCLUDED[key] = (rule, data, made, flat)
+    return entry
 
 
 #: counts forget() calls: what was built through these memos (kb.drift.impact's answers) is valid within one epoch
@@ -252,9 +286,17 @@ def _copy(value):
 def _conclude(rule: dict, facts: tuple, data: dict, cited: bool = True) -> dict:
     then = rule["then"]
     cites, disputes = [], []
+    refs: dict = {}  # each cited reference filled once (the citations and the restrictions read it)
+
+    def filled_ref(ref: str) -> str:
+        found = refs.get(ref)
+        if found is None:
+            found = refs[ref] = fill(rule, facts, ref.rstrip("?"))
+        return found
+
     for ref in rule["cites"] if cited else ():
         optional = ref.endswith("?")
-        filled = fill(rule, facts, ref.rstrip("?"))
+        filled = filled_ref(ref)
         found = cited_fact(data, filled, optional, rule["file"])
         if not found:
             continue
@@ -265,11 +307,15 @@ def _conclude(rule: dict, facts: tuple, data: dict, cited: bool = True) -> dict:
         out["verdict"] = then["verdict"]
     else:
         out["severity"] = then["severity"]
-    out["text"] = Text.of(then["text"]).map(lambda text, _lang: fill(rule, facts, text))
-    out["condition"] = (Text.of(then["condition"]).map(lambda text, _lang: fill(rule, facts, text))
-                        if "condition" in then else None)
+    text = Text.of(then["text"])
+    out["text"] = Text(fill(rule, facts, text["en"]), fill(rule, facts, text["de"]))
+    if "condition" in then:
+        condition = Text.of(then["condition"])
+        out["condition"] = Text(fill(rule, facts, condition["en"]), fill(rule, facts, condition["de"]))
+    else:
+        out["condition"] = None
     # a restriction a cited fact carries (its `condition`) is a condition of the answer too
-    restrictions = [r for ref in rule["cites"] for r in fact_conditions(data, fill(rule, facts, ref.rstrip("?")))]
+    restrictions = [r for ref in rule["cites"] for r in fact_conditions(data, filled_ref(ref))]
     if restrictions:
         parts = ([out["condition"]] if out["condition"] else []) + \
             [Text.of(r) for i, r in enumerate(restrictions) if r not in restrictions[:i]]

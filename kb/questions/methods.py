@@ -116,11 +116,8 @@ def facts(asker, inputs: dict) -> list[dict]:
 def per_method(methods: list[str], conclusions: list[dict]) -> dict[str, str]:
     """Each method's verdict (in the order of `methods`): the most restrictive of the conclusions about it (a
     rule names one method in `details.method` or several in `details.methods`); unconfirmed if none."""
-    out = {}
-    for m in methods:
-        about = [c for c in conclusions if c["details"].get("method") == m or m in c["details"].get("methods", ())]
-        out[m] = base.fold_verdict(about)
-    return out
+    named = [(c, c["details"].get("method"), c["details"].get("methods", ())) for c in conclusions]  # (read once)
+    return {m: base.fold_verdict([c for c, one, several in named if one == m or m in several]) for m in methods}
 
 
 _SUMMARY = {
