@@ -8,7 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from conftest import REPO, need_sources
+from conftest import need_sources
 from kb.cli.main import cli
 from kb.drift.report import escape
 from kb.wording import date_text

@@ -20,8 +20,7 @@ from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 from kb.engine.syntax import (ALIAS_PATTERN, CITE_PATTERN, COMPARISONS, EXISTENCE, ID_PATTERN, LOGICAL,
-                              PLACEHOLDER_RE, PROP_PATTERN, QUESTION_PATTERN, RESERVED, SEVERITIES, VERDICTS,
-                              placeholders)
+                              PROP_PATTERN, QUESTION_PATTERN, RESERVED, SEVERITIES, VERDICTS, placeholders)
 
 ALIAS_RE, PROP_RE, ID_RE = re.compile(ALIAS_PATTERN), re.compile(PROP_PATTERN), re.compile(ID_PATTERN)
 QUESTION_RE, CITE_RE = re.compile(QUESTION_PATTERN), re.compile(CITE_PATTERN)

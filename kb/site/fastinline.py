@@ -14,7 +14,6 @@ Used by mkdocs.yml (`markdown_extensions: - kb.site.fastinline`), after every ex
 
 from __future__ import annotations
 
-import re
 
 from markdown import Extension, inlinepatterns as ip, util
 from markdown.inlinepatterns import DelimiterProcessor, InlineProcessor as NewStylePattern

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from kb.publication import Publication
 from kb.site.facts import Footnotes
 from kb.site.labels import L, date, value_label
-from kb.site.md import esc, link, link_or_text, pick
+from kb.site.md import esc, link_or_text, pick
 from kb.text import Text
 
 

@@ -6,7 +6,7 @@ import json
 
 from kb.engine.syntax import PLACEHOLDER_RE
 from kb.site.matrices import verdict_word
-from kb.site.md import code, esc, link, pick, table
+from kb.site.md import code, esc, pick, table
 from kb.site.page import Ctx
 from kb.text import Text
 

@@ -14,7 +14,7 @@ import re
 from kb import versions
 from kb.catalog.names import NameError_, NameIndex, name_index, product_name
 from kb.check.facts import mig
-from kb.check.facts.base import Context, FactSet, boolean, text
+from kb.check.facts.base import Context, FactSet, boolean
 from kb.errors import UnusableInput
 from kb.questions.words import MIG_STATUS, word
 from kb.text import Text

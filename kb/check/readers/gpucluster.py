@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kb.check.documents import Doc
+from kb.check.documents import Doc, Where
 
 
 @dataclass

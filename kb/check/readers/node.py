@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kb.check.documents import Doc
+from kb.check.documents import Doc, Where
 
 #: Labels the checks read (set by GPU Feature Discovery, the operator, MIG Manager or the user).
 LABELS = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kb.check.documents import Doc
+from kb.check.documents import Doc, Where
 
 #: kind → path of the pod spec inside the object
 POD_SPEC = {
