@@ -159,6 +159,31 @@ def test_values_the_catalog_defines_are_checked_against_it_with_suggestions():
         assert value in help_text
 
 
+def test_the_methods_question_lists_the_catalogs_methods_in_its_help(monkeypatch):
+    """`ask methods --help` names the methods the catalog defines, in both languages and in `ask --help`'s short
+    line — read when the help is shown, not written in the CLI; without a loadable catalog the help goes without."""
+    from kb.catalog import compiled
+
+    index = compiled.load_data(parts=("index",))["index"]
+    listed = "(" + ", ".join(index["methods"]) + ")"
+    assert len(index["methods"]) >= 7
+    for lang, start in (("en", "Which sharing methods work on CARD "), ("de", "Welche Sharing-Methoden gehen auf KARTE ")):
+        text = " ".join(gpukb("ask", "methods", "--help", "--lang", lang).output.split())
+        assert start + listed + "?" in text.replace("vm- passthrough", "vm-passthrough")
+    line = next(x for x in gpukb("ask", "--help").output.splitlines() if x.split()[:1] == ["methods"])
+    assert " ".join(line.split()[1:]).startswith("Which sharing methods work on CARD (whole,")
+    real = compiled.load_data
+
+    def other(*args, **kwargs):
+        data = real(*args, **kwargs)
+        return {**data, "index": {**data["index"], "methods": ["whole", "time-slicing", "teleport"]}}
+    monkeypatch.setattr(compiled, "load_data", other)
+    assert "Which sharing methods work on CARD (whole, time-slicing, teleport)?" in gpukb("ask", "methods", "--help").output
+    monkeypatch.setattr(compiled, "load_data", lambda *a, **k: 1 / 0)
+    assert "Which sharing methods work on CARD?" in gpukb("ask", "methods", "--help").output
+    assert "{methods}" not in gpukb("ask", "--help").output
+
+
 def test_an_unexpected_exception_is_exit_4_with_one_line(monkeypatch, tmp_path):
     monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr("kb.questions.answer", lambda *a, **k: 1 / 0)

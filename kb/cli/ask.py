@@ -8,6 +8,9 @@ checked by the question's `resolve` and listed in the help from the catalog, not
 
 from __future__ import annotations
 
+import contextlib
+import re
+
 import click
 
 from kb.cli.i18n import Command, Group
@@ -41,13 +44,50 @@ class CatalogValues(click.Option):
         record = super().get_help_record(ctx)
         if record is None:
             return None
-        try:
-            from kb.catalog.compiled import load_data
-
-            known = load_data(parts=("index",))["index"].get(self.values_from) or []
-        except Exception:  # noqa: BLE001 - a catalog that does not load shows the help without the list
-            known = []
+        known = _known(self.values_from)
         return (record[0], f"{record[1]}  [{'|'.join(known)}]") if known else record
+
+
+def _known(values_from: str) -> list[str]:
+    """The values the catalog's index lists under `values_from` ([] where the catalog does not load: the help is
+    shown without them)."""
+    try:
+        from kb.catalog.compiled import load_data
+
+        return list(load_data(parts=("index",))["index"].get(values_from) or [])
+    except Exception:  # noqa: BLE001 - a catalog that does not load shows the help without the list
+        return []
+
+
+#: " ({methods})" in a question's help: the index's list of that name, read when the help is shown
+_LISTED = re.compile(r" \(\{(\w+)\}\)")
+
+
+def _listing(text: str) -> str:
+    """`text` with each " ({name})" replaced by the catalog's values of the index list `name`, or left out."""
+    return _LISTED.sub(lambda m: f" ({', '.join(known)})" if (known := _known(m.group(1))) else "", text)
+
+
+class QuestionCommand(Command):
+    """A question's subcommand. Its help may name a list of the catalog in braces, " ({methods})": filled with the
+    catalog's values when the help is shown (the question module's HELP writes no list of its own)."""
+
+    def format_help_text(self, ctx, formatter):
+        with self._listed():
+            super().format_help_text(ctx, formatter)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        with self._listed():
+            return super().get_short_help_str(limit)
+
+    @contextlib.contextmanager
+    def _listed(self):
+        written = self.help
+        self.help = _listing(written) if written and "({" in written else written
+        try:
+            yield
+        finally:
+            self.help = written
 
 
 def _param(spec) -> click.Parameter:
@@ -86,7 +126,7 @@ def command_for(question: str) -> click.Command:
     said = [p.help for p in mod.PARAMS if p.kind == "argument" and p.help]
     help_ = "".join(["\n\n".join([mod.HELP.en, *(h.en for h in said)]), "\n\f\n",
                      "\n\n".join([mod.HELP.de, *(h.de for h in said)])])
-    cmd = Command(question, callback=callback, params=[_param(p) for p in mod.PARAMS], help=help_)
+    cmd = QuestionCommand(question, callback=callback, params=[_param(p) for p in mod.PARAMS], help=help_)
     EXPLAIN(cmd)
     output_options(cmd)
     return cmd

@@ -18,9 +18,9 @@ DATA = ("cards", "methods", "releases", "sources")
 USES = ("mig",)
 TITLE = Text("Sharing methods", "Sharing-Methoden")
 HELP = Text(
-    "Which sharing methods work on CARD (whole, mig, time-slicing, mps, vm-passthrough, vgpu, dra)?\n\n\b\n"
+    "Which sharing methods work on CARD ({methods})?\n\n\b\n"
     'Example:\n  gpukb ask methods "H200 NVL" --mig-enabled',
-    "Welche Sharing-Methoden gehen auf KARTE (whole, mig, time-slicing, mps, vm-passthrough, vgpu, dra)?\n\n\b\n"
+    "Welche Sharing-Methoden gehen auf KARTE ({methods})?\n\n\b\n"
     'Beispiel:\n  gpukb ask methods "H200 NVL" --mig-enabled --lang de')
 PARAMS = (base.CARD, base.OPERATOR, base.DRIVER,
           base.Param("mig_enabled", "flag", Text("The GPU has MIG enabled.", "MIG ist auf der GPU aktiviert.")))
