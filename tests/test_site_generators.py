@@ -284,6 +284,8 @@ def test_mig_matrix_page(data, export, lang):
     assert page.count("575.57.08.") == 1
     assert page.count("Gilt für" if lang == "de" else "Applies to") == 1
     assert ("Gilt für alle Karten." if lang == "de" else "Applies to every card.") in page
+    # a row's problem report names the part of the card's entry the row's answers read (its MIG part)
+    assert _reported_fact(page, "h200-nvl") == "cards/h200-nvl mig"
 
 
 def test_mig_matrix_without_an_answer_fails(data, export):
@@ -328,6 +330,16 @@ def test_method_matrix_page(data, export, lang):
     assert 'data-method="dra">' + ("Bedingt" if lang == "de" else "Conditional") + "</span> <sup>1</sup> |" in page
     assert re.search(r"\[L4\]\(cards/l4\.md\) \[⚑\]\([^)]+\)\{[^}]+\} <sup>1</sup> \|", page)
     assert re.search(r"\[H200 NVL\]\(cards/h200-nvl\.md\) \[⚑\]\([^)]+\)\{[^}]+\} \|", page)
+    assert _reported_fact(page, "l4") == "cards/l4 mig, operator_support"  # what `ask methods` reads of the card
+
+
+def _reported_fact(page: str, card: str) -> str:
+    """The fact path the problem report of `card`'s row is pre-filled with."""
+    from urllib.parse import parse_qs, urlparse
+
+    url = re.search(rf"\(cards/{re.escape(card)}\.md\) \[⚑\]\(([^)]+)\)", page).group(1)
+    body = parse_qs(urlparse(url).query)["body"][0]
+    return re.search(r"^(?:Fact|Angabe): (.*)$", body, re.M).group(1)
 
 
 @pytest.mark.parametrize("when, lang, words", [

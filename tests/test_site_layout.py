@@ -293,7 +293,7 @@ def test_matrix_rows_link_to_a_prefilled_problem_report(page, server, site_built
     from urllib.parse import parse_qs, urlparse
 
     body = parse_qs(urlparse(href).query)["body"][0]
-    assert "NVIDIA L4" in body and "cards/l4" in body and f"Data version: {site_built.export['data_version']}" in body
+    assert "NVIDIA L4" in body and "Fact: cards/l4 mig, operator_support\n" in body and f"Data version: {site_built.export['data_version']}" in body
     assert link.get_attribute("aria-label") == "Report a problem with this fact"
 
 

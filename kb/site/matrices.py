@@ -134,12 +134,13 @@ def filter_form(ctx: Ctx, card_ids: list[str], verdicts: bool = True) -> str:
     return "".join(parts)
 
 
-def row_head(ctx: Ctx, card_id: str, card_page, subject: str) -> str:
+def row_head(ctx: Ctx, card_id: str, card_page, subject: str, parts: str) -> str:
     """The first cell of a card's row: its name, linked to its page, and a link to report a problem with the
-    row (`subject`: what the row shows)."""
+    row (`subject`: what the row shows; `parts`: the parts of the card's catalog entry its answers read, the
+    report's fact path)."""
     card = ctx.data["cards"][card_id]
     name = link(esc(card["short_name"]), card_page(card_id))
-    report = ctx.report_link(f"{card['name']}, {subject}", f"cards/{card_id}", short=True)
+    report = ctx.report_link(f"{card['name']}, {subject}", f"cards/{card_id} {parts}", short=True)
     return f"{name} {report}" if report else name
 
 
@@ -180,7 +181,7 @@ def mig_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> str:
     rows = []
     subject = Text("MIG table", "MIG-Tabelle")(ctx.lang)
     for cid, card in data["cards"].items():
-        row = [row_head(ctx, cid, card_page, subject)]
+        row = [row_head(ctx, cid, card_page, subject, "mig")]  # (`ask mig` reads the card's mig part)
         for group in groups:
             a = answer(cid, group[0])
             cell = verdict_badge(ctx, a["verdict"], card=cid, operators=" ".join(group))
@@ -257,7 +258,9 @@ def method_matrix_page(ctx: Ctx, export: dict, card_page, rules_page: str) -> st
             nums = sorted(set(by_method.get(key, [])))
             return f" <sup>{', '.join(map(str, nums))}</sup>" if nums else ""
 
-        row = [row_head(ctx, cid, card_page, Text("methods table", "Methoden-Tabelle")(ctx.lang)) + sup("")]
+        # (`ask methods` reads the card's operator_support part and its MIG answer: the mig part)
+        row = [row_head(ctx, cid, card_page, Text("methods table", "Methoden-Tabelle")(ctx.lang),
+                        "mig, operator_support") + sup("")]
         for m in methods:
             if m not in a["details"]["methods"]:
                 raise KeyError(f"the methods answer for {cid} has no verdict for {m}")
