@@ -157,6 +157,7 @@ _TITLE_PHRASES = (
     (r"\(default MIG layouts\)", "(Standard-MIG-Layouts)"),
     (r"\(source code and documentation at each release tag\)", "(Quellcode und Dokumentation bei jedem Release-Tag)"),
     (r"\(docs _index\)", "(Übersichtsseite der Dokumentation)"),
+    (r"\(the PCI ID list NVIDIA's code ships\)", "(die PCI-ID-Liste, die NVIDIAs Code mitliefert)"),
     (r"\bsource code\)", "Quellcode)"),
     (r" at each release tag$", " bei jedem Release-Tag"),
     (r"\bHelm chart:", "Helm-Chart:"),
@@ -166,7 +167,7 @@ _TITLE_PHRASES = (
 #: English words of ours in a document's title that a German reader must not see (tests/test_wording.py)
 ENGLISH_TITLE_WORDS = ("earlier versions", "customization", "example", "build configuration", "default MIG",
                        "source code", "at each", "docs _index", "Helm chart", " issue #", " pull request #",
-                       "datasheet", "announcement")
+                       "datasheet", "announcement", "PCI ID list")
 
 
 @functools.lru_cache(maxsize=8192)

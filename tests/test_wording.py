@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kb import publication as publication_mod
@@ -267,6 +269,12 @@ def test_every_source_title_reads_german_around_nvidias_words():
     assert sum(any(w in t for w in ENGLISH_TITLE_WORDS) for t in titles) >= 10  # the check has something to do
     left = {t: [w for w in ENGLISH_TITLE_WORDS if w in title_text(t, "de")] for t in titles}
     assert {t: w for t, w in left.items() if w} == {}
+    # every parenthesis of a title is NVIDIA's own words or said in German on German pages (one added without a
+    # German phrase in kb.wording showed English there: "(the PCI ID list NVIDIA's code ships)")
+    nvidias_own = {"(README)", "(CHANGELOG)", "(R610)", "(R620)", "(CUDA MPS)", "(CDI)", "(NRI)", "(72 GB)", "(mig-parted)"}
+    english = {(t, p) for t in titles for p in re.findall(r"\([^()]*\)", t)
+               if p not in nvidias_own and p in title_text(t, "de")}
+    assert english == set()
     assert title_text("NVIDIA device plugin for Kubernetes (source code)", "de") == \
         "NVIDIA device plugin for Kubernetes (Quellcode)"
     assert title_text("NVIDIA device plugin for Kubernetes (source code)", "en").endswith("(source code)")
