@@ -321,10 +321,13 @@ def test_check_offline_with_a_missing_snapshot_exits_3_and_still_reports_drift(d
 
 
 def test_a_question_the_engine_cannot_answer_does_not_hide_the_drift(drift_catalog, tmp_path, monkeypatch):
+    """The engine failing on the answers a change touches is an internal error (exit 4: a failed run, never drift;
+    it was exit 1, and 0 where the changes were rewordings only): the report still shows the changes."""
     monkeypatch.setattr("kb.questions.questions", lambda *a: ("mig", "no-such-question"))
     result = gpukb("sources", "diff", "gpu-operator-platform-support", edited(tmp_path, PS, RTX6000_ROW, ""), "--json")
     data = json.loads(result.stdout)
-    assert result.exit_code == 1
+    assert (result.exit_code, data["exit_code"]) == (4, 4)
+    assert data["sources"][0]["status"] == "drift"
     assert data["answers_error"].startswith("no-such-question: ")
     assert [a["rules_added"] for a in data["sources"][0]["changes"][0]["answers"]] == [["MIG-007"]] * 3
 
@@ -339,3 +342,17 @@ def test_the_warning_that_answers_could_not_be_computed_is_in_the_runs_language(
                                                                       "not be computed: no-such-question: "), said
     assert said["de"] == [said["de"][0]] and said["de"][0].startswith("Warnung: Die betroffenen Antworten ließen sich "
                                                                       "nicht berechnen: no-such-question: "), said
+
+
+def test_the_drift_exit_code_counts_a_failure_of_the_answers_as_internal():
+    """kb/cli/sources.py decides one code per run: the engine failing on the answers a change touches is exit 4
+    whatever the sources say (a run with rewordings only passed with exit 0 before), and only then."""
+    from types import SimpleNamespace
+
+    from kb.cli.sources import _code
+
+    def result(status, unchecked=()):
+        return SimpleNamespace(status=status, unchecked=list(unchecked))
+    reworded, drift, gone = result("reworded"), result("drift"), result("unreachable")
+    assert [_code(rs, None) for rs in ([reworded], [drift], [drift, gone], [result("error")])] == [0, 1, 3, 4]
+    assert [_code(rs, "mig: EngineFailure: …") for rs in ([reworded], [drift], [drift, gone], [])] == [4, 4, 4, 4]

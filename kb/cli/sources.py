@@ -174,14 +174,15 @@ def _echo_text(results, lang: str, data: dict | None = None) -> None:
                 click.echo(f"{'':{width + 2}}{line}")
 
 
-def _code(results) -> int:
-    """4 where gpukb failed on a source (never drift), else 3 where anything could not be checked, else 1 where a
-    fact changed; reworded quotes and notes alone are 0."""
+def _code(results, answers_error: str | None) -> int:
+    """4 where gpukb failed on a source or on the answers the changes touch (`answers_error`: the engine failed; the
+    report still shows the drift, but the run is a failed run, never drift), else 3 where anything could not be
+    checked, else 1 where a fact changed; reworded quotes and notes alone are 0."""
     from kb.drift.check import could_not_check
 
     failed = any(could_not_check(r) for r in results)
-    return int(exit_code(internal=any(r.status == "error" for r in results), unreachable=failed,
-                         findings=any(r.status == "drift" for r in results)))
+    return int(exit_code(internal=answers_error is not None or any(r.status == "error" for r in results),
+                         unreachable=failed, findings=any(r.status == "drift" for r in results)))
 
 
 @sources.command()
@@ -238,7 +239,7 @@ def check(offline, report_path, report_limit, only, timeout, deadline, retries, 
                                  ("max_bytes", max_bytes)) if v is not None}
     results = run(data, offline=offline, cache=cache_dir(), only=list(only) or None, **options)
     answers_error = _impact(data, results, lang)
-    code = _code(results)
+    code = _code(results, answers_error)
     if report_path:
         from kb.fsutil import atomic_write
 
@@ -293,7 +294,7 @@ def diff(source_id, file, as_json, lang):
     _watched_or_exit(data, [source_id])
     result = check_file(data["sources"][source_id], _existing(file, folder=False), data)
     answers_error = _impact(data, [result], lang)
-    code = _code([result])
+    code = _code([result], answers_error)
     if as_json:
         print_json({**report_json([result], data, extracted=True), "answers_error": answers_error,
                     "exit_code": code})
