@@ -20,8 +20,6 @@ evaluator is never memoised: it stays an independent oracle of what the durable 
 
 from __future__ import annotations
 
-from operator import invert as _invert
-
 from kb.engine.conclude import conclude, conclude_many
 from kb.engine.syntax import RESERVED, required_kind
 from kb.errors import EngineFailure
@@ -94,39 +92,24 @@ class SharedFact(dict):
 
 def check_facts(facts: list[dict], keys: dict | None = None) -> list[dict]:
     """Facts are flat dicts with a `kind`; values text, number or true/false. Identical facts count once:
-    equal properties with values of the same types (true is not 1, 1 is not 1.0). `keys`: kept by the caller for
-    facts that cannot change meanwhile (`fire`: one call's lists), each fact checked once and its key built once:
-    id of a fact → its kind (checked), ~id → its key (built where another fact of the list has its kind)."""
+    equal properties with values of the same types (true is not 1, 1 is not 1.0). `keys`: id of a fact → its key,
+    kept by the caller for facts that cannot change meanwhile (`fire`: one call's lists), each checked once."""
     facts = facts if type(facts) is list else list(facts)
     if keys is None:
         keys = {}  # (this call's: the list holds its facts, so no id is reused meanwhile)
-    ids = list(map(id, facts))
-    kinds = list(map(keys.get, ids))
+    found = list(map(keys.get, map(id, facts)))
     i = -1
-    while None in kinds:  # (the facts not checked yet, found in C: most are, a release's behaviour facts)
-        i = kinds.index(None, i + 1)
+    while None in found:  # (the facts not checked yet, found in C: most are, a release's behaviour facts)
+        i = found.index(None, i + 1)
         fact = facts[i]
-        kind = keys.get(ids[i])  # (a fact twice in the list: checked at its first place)
-        if kind is None:
+        key = keys.get(id(fact))  # (a fact twice in the list: checked at its first place)
+        if key is None:
             if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
                 raise EngineFailure(f"a fact must be a mapping with a 'kind': {fact!r}")
             if not _RESERVED.isdisjoint(fact) or not _VALUE_TYPES.issuperset(map(type, fact.values())):
                 _check_values(fact)
-            kind = keys[ids[i]] = fact["kind"]
-        kinds[i] = kind
-    if len(set(kinds)) == len(kinds):  # no two facts of one kind: none can equal another
-        return facts[:]
-    # a fact whose kind no other fact of the list has stands for itself by its kind; the others by their keys:
-    # equal values (1 == 1.0 == True) share a key, built in C; the types are compared only on a match
-    found = list(map(keys.get, map(_invert, ids)))
-    i = -1
-    while None in found:
-        i = found.index(None, i + 1)
-        key = keys.get(~ids[i])
-        if key is None:
-            key = kinds[i] if kinds.count(kinds[i]) == 1 else frozenset(facts[i].items())
-            if key.__class__ is frozenset:
-                keys[~ids[i]] = key
+            # equal values (1 == 1.0 == True) share a key, built in C; the types are compared only on a match
+            key = keys[id(fact)] = frozenset(fact.items())
         found[i] = key
     if len(set(found)) == len(found):  # no two facts with equal values: every one counts
         return facts[:]
