@@ -95,22 +95,8 @@ def check_facts(facts: list[dict], keys: dict | None = None) -> list[dict]:
     equal properties with values of the same types (true is not 1, 1 is not 1.0). `keys`: id of a fact → its key,
     kept by the caller for facts that cannot change meanwhile (`fire`: one call's lists), each checked once."""
     facts = facts if type(facts) is list else list(facts)
-    if keys is None:
-        keys = {}  # (this call's: the list holds its facts, so no id is reused meanwhile)
-    found = list(map(keys.get, map(id, facts)))
-    i = -1
-    while None in found:  # (the facts not checked yet, found in C: most are, a release's behaviour facts)
-        i = found.index(None, i + 1)
-        fact = facts[i]
-        key = keys.get(id(fact))  # (a fact twice in the list: checked at its first place)
-        if key is None:
-            if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
-                raise EngineFailure(f"a fact must be a mapping with a 'kind': {fact!r}")
-            if not _RESERVED.isdisjoint(fact) or not _VALUE_TYPES.issuperset(map(type, fact.values())):
-                _check_values(fact)
-            # equal values (1 == 1.0 == True) share a key, built in C; the types are compared only on a match
-            key = keys[id(fact)] = frozenset(fact.items())
-        found[i] = key
+    # (keys of this call's own where none are kept: the list holds its facts, so no id is reused meanwhile)
+    found = per_fact(facts, {} if keys is None else keys, _checked_key)
     if len(set(found)) == len(found):  # no two facts with equal values: every one counts
         return facts[:]
     out, seen = [], {}
@@ -124,6 +110,32 @@ def check_facts(facts: list[dict], keys: dict | None = None) -> list[dict]:
             twins.append(fact)
         out.append(fact)
     return out
+
+
+def per_fact(facts: list, memo: dict, make) -> list:
+    """[memo[id(f)] for f in facts], where missing made by `make(f)` and kept in `memo` (id of a fact → its value,
+    kept by the caller for facts that cannot change meanwhile). The facts the memo has are found in C: most are,
+    such as a release's behaviour facts in every query about it; a fact twice in the list is made at its first place."""
+    out = list(map(memo.get, map(id, facts)))
+    i = -1
+    while None in out:
+        i = out.index(None, i + 1)
+        fact = facts[i]
+        value = memo.get(id(fact))
+        if value is None:
+            value = memo[id(fact)] = make(fact)
+        out[i] = value
+    return out
+
+
+def _checked_key(fact) -> frozenset:
+    """The key of a fact that is one (else EngineFailure): equal values (1 == 1.0 == True) share a key, built in C;
+    `check_facts` compares the types only on a match."""
+    if not isinstance(fact, dict) or not isinstance(fact.get("kind"), str):
+        raise EngineFailure(f"a fact must be a mapping with a 'kind': {fact!r}")
+    if not _RESERVED.isdisjoint(fact) or not _VALUE_TYPES.issuperset(map(type, fact.values())):
+        _check_values(fact)
+    return frozenset(fact.items())
 
 
 def _check_values(fact: dict) -> None:
@@ -180,18 +192,7 @@ def projection(facts: list[dict], reads: tuple[dict[str, tuple], tuple], rows: d
     kind's conditions read (the kind first; None where the fact has no such property — a fact's values are never
     None) and their types (true is not 1). `rows`: id of a fact → its row, kept by the caller for facts that cannot
     change meanwhile (`fire`: one call's lists, one rule set)."""
-    if rows is None:
-        rows = {}
-    out = list(map(rows.get, map(id, facts)))
-    i = -1
-    while None in out:  # (the facts not projected yet, found in C)
-        i = out.index(None, i + 1)
-        f = facts[i]
-        row = rows.get(id(f))
-        if row is None:
-            row = rows[id(f)] = _row(f, reads)
-        out[i] = row
-    return tuple(out)
+    return tuple(per_fact(facts, {} if rows is None else rows, lambda f: _row(f, reads)))
 
 
 def _row(fact: dict, reads: tuple[dict[str, tuple], tuple]) -> tuple:
@@ -207,20 +208,13 @@ _ROWS: dict = {}
 def _numbered(facts: list[dict], reads: tuple[dict[str, tuple], tuple], numbers: dict) -> tuple:
     """`projection(facts, reads)` with each row as its number in _ROWS; `numbers`: id of a fact → its number, kept by
     the caller for facts that cannot change meanwhile (`_fire`: one call's lists, one rule set)."""
-    out = list(map(numbers.get, map(id, facts)))
-    i = -1
-    while None in out:  # (the facts not numbered yet, found in C)
-        i = out.index(None, i + 1)
-        f = facts[i]
-        number = numbers.get(id(f))
-        if number is None:
-            row = _row(f, reads)
-            number = _ROWS.get(row)
-            if number is None:
-                number = _ROWS[row] = len(_ROWS)
-            numbers[id(f)] = number
-        out[i] = number
-    return tuple(out)
+    def number(fact: dict) -> int:
+        row = _row(fact, reads)
+        found = _ROWS.get(row)
+        if found is None:
+            found = _ROWS[row] = len(_ROWS)
+        return found
+    return tuple(per_fact(facts, numbers, number))
 
 
 def ruleset_key(question: str, compiled: list[dict]) -> str:

@@ -205,12 +205,7 @@ def conclude(rule: dict, facts: tuple, data: dict, cited: bool = True) -> dict:
     entry = _CONCLUDED.get(key)
     if entry is None or entry[0] is not rule or (entry[1] is not data and not hashed):
         entry = _remember(key, rule, facts, data, cited)
-    made = entry[2]
-    out = dict(made)
-    out["details"] = dict(made["details"]) if entry[3] else _copy(made["details"])
-    out["cites"] = list(map(dict, made["cites"]))
-    out["facts"] = list(map(dict, facts))
-    return out
+    return _handout(entry, facts)
 
 
 def conclude_many(by_id: dict, fired: list, data: dict, cited: bool = True) -> list[list[dict]]:
@@ -232,13 +227,19 @@ def conclude_many(by_id: dict, fired: list, data: dict, cited: bool = True) -> l
             entry = _CONCLUDED.get(key)
             if entry is None or entry[0] is not rule or (entry[1] is not data and not hashed):
                 entry = _remember(key, rule, facts, data, cited)
-            made = entry[2]  # (what `conclude` hands out)
-            one = dict(made)
-            one["details"] = dict(made["details"]) if entry[3] else _copy(made["details"])
-            one["cites"] = list(map(dict, made["cites"]))
-            one["facts"] = list(map(dict, facts))
-            row.append(one)
+            row.append(_handout(entry, facts))
         out.append(row)
+    return out
+
+
+def _handout(entry: tuple, facts: tuple) -> dict:
+    """A remembered conclusion (`_remember`'s entry) as the caller's own: what it may change copied, the firing's
+    matched facts as copies."""
+    made = entry[2]
+    out = dict(made)
+    out["details"] = dict(made["details"]) if entry[3] else _copy(made["details"])
+    out["cites"] = list(map(dict, made["cites"]))
+    out["facts"] = list(map(dict, facts))
     return out
 
 
