@@ -108,6 +108,8 @@ def _loads(raw: bytes):
 
 #: the build running in this process (stopped when the session ends before it does: see stop())
 _RUNNING: list = []
+#: set by stop(): a build this process ran was killed, not failed (no result for the other workers)
+_STOPPED: list = []
 
 
 def start(root: Path) -> None:
@@ -130,6 +132,7 @@ def _quietly(root: Path) -> None:
 
 def stop() -> None:
     """End a build still running (the session is over)."""
+    _STOPPED.append(True)
     for proc in list(_RUNNING):
         proc.kill()
 
@@ -147,5 +150,8 @@ def shared(root: Path) -> SimpleNamespace:
             shutil.rmtree(base, ignore_errors=True)
             base.mkdir()
             result = build(base)
+            if _STOPPED:  # killed as this process's session ended: not a failed build for a worker still waiting
+                shutil.rmtree(base, ignore_errors=True)  # (the next caller builds it: there is no result)
+                raise RuntimeError("the site build was stopped: the session of the process building it ended")
             done.write_text(json.dumps(result), encoding="utf-8")
     return Site(**{**result, **{k: Path(result[k]) for k in ("site", "docs", "catalog")}})
