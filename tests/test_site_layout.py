@@ -195,16 +195,26 @@ PALETTE = """() => {
           document.body.hasAttribute('data-md-color-switching')];
 }"""
 
+#: counts the times the page pauses its transitions (data-md-color-switching set on <body>), from the first byte on
+PAUSES = """window.__pauses = 0;
+new MutationObserver(ms => ms.forEach(m => { if (m.target.hasAttribute('data-md-color-switching')) window.__pauses++; }))
+  .observe(document, {attributes: true, subtree: true, attributeFilter: ['data-md-color-switching']});"""
+
 
 def test_the_palette_toggle_switches_and_the_next_page_keeps_the_choice(page_with, server):
     """docs/javascripts/palette.js in place of material's palette component: the palette the system prefers (the
     contrast test above loads both), the toggle showing the other one, a click or Enter switching, the next page
     showing the reader's choice; the head's color-scheme and theme-color following."""
     pg = page_with(DESKTOP, color_scheme="light")
+    pg.add_init_script(PAUSES)
     pg.goto(url(server, "guide/methods/"))
+    # a first visit in the system's palette pauses no transitions at all (it was paused and resumed a frame later
+    # on every first visit: the check right after loading then failed on a slow machine)
+    assert pg.evaluate("window.__pauses") == 0
     assert pg.evaluate(PALETTE) == ["default", "light", True, [True, False], False]
     pg.locator("form[data-gpukb-palette] label:not([hidden])").click()
     pg.wait_for_function("() => !document.body.hasAttribute('data-md-color-switching')")
+    assert pg.evaluate("window.__pauses") == 1  # a switch pauses them once
     assert pg.evaluate(PALETTE) == ["slate", "dark", True, [False, True], False]
     pg.goto(url(server, "cards/", "en"))
     assert pg.evaluate(PALETTE) == ["slate", "dark", True, [False, True], False]

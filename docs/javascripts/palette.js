@@ -50,11 +50,13 @@
 
   function apply(state) {
     var changed = KEYS.filter(function (key) { return body.getAttribute("data-md-color-" + key) !== state.color[key]; });
-    if (changed.length) {
+    // the body as built names scheme, primary and accent but no media: no style reads the media, so setting it
+    // alone (a reader's first visit) is no change of colours and needs no pause of the transitions
+    if (changed.some(function (key) { return key !== "media"; })) {
       body.setAttribute("data-md-color-switching", "");  // no transitions while the colours change
-      changed.forEach(function (key) { body.setAttribute("data-md-color-" + key, state.color[key]); });
       requestAnimationFrame(function () { body.removeAttribute("data-md-color-switching"); });
     }
+    changed.forEach(function (key) { body.setAttribute("data-md-color-" + key, state.color[key]); });
     inputs.forEach(function (input, i) {
       var label = input.nextElementSibling;
       if (label instanceof HTMLElement) label.hidden = state.index !== i;
