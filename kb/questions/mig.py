@@ -119,13 +119,15 @@ def facts(asker, inputs: dict) -> list[dict]:
 
 _SUMMARY = {
     "yes": Text("Yes: {name} can run MIG with GPU Operator {op}{drv}.",
-            "Ja: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nutzen."),
-    "conditional": Text("Conditional: {name} can run MIG with GPU Operator {op}{drv} only if the conditions below hold.",
-                    "Bedingt: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nur nutzen, wenn die Bedingungen unten erfüllt sind."),
+                "Ja: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nutzen."),
+    "conditional": Text("Conditional: {name} can run MIG with GPU Operator {op}{drv} only if the conditions below "
+                        "hold.",
+                        "Bedingt: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nur nutzen, wenn die "
+                        "Bedingungen unten erfüllt sind."),
     "unconfirmed": Text("Unconfirmed: NVIDIA does not document MIG on {name} well enough to say yes.",
-                    "Unbestätigt: NVIDIA dokumentiert MIG auf der {name} nicht ausreichend für ein Ja."),
+                        "Unbestätigt: NVIDIA dokumentiert MIG auf der {name} nicht ausreichend für ein Ja."),
     "no": Text("No: {name} cannot run MIG with GPU Operator {op}{drv}.",
-           "Nein: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nicht nutzen."),
+               "Nein: Die {name} kann MIG mit dem GPU Operator {op}{drv_de} nicht nutzen."),
 }
 
 
