@@ -143,6 +143,9 @@ def card_page(ctx: Ctx, card_id: str, methods: dict | None = None, ask_page: str
         basics.append([Text("Reported by the driver as", "Vom Treiber gemeldet als")(ctx.lang),
                        ", ".join(code(p["name"]) + ctx.notes.refs(p["cite"], e, f"product_names[{i}]")
                                  for i, p in enumerate(reported))])
+    # what `lspci -nn` shows of the card ("[10de:27b8]"): the ask page and `gpukb card` take either form
+    basics += _rows(ctx, e, card, [("pci_device_ids", Text("PCI device IDs", "PCI-Geräte-IDs"),
+                                    lambda ids: ", ".join(code(i) for i in ids))])
     out += [table(prop, basics), ""]
     if methods is not None:
         out += methods_section(ctx, card_id, methods, ask_page)
