@@ -137,3 +137,53 @@ def test_every_product_label_of_the_real_manifests_resolves_or_is_stated(names):
         except NameError_:
             unresolved[label] = NOT_A_GPU.get(label)
     assert {k: v for k, v in unresolved.items() if v is None} == {}
+
+
+#: the PCI id list the cards cite (NVIDIA go-nvlib's copy of the public PCI ID repository, vendored in the GPU
+#: Operator), at the tag their citations name
+PCI_IDS = ("NVIDIA+gpu-operator", "v25.10.0", "vendor/github.com/NVIDIA/go-nvlib/pkg/pciids/default_pci.ids")
+
+
+def _nvidia_devices() -> list[tuple[str, str]]:
+    """(device id, the name in brackets) of every NVIDIA device in the PCI id list at PCI_IDS's tag."""
+    clone, ref, path = PCI_IDS
+    repo = MIRROR / clone / "repo"
+    if not repo.is_dir():
+        pytest.skip(f"no clone of {clone} under {MIRROR}: fetch it (search tool) to read NVIDIA's PCI id list")
+    text = subprocess.run(["git", "-C", str(repo), "show", f"{ref}:{path}"], check=True, capture_output=True,
+                          text=True).stdout
+    block = text.split("\n10de  NVIDIA Corporation\n", 1)[1]
+    block = block[:re.search(r"^[0-9a-f]{4}  ", block, re.M).start()]  # up to the next vendor
+    return re.findall(r"^\t([0-9a-f]{4})  [^\[\n]*\[([^\]\n]+)\]", block, re.M)
+
+
+def test_every_card_named_in_nvidias_pci_id_list_carries_that_id(data):
+    """A card one of whose names is the name NVIDIA's PCI id list gives a device (or one of the names it gives one
+    device: "A2 / A16") has that device id, so that support can type what `lspci -nn` shows ("[10de:27b8]"); no
+    card carries the id of a laptop GPU."""
+    devices = _nvidia_devices()
+    assert len(devices) > 1000
+    by_name: dict[str, set] = {}
+    for cid, card in data["cards"].items():
+        names = {card["name"], card["short_name"], *card.get("aliases", []),
+                 *(p["name"] for p in card.get("product_names", []))}
+        for n in names | {n.removeprefix("NVIDIA ") for n in names}:
+            by_name.setdefault(n.lower(), set()).add(cid)
+    missing, laptop = [], []
+    for dev, listed in devices:
+        for part in listed.split(" / "):
+            for cid in by_name.get(part.strip().lower(), ()):
+                if f"0x{dev.upper()}" not in ((data["cards"][cid].get("pci_device_ids") or {}).get("value") or []):
+                    missing.append((cid, dev, listed))
+        if re.search(r"Mobile|Laptop", listed):
+            laptop += [(cid, dev) for cid, card in data["cards"].items()
+                       if f"0x{dev.upper()}" in ((card.get("pci_device_ids") or {}).get("value") or [])]
+    assert missing == [] and laptop == []
+
+
+def test_lspci_ids_resolve_and_a_shared_id_names_both_cards(names):
+    assert names.resolve("10de:27b8") == "l4" and names.resolve("0x1EB8") == "t4"
+    for typed, cards in (("25b6", ["a16", "a2"]), ("10de:1e30", ["quadro-rtx-6000", "quadro-rtx-8000"])):
+        with pytest.raises(NameError_) as exc:
+            names.resolve(typed)
+        assert exc.value.ambiguous and sorted(exc.value.candidates) == cards
