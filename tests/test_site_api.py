@@ -245,6 +245,47 @@ def test_the_data_versions_are_read_from_git_once_per_head(monkeypatch):
     assert changes._versions() is None
 
 
+def test_the_history_of_a_real_repository_lists_the_changed_facts_and_verdicts(monkeypatch, tmp_path):
+    """Two data versions committed in a git repository: the newer one lists the fact it changed and the answers
+    whose verdict changed (the engine on the older catalog, read by `git archive`), the first one every fact it
+    had. (The older catalog was never read once a second data version existed: the folder it was to be unpacked
+    into did not exist yet, so the page said nothing had changed and that verdicts could not be compared.)"""
+    import shutil
+    import subprocess
+
+    from kb.catalog.compiled import compile_catalog
+    from kb.questions import compute_all
+
+    from conftest import FIXTURES
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "catalog", repo / "catalog")
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args], check=True,
+                       capture_output=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "one")
+    first_facts = changes.catalog_facts(repo / "catalog")
+    for name, old, new in (("sources.yaml", 'data_version: "2026.11.1-fixture"', 'data_version: "2"'),
+                           ("cards/h200-nvl.yaml", "value: documented", "value: not-listed")):
+        path = repo / "catalog" / name
+        assert old in path.read_text(encoding="utf-8")
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    git("commit", "-qam", "two")
+    monkeypatch.setattr(changes, "ROOT", repo)
+    monkeypatch.setattr(changes, "_VERSIONS", {})
+    data = compile_catalog(repo / "catalog")
+    newer, first = changes.history(data, repo / "catalog", lambda: compute_all(data))
+    assert (newer.version, newer.added, newer.removed) == ("2", [], [])
+    assert newer.changed == [("cards/h200-nvl mig.status", "documented", "not-listed")]
+    assert sorted((q, a["card"], a["operator"], old, new) for q, a, old, new in newer.verdicts) == [
+        ("mig", "h200-nvl", op, "yes", "no") for op in ("25.10.0", "26.3.0", "26.7.0")]
+    assert first.first and first.version == "2026.11.1-fixture" and first.added == sorted(first_facts.items())
+    assert len(first.added) > 50
+
 def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
     from kb.catalog.compiled import load_data
     from kb.publication import Publication

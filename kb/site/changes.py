@@ -129,6 +129,7 @@ def _extract(commit: str, into: Path) -> Path | None:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "catalog"], capture_output=True, timeout=60)
         if archive.returncode != 0:
             return None
+        into.mkdir(parents=True, exist_ok=True)
         subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return None
@@ -200,8 +201,6 @@ def history(data: dict, catalog: Path, answers) -> list[Version] | None:
                 else:
                     end = _last_commit_before(nxt)
                     folder = _extract(end, Path(tmp) / str(i)) if end else None
-                    if folder is not None:
-                        (Path(tmp) / str(i)).mkdir(exist_ok=True)
                     facts_of[i] = catalog_facts(folder) if folder else None
             return facts_of[i]
 
