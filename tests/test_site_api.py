@@ -291,13 +291,15 @@ def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
     from kb.publication import Publication
     from kb.site.page import Ctx
 
-    newer = changes.Version("2026.12.01", "2026-12-01", None, added=[("cards/x mig.profiles[3g.40gb]", "{…}")],
+    newer = changes.Version("2026.12.01", "2026-12-01", None, added=[("cards/x mig.profiles[3g.40gb]", "{…}"),
+                                                                      ("cards/l20 pci_device_ids", '["0x26B7", "0x26BA"]')],
                             changed=[("cards/h200-nvl mig.status", "documented", "not-listed")], verdicts=[("mig", {"card": "h200-nvl", "operator": "26.7.0"}, "yes", "conditional")])
     first = changes.Version("2026.11.29", "2026-11-29", "abc", added=[("a", "1"), ("b", "2")], first=True)
     pub = Publication(repo_url=None, data_ref=None, article_url=None, publisher="E")
     page = changes.changes_page(Ctx(load_data(), "de", pub), [newer, first])
     assert "## Datenversion 2026.12.01 (1. Dezember 2026) { #v2026-12-01 }" in page
-    assert "Angaben: 1 neu, 1 geändert, 0 entfernt." in page
+    assert "Angaben: 2 neu, 1 geändert, 0 entfernt." in page
+    assert "    - L20 · PCI-Geräte-IDs: `0x26B7`, `0x26BA`\n" in page  # a list's items, not its JSON
     # the field and its values in words (issue 16: no field path, no raw value on a customer page)
     assert "H200 NVL · MIG-Status: auf NVIDIAs MIG-Liste → nicht auf NVIDIAs MIG-Liste" in page and "Antworten mit anderem Urteil: 1." in page
     assert "Kann die Karte MIG nutzen? – H200 NVL, GPU Operator 26.7.0: Ja → Bedingt" in page

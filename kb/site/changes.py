@@ -276,6 +276,13 @@ def _value(ctx, value: str, limit: int) -> str:
         return esc(words.TRUTH[value == "true"][ctx.lang])
     if value in words.VALUES:
         return esc(words.VALUES[value][ctx.lang])
+    if value.startswith("["):  # a list of plain values (PCI ids, names): each in code, not the list's JSON
+        try:
+            items = json.loads(value)
+        except ValueError:
+            items = None
+        if isinstance(items, list) and items and all(isinstance(i, (str, int, float)) for i in items):
+            return ", ".join(code(str(i)[:limit]) for i in items)
     return code(value[:limit])
 
 
