@@ -245,16 +245,11 @@ def test_the_data_versions_are_read_from_git_once_per_head(monkeypatch):
     assert changes._versions() is None
 
 
-def test_the_history_of_a_real_repository_lists_the_changed_facts_and_verdicts(monkeypatch, tmp_path):
-    """Two data versions committed in a git repository: the newer one lists the fact it changed and the answers
-    whose verdict changed (the engine on the older catalog, read by `git archive`), the first one every fact it
-    had. (The older catalog was never read once a second data version existed: the folder it was to be unpacked
-    into did not exist yet, so the page said nothing had changed and that verdicts could not be compared.)"""
+def _fixture_repo(tmp_path, monkeypatch):
+    """A git repository holding the fixture catalog, committed at its data version, and what runs git in it;
+    kb.site.changes reads this repository's history."""
     import shutil
     import subprocess
-
-    from kb.catalog.compiled import compile_catalog
-    from kb.questions import compute_all
 
     from conftest import FIXTURES
 
@@ -268,15 +263,34 @@ def test_the_history_of_a_real_repository_lists_the_changed_facts_and_verdicts(m
     git("init", "-q")
     git("add", "-A")
     git("commit", "-qm", "one")
-    first_facts = changes.catalog_facts(repo / "catalog")
-    for name, old, new in (("sources.yaml", 'data_version: "2026.11.1-fixture"', 'data_version: "2"'),
-                           ("cards/h200-nvl.yaml", "value: documented", "value: not-listed")):
-        path = repo / "catalog" / name
-        assert old in path.read_text(encoding="utf-8")
-        path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
-    git("commit", "-qam", "two")
     monkeypatch.setattr(changes, "ROOT", repo)
     monkeypatch.setattr(changes, "_VERSIONS", {})
+    return repo, git
+
+
+def _edit(repo, name: str, old: str, new: str) -> None:
+    path = repo / "catalog" / name
+    assert old in path.read_text(encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+
+
+MIG_STATUS = ("cards/h200-nvl.yaml", "value: documented", "value: not-listed")
+NEW_VERSION = ("sources.yaml", 'data_version: "2026.11.1-fixture"', 'data_version: "2"')
+
+
+def test_the_history_of_a_real_repository_lists_the_changed_facts_and_verdicts(monkeypatch, tmp_path):
+    """Two data versions committed in a git repository: the newer one lists the fact it changed and the answers
+    whose verdict changed (the engine on the older catalog, read by `git archive`), the first one every fact it
+    had. (The older catalog was never read once a second data version existed: the folder it was to be unpacked
+    into did not exist yet, so the page said nothing had changed and that verdicts could not be compared.)"""
+    from kb.catalog.compiled import compile_catalog
+    from kb.questions import compute_all
+
+    repo, git = _fixture_repo(tmp_path, monkeypatch)
+    first_facts = changes.catalog_facts(repo / "catalog")
+    _edit(repo, *NEW_VERSION)
+    _edit(repo, *MIG_STATUS)
+    git("commit", "-qam", "two")
     data = compile_catalog(repo / "catalog")
     newer, first = changes.history(data, repo / "catalog", lambda: compute_all(data))
     assert (newer.version, newer.added, newer.removed) == ("2", [], [])
@@ -285,6 +299,36 @@ def test_the_history_of_a_real_repository_lists_the_changed_facts_and_verdicts(m
         ("mig", "h200-nvl", op, "yes", "no") for op in ("25.10.0", "26.3.0", "26.7.0")]
     assert first.first and first.version == "2026.11.1-fixture" and first.added == sorted(first_facts.items())
     assert len(first.added) > 50
+
+
+def test_a_fact_changed_without_raising_the_data_version_is_named(monkeypatch, tmp_path):
+    """kb/models/source.py: the data version is "raised on every content change" — a fact changed under the data
+    version already published would be listed under no version on the changes page and in the feeds."""
+    from kb.catalog.compiled import compile_catalog
+
+    repo, git = _fixture_repo(tmp_path, monkeypatch)
+    catalog = repo / "catalog"
+    assert changes.unversioned(compile_catalog(catalog), catalog) == []
+    _edit(repo, *MIG_STATUS)
+    git("commit", "-qam", "a fact, the version left")
+    assert changes.unversioned(compile_catalog(catalog), catalog) == ["cards/h200-nvl mig.status"]
+    _edit(repo, *NEW_VERSION)  # raised in the checkout, not committed yet
+    assert changes.unversioned(compile_catalog(catalog), catalog) == []
+    git("commit", "-qam", "the version raised")
+    monkeypatch.setattr(changes, "_VERSIONS", {})
+    assert changes.unversioned(compile_catalog(catalog), catalog) == []
+
+
+def test_every_fact_changed_since_the_data_version_was_set_raised_it():
+    """This checkout: no cited fact differs from the catalog at the commit that set the data version. Where one
+    does, raise `data_version` in catalog/sources.yaml (CONTRIBUTING, "Catalog")."""
+    from kb.catalog.compiled import catalog_dir, load_data
+
+    changed = changes.unversioned(load_data(), catalog_dir())
+    if changed is None:
+        pytest.skip("no git history of catalog/sources.yaml in this copy: nothing to compare the data version with")
+    assert changed[:10] == [], f"{len(changed)} facts changed under data version {load_data()['data_version']}"
+
 
 def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
     from kb.catalog.compiled import load_data

@@ -164,6 +164,24 @@ def _verdicts(old_catalog: Path, answers: list[dict]) -> list[tuple[str, dict, s
     return out
 
 
+def unversioned(data: dict, catalog: Path) -> list[str] | None:
+    """The facts of `catalog` (the checkout's catalog/, `data` compiled from it) that differ from the catalog at the
+    commit that set its data version: a fact changed without raising the data version (which the changes page and
+    the feeds would then list under no version). [] where none did or the data version is new (not committed
+    yet); None without git's history."""
+    found = _versions()
+    if not found:
+        return None
+    commit, _date, version = found[-1]
+    if version != str(data["data_version"]):
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = _extract(commit, Path(tmp) / "set")
+        if folder is None:
+            return None
+        old, new = catalog_facts(folder), catalog_facts(catalog)
+    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+
 def _steps(found: list[tuple[str, str, str]], current: str) -> list[tuple[str | None, str, str]]:
     """The data versions `history` lists: those git has (`_versions`), the catalog being built's own appended where
     it is new (no commit yet), the newest LIMIT + 1."""
