@@ -20,7 +20,7 @@ evaluator is never memoised: it stays an independent oracle of what the durable 
 
 from __future__ import annotations
 
-from kb.engine.conclude import conclude, conclude_many
+from kb.engine.conclude import conclude_many
 from kb.engine.syntax import RESERVED, required_kind
 from kb.errors import EngineFailure
 
