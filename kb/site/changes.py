@@ -182,6 +182,7 @@ def unversioned(data: dict, catalog: Path) -> list[str] | None:
         old, new = catalog_facts(folder), catalog_facts(catalog)
     return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
 
+
 def _steps(found: list[tuple[str, str, str]], current: str) -> list[tuple[str | None, str, str]]:
     """The data versions `history` lists: those git has (`_versions`), the catalog being built's own appended where
     it is new (no commit yet), the newest LIMIT + 1."""
