@@ -225,7 +225,7 @@ def test_the_data_versions_are_read_from_git_once_per_head(monkeypatch):
     def git(*args):
         asked.append(args[0])
         if args[0] == "rev-parse":
-            return head[0] + "\n"
+            return "false\n" + head[0] + "\n"
         if args[0] == "log":
             return "c1 2026-11-01\nc2 2026-11-20\n" + ("c3 2026-11-25\n" if head[0] == "h2" else "")
         return shows[args[1].split(":")[0]]
@@ -301,6 +301,26 @@ def test_the_history_of_a_real_repository_lists_the_changed_facts_and_verdicts(m
     assert len(first.added) > 50
 
 
+def test_a_shallow_clone_has_no_version_history_to_show(monkeypatch, tmp_path):
+    """A clone of the newest commit only (CI's default checkout): its one commit seems to set the data version it
+    merely has, so the changes page would call a later version the first one, with every fact new — it says that
+    no history is available instead."""
+    import subprocess
+
+    from kb.catalog.compiled import compile_catalog
+
+    repo, git = _fixture_repo(tmp_path, monkeypatch)
+    _edit(repo, *NEW_VERSION)
+    git("commit", "-qam", "two")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)], check=True)
+    assert len(changes._versions()) == 2  # the whole repository
+    monkeypatch.setattr(changes, "ROOT", shallow)
+    monkeypatch.setattr(changes, "_VERSIONS", {})
+    data = compile_catalog(shallow / "catalog")
+    assert changes._versions() is None and changes.history(data, shallow / "catalog", list) is None
+    assert changes.unversioned(data, shallow / "catalog") is None
+
 def test_a_fact_changed_without_raising_the_data_version_is_named(monkeypatch, tmp_path):
     """kb/models/source.py: the data version is "raised on every content change" — a fact changed under the data
     version already published would be listed under no version on the changes page and in the feeds."""
@@ -326,7 +346,8 @@ def test_every_fact_changed_since_the_data_version_was_set_raised_it():
 
     changed = changes.unversioned(load_data(), catalog_dir())
     if changed is None:
-        pytest.skip("no git history of catalog/sources.yaml in this copy: nothing to compare the data version with")
+        pytest.skip("no git history of catalog/sources.yaml in this copy (no git, or a shallow clone): nothing to "
+                    "compare the data version with")
     assert changed[:10] == [], f"{len(changed)} facts changed under data version {load_data()['data_version']}"
 
 

@@ -98,8 +98,12 @@ _VERSIONS: dict[str, list] = {}
 
 
 def _versions() -> list[tuple[str, str, str]] | None:
-    """(commit, date, data_version) of every commit that set a data version, oldest first; None without git."""
-    head = (_git("rev-parse", "HEAD") or "").strip()
+    """(commit, date, data_version) of every commit that set a data version, oldest first; None without git or in
+    a shallow clone (its oldest commit would seem to set the data version it merely has: a history that is not)."""
+    asked = (_git("rev-parse", "--is-shallow-repository", "HEAD") or "").split()
+    if asked[:1] == ["true"]:
+        return None
+    head = asked[1] if len(asked) == 2 else ""
     if head in _VERSIONS:
         return list(_VERSIONS[head])
     log = _git("log", "--reverse", "--format=%H %cs", "-G^data_version:", "--", "catalog/sources.yaml")
