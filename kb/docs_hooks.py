@@ -42,12 +42,17 @@ def _generation_key(pub, site_url: str = "") -> str:
     the pages link to (kb.publication: repository, data version, our article's address)."""
     import hashlib
 
-    from kb.catalog.compiled import input_key
+    from kb.catalog.compiled import catalog_dir, input_key
+    from kb.site.changes import RECORD
 
     code = hashlib.sha256()
     for path in sorted(Path(__file__).resolve().parent.rglob("*.py")):  # every module: generators, CLI help
         code.update(path.as_posix().encode() + b"\0" + path.read_bytes())
-    head = _git_head()  # the changes page and feeds read the catalog's history
+    try:  # the changes page and feeds read the catalog's history and its record of verdict changes
+        code.update(b"\0record\0" + (catalog_dir() / RECORD).read_bytes())
+    except OSError:
+        pass
+    head = _git_head()
     return f"{input_key()}|{code.hexdigest()[:20]}|{pub.key()}|{site_url}|{head}"
 
 
@@ -77,6 +82,7 @@ def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = N
     from kb.cli.main import cli
     from kb.engine.rules import load_rules
     from kb.questions import Matrix
+    from kb.catalog.compiled import catalog_dir
     from kb.site import changes
     from kb.site.cliref import command_help
     from kb.site.pages import (SHOWN, api_files, api_names, ask_data, ask_data_names, catalog_pages, cli_pages,
@@ -101,7 +107,7 @@ def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = N
             # the pages show the answers of SHOWN only; the JSON API's process computes the others (≈ 70 % of the
             # matrix's CPU: resource and the rest) beside the pages and mkdocs' rendering — unless the changes page
             # compares every verdict with an older data version here anyway
-            split = background and not changes.compares_verdicts(data)
+            split = background and not changes.compares_verdicts(data, catalog_dir())
             export = {**head, "answers": matrix.answers(SHOWN if split else None)}
             if background:
                 waits.append(run_forked(lambda: _deliver(api_files(data, {**head, "answers": matrix.answers()}),

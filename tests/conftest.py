@@ -456,7 +456,7 @@ def pytest_runtest_makereport(item, call):
 REAL_ANSWERS = frozenset({
     "test_ask_cli.py", "test_ask_render.py", "test_catalog_coverage.py", "test_compiled_cache.py",
     "test_device_plugin_evidence.py", "test_disputes.py", "test_drift_catalog.py", "test_drift_history.py",
-    "test_engine_matrix.py",
+    "test_engine_matrix.py", "test_verdict_record.py",
 })
 
 

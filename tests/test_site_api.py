@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from kb.site import changes
@@ -301,6 +302,62 @@ def test_the_history_of_a_real_repository_lists_the_changed_facts_and_verdicts(m
     assert len(first.added) > 50
 
 
+def test_recorded_verdict_changes_are_read_not_computed(monkeypatch, tmp_path):
+    """scripts/record-verdicts (changes.record) writes the newest step's verdict changes into the catalog's record;
+    the changes page then lists them without computing any answer, also for an older step once a newer data
+    version has come; an entry against another data version is not used."""
+    from kb.catalog.compiled import compile_catalog
+    from kb.questions import compute_all
+
+    repo, git = _fixture_repo(tmp_path, monkeypatch)
+    catalog = repo / "catalog"
+    _edit(repo, *NEW_VERSION)
+    _edit(repo, *MIG_STATUS)
+    git("commit", "-qam", "two")
+    data = compile_catalog(catalog)
+    assert changes.compares_verdicts(data, catalog)
+    version, before, found = changes.record(data, catalog, compute_all(data))
+    assert (version, before) == ("2", "2026.11.1-fixture")
+    computed = [("mig", {"card": "h200-nvl", "operator": op, "driver": None}, "yes", "no")
+                for op in ("25.10.0", "26.3.0", "26.7.0")]
+    assert found == computed
+    text = (catalog / changes.RECORD).read_text(encoding="utf-8")
+    assert text.startswith("# The answers whose verdict changed") and '- data_version: "2"\n' in text
+    assert '    operator: "25.10.0"\n' in text  # versions quoted, as in every catalog file
+
+    def unasked():
+        raise AssertionError("recorded: no answer is computed")
+    assert not changes.compares_verdicts(data, catalog)
+    newer, _first = changes.history(data, catalog, unasked)
+    assert newer.verdicts == computed
+
+    # a third data version (recorded with no change): the second step keeps its recorded changes
+    git("add", "-A")
+    git("commit", "-qm", "the record")
+    _edit(repo, "sources.yaml", 'data_version: "2"', 'data_version: "3"')
+    git("commit", "-qam", "three")
+    monkeypatch.setattr(changes, "_VERSIONS", {})
+    data = compile_catalog(catalog)
+    assert changes.record(data, catalog, compute_all(data))[1:] == ("2", [])
+    third, second, _first = changes.history(data, catalog, unasked)
+    assert (third.version, third.verdicts, second.version, second.verdicts) == ("3", [], "2", computed)
+    text = (catalog / changes.RECORD).read_text(encoding="utf-8")
+    assert [e["data_version"] for e in yaml.safe_load(text)] == ["3", "2"]
+
+    # recorded against another data version than the one before it: computed
+    (catalog / changes.RECORD).write_text(text.replace('compared_with: "2"', 'compared_with: "1"'), encoding="utf-8")
+    assert changes.compares_verdicts(data, catalog)
+    assert changes.history(data, catalog, lambda: compute_all(data))[0].verdicts == []
+
+
+def test_a_record_that_is_no_list_of_entries_is_not_used(tmp_path):
+    for text in ("", "{}\n", "- data_version: '2'\n  compared_with: '1'\n  answers: [{question: mig}]\n", ":\n"):
+        (tmp_path / changes.RECORD).write_text(text, encoding="utf-8")
+        assert changes.recorded(tmp_path, "2", "1") is None
+    (tmp_path / changes.RECORD).write_text("- {data_version: '2', compared_with: '1', answers: []}\n")
+    assert changes.recorded(tmp_path, "2", "1") == [] and changes.recorded(tmp_path, "2", "0") is None
+
+
 def test_a_shallow_clone_has_no_version_history_to_show(monkeypatch, tmp_path):
     """A clone of the newest commit only (CI's default checkout): its one commit seems to set the data version it
     merely has, so the changes page would call a later version the first one, with every fact new — it says that
@@ -373,16 +430,21 @@ def test_the_changes_page_lists_each_version_with_its_changes(tmp_path):
     assert "No version history is available for this copy" in page
 
 
-@pytest.mark.parametrize("found, current, compared", [
-    (None, "2", False),  # no git history
-    ([("c1", "2026-11-01", "1")], "1", False),  # the only data version is the catalog's own
-    ([("c1", "2026-11-01", "1")], "2", True),  # the catalog being built is a new one
-    ([("c1", "2026-11-01", "1"), ("c2", "2026-11-20", "2")], "2", True),
+@pytest.mark.parametrize("found, current, record, compared", [
+    (None, "2", None, False),  # no git history
+    ([("c1", "2026-11-01", "1")], "1", None, False),  # the only data version is the catalog's own
+    ([("c1", "2026-11-01", "1")], "2", None, True),  # the catalog being built is a new one
+    ([("c1", "2026-11-01", "1"), ("c2", "2026-11-20", "2")], "2", None, True),
+    ([("c1", "2026-11-01", "1"), ("c2", "2026-11-20", "2")], "2", ("2", "1"), False),  # recorded
+    ([("c1", "2026-11-01", "1")], "2", ("2", "1"), False),  # recorded before it was committed
+    ([("c1", "2026-11-01", "1"), ("c2", "2026-11-20", "2")], "2", ("2", "0"), True),  # against another version
+    ([("c1", "2026-11-01", "1"), ("c2", "2026-11-20", "2")], "2", ("1", "0"), True),  # an older step's
 ])
 def test_the_build_knows_beforehand_whether_the_changes_page_asks_for_every_answer(monkeypatch, tmp_path, found,
-                                                                                    current, compared):
+                                                                                    current, record, compared):
     """kb/docs_hooks.py computes only the answers its pages show before mkdocs where the changes page will not
-    compare verdicts (changes.compares_verdicts); history asks for every answer exactly where it said so."""
+    compute verdicts (changes.compares_verdicts: no older data version, or the catalog's record has the newest
+    step); history asks for every answer exactly where it said so."""
     asked = []
     monkeypatch.setattr(changes, "_versions", lambda: found)
     monkeypatch.setattr(changes, "catalog_facts", lambda folder: {})
@@ -390,7 +452,10 @@ def test_the_build_knows_beforehand_whether_the_changes_page_asks_for_every_answ
     monkeypatch.setattr(changes, "_extract", lambda commit, into: tmp_path)
     monkeypatch.setattr(changes, "_git", lambda *args: "c9")
     monkeypatch.setattr(changes, "_verdicts", lambda folder, answers: [])
+    if record:
+        (tmp_path / changes.RECORD).write_text(
+            f'- {{data_version: "{record[0]}", compared_with: "{record[1]}", answers: []}}\n', encoding="utf-8")
     data = {"data_version": current}
-    assert changes.compares_verdicts(data) is compared
+    assert changes.compares_verdicts(data, tmp_path) is compared
     changes.history(data, tmp_path, lambda: asked.append(1) or [])  # (a stub for every other git read)
     assert bool(asked) is compared

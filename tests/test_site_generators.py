@@ -391,16 +391,17 @@ class _Unshown(dict):
         return self[key] if key in self else default
 
 
-def test_the_pages_read_only_the_answers_of_the_shown_questions(data, export, monkeypatch):
+def test_the_pages_read_only_the_answers_of_the_shown_questions(data, export, monkeypatch, tmp_path):
     """The build computes the answers of pages.SHOWN before the pages and the others in the JSON API's process
     (kb/docs_hooks.py): a page reading another question's answer fails here. (Where git holds an older data
-    version the changes page compares every verdict, and the build computes every answer in its own process
-    beforehand: `changes.compares_verdicts`; here git's history is one data version, the catalog's own.)"""
+    version and the catalog records no verdict changes for it, the changes page compares every verdict, and the build
+    computes every answer in its own process beforehand: `changes.compares_verdicts`; here git's history is one data
+    version, the catalog's own.)"""
     from kb.site import changes
     from kb.site.pages import SHOWN, data_pages, engine_pages
 
     monkeypatch.setattr(changes, "_versions", lambda: [("c1", "2026-11-01", data["data_version"])])
-    assert not changes.compares_verdicts(data)
+    assert not changes.compares_verdicts(data, tmp_path)
 
     assert {a["question"] for a in export["answers"]} == set(SHOWN)
     other = [_Unshown(question=q, inputs={"card": "h200-nvl"}) for q in ("dra", "recommend", "resource", "strategy")]

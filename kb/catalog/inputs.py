@@ -26,7 +26,7 @@ CATALOG = (
     ("platform", "", "platform-support"),
 )
 #: files of the catalog that are not catalog data (read by lint and the site, not by the loader)
-CATALOG_OTHER = ("seed-coverage.yaml", "schema/")
+CATALOG_OTHER = ("seed-coverage.yaml", "verdict-changes.yaml", "schema/")
 #: files of the rule base that are not rules
 RULES_OTHER = ("README.md", "rule.schema.json")
 

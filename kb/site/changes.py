@@ -3,9 +3,11 @@
 Built from the catalog's history in git: every commit that set a new `data_version` in catalog/sources.yaml
 starts a data version; a version's facts are the catalog at the last commit before the next one (the newest:
 the catalog being built). Between two versions it lists the facts added, changed and removed (every cited
-value of every file, list items by their id, name, key or version), and for the newest step the answers whose
-verdict changed (the engine on both catalogs). Without git or history the page says so and shows the
-current version alone.
+value of every file, list items by their id, name, key or version), and the answers whose verdict changed: as
+recorded in catalog/verdict-changes.yaml when the data version was set (`record`, run by scripts/record-verdicts;
+tests/test_verdict_record.py keeps the newest entry equal to the engine's), else — for the newest step only — the
+engine on both catalogs (the older one's every answer: ≈ 3 s CPU of a build). Without git or history the page says
+so and shows the current version alone.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from kb.text import Text
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LIMIT = 12  # data versions shown on the page and in the feeds
+#: the catalog's record of the answers whose verdict changed with each data version (a file of catalog/, not read
+#: by the loader: kb.catalog.inputs.CATALOG_OTHER)
+RECORD = "verdict-changes.yaml"
 
 
 @dataclass
@@ -165,7 +170,87 @@ def _verdicts(old_catalog: Path, answers: list[dict]) -> list[tuple[str, dict, s
         k = key(a)
         if k in before and before[k] != a["verdict"]:
             out.append((a["question"], a["inputs"], before[k], a["verdict"]))
-    return out
+    return sorted(out, key=_order)
+
+
+def _order(item: tuple) -> tuple:
+    question, inputs, old, new = item
+    return question, json.dumps(inputs, sort_keys=True, default=str), old, new
+
+
+def newest_step(data: dict) -> tuple[str, str, str] | None:
+    """(data version, the one before it, the last commit of the one before) of the newest step `history` lists,
+    where git holds a data version before the catalog being built's; else None."""
+    found = _versions()
+    steps = _steps(found, data["data_version"]) if found else []
+    if len(steps) < 2:
+        return None
+    end = _last_commit_before(steps[-1][0]) if steps[-1][0] else (_git("rev-parse", "HEAD") or "").strip()
+    return (steps[-1][2], steps[-2][2], end) if end else None
+
+
+def _record_entries(catalog: Path) -> list:
+    try:
+        entries = safe_load((catalog / RECORD).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return []
+    return entries if isinstance(entries, list) else []
+
+
+def recorded(catalog: Path, version: str, before: str) -> list[tuple[str, dict, str, str]] | None:
+    """The answers whose verdict changed from data version `before` to `version`, as the catalog's record has
+    them; None where it has no such entry (or the file is not one)."""
+    for entry in _record_entries(catalog):
+        if isinstance(entry, dict) and (str(entry.get("data_version")), str(entry.get("compared_with"))) == \
+                (version, before):
+            try:
+                return sorted(((str(a["question"]), dict(a["inputs"]), str(a["before"]), str(a["after"]))
+                               for a in entry.get("answers") or []), key=_order)
+            except (KeyError, TypeError, ValueError):
+                return None
+    return None
+
+
+_RECORD_HEAD = """\
+# The answers whose verdict changed with each data version (newest first), as the engine gave them when the data
+# version was set: the changes page and the feeds list them. Written by scripts/record-verdicts, never by hand;
+# tests/test_verdict_record.py fails where the newest entry is not what the engine says today.
+# - data_version: the data version (catalog/sources.yaml);
+# - compared_with: the data version before it;
+# - answers: every answer of `gpukb export answers` (each question's default inputs) whose verdict differs between
+#   the two catalogs: the question, its inputs, the verdict before and after.
+"""
+
+
+class _Dumper(yaml.SafeDumper):
+    """Versions quoted ("2026.12.02", "1.30"), as every version in the catalog is."""
+
+
+_Dumper.add_representer(str, lambda dumper, value: dumper.represent_scalar(
+    "tag:yaml.org,2002:str", value, style='"' if value[:1].isdigit() else None))
+
+
+def record(data: dict, catalog: Path, answers: list[dict]) -> tuple[str, str, list] | None:
+    """Compute the newest step's verdict changes (the older catalog's every answer against `answers`, the catalog
+    being built's) and write them into the catalog's record, replacing an entry of the same data version; returns
+    (data version, the one before, the changes), or None where there is no older data version to compare with or
+    its catalog cannot be evaluated by today's code (nothing written)."""
+    step = newest_step(data)
+    if step is None:
+        return None
+    version, before, end = step
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = _extract(end, Path(tmp) / "before")
+        found = _verdicts(folder, answers) if folder else None
+    if found is None:
+        return None
+    entry = {"data_version": version, "compared_with": before,
+             "answers": [{"question": q, "inputs": inputs, "before": old, "after": new}
+                         for q, inputs, old, new in found]}
+    kept = [e for e in _record_entries(catalog) if not (isinstance(e, dict) and str(e.get("data_version")) == version)]
+    text = yaml.dump([entry, *kept], Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
+    (catalog / RECORD).write_text(_RECORD_HEAD + text, encoding="utf-8")
+    return version, before, found
 
 
 def unversioned(data: dict, catalog: Path) -> list[str] | None:
@@ -196,12 +281,13 @@ def _steps(found: list[tuple[str, str, str]], current: str) -> list[tuple[str | 
     return steps[-(LIMIT + 1):]
 
 
-def compares_verdicts(data: dict) -> bool:
-    """Whether `history` compares verdicts with an older data version (and so asks for every answer): where git
-    holds a data version before the catalog being built's. The site build then computes the whole matrix in its
-    own process (kb/docs_hooks.py), not a part of it there and the rest again in the JSON API's."""
-    found = _versions()
-    return bool(found) and len(_steps(found, data["data_version"])) > 1
+def compares_verdicts(data: dict, catalog: Path) -> bool:
+    """Whether `history` computes verdicts of an older data version (and so asks for every answer): where git
+    holds a data version before the catalog being built's and the catalog's record has no entry for that step.
+    The site build then computes the whole matrix in its own process (kb/docs_hooks.py), not a part of it there
+    and the rest again in the JSON API's."""
+    step = newest_step(data)
+    return step is not None and recorded(catalog, step[0], step[1]) is None
 
 
 def history(data: dict, catalog: Path, answers) -> list[Version] | None:
@@ -237,9 +323,10 @@ def history(data: dict, catalog: Path, answers) -> list[Version] | None:
                 old, new = facts(i - 1), facts(i)
                 if old is not None and new is not None:
                     _diff(entry, old, new)
-                if i == len(steps) - 1:
-                    prev_end = _last_commit_before(steps[i][0]) if steps[i][0] else _git("rev-parse", "HEAD")
-                    folder = _extract(prev_end.strip(), Path(tmp) / "verdicts") if prev_end else None
+                entry.verdicts = recorded(catalog, version, steps[i - 1][2])
+                if entry.verdicts is None and i == len(steps) - 1:
+                    step = newest_step(data)
+                    folder = _extract(step[2], Path(tmp) / "verdicts") if step else None
                     entry.verdicts = _verdicts(folder, answers()) if folder else None
             out.append(entry)
     return out
