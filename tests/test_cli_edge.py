@@ -144,6 +144,26 @@ def test_usage_errors_are_click_words_in_the_run_language():
     assert (text.exit_code, data["kind"], data["error"]) == (2, "usage", "No such command 'nonsense'.")
 
 
+def test_an_option_named_like_the_commands_argument_says_how_the_argument_is_given():
+    """`gpukb ask mig --card "H100 PCIe"` (the ask page's address says card=…): CARD is the argument without a name;
+    the error says so with the command line that works (exit 2 all the same)."""
+    text, data = both("ask", "mig", "--card", "H100 PCIe", "--driver", "580.82.07")
+    line = 'gpukb ask mig "H100 PCIe" --driver 580.82.07'
+    assert text.exit_code == 2
+    assert text.output.splitlines()[-1] == f"Error: No such option '--card'. CARD is given without an option name: {line}"
+    assert data["error"].startswith("No such option '--card'. CARD is given without an option name: ")
+    assert data["details"] == {"suggestions": [line + " --json"], "command": "ask mig"}
+    german = gpukb("--lang", "de", "ask", "resource", "--card=A100 80GB", "--mps", "4")
+    assert german.output.splitlines()[-1] == ("Fehler: Unbekannte Option „--card“. KARTE wird ohne Optionsnamen "
+                                              'angegeben: gpukb --lang de ask resource "A100 80GB" --mps 4')
+    shell = gpukb("ask", "mig", "--card", 'L4 "x" $HOME `id`')
+    assert shell.output.splitlines()[-1].endswith(r'gpukb ask mig "L4 \"x\" \$HOME \`id\`"')
+    # no hint where the line would not work either: the card given as well, or no value after the option
+    for args in (("ask", "mig", "L4", "--card", "L4"), ("ask", "mig", "--card"), ("ask", "mig", "L4", "--cards")):
+        out = gpukb(*args).output.splitlines()[-1]
+        assert out.startswith("Error: No such option") and "without an option name" not in out, out
+
+
 def test_values_the_catalog_defines_are_checked_against_it_with_suggestions():
     """--workload and --feature take what the catalog defines (no list in the CLI): unusable input, not usage."""
     text, data = both("ask", "recommend", "--workload", "trainng")

@@ -5,7 +5,8 @@
 - a domain error (kb.errors: unusable input, unreadable file, catalog or rule base invalid, engine
   failure, source unreachable) → its message (`Error: …` / `Fehler: …`, the located problems below it);
 - a click usage error (unknown option, bad choice, missing argument) → click's own text, in the run's
-  language (kb.cli.i18n);
+  language (kb.cli.i18n); an option named like the command's argument (`gpukb ask mig --card L4`) adds the
+  command line that works (`details.suggestions` in JSON);
 - Ctrl-C → "Aborted!", exit 130;
 - anything else → an internal error: one line naming the exception and the file the traceback was
   written to (`gpukb --debug …` or GPUKB_DEBUG=1 prints the traceback instead), exit 4.
@@ -22,6 +23,7 @@ for an unreachable source) is its return value or SystemExit, passed through unc
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
@@ -57,7 +59,7 @@ def run(main, args=None, *, standalone_mode: bool = True, **kwargs):
     standalone_mode is False, for tests and embedding)."""
     args = sys.argv[1:] if args is None else list(args)
     _state.clear()
-    _state.update(_scan(args))
+    _state.update(_scan(args), args=args)
     with i18n.using(_state.pop("lang")):
         try:
             rv = main(args, standalone_mode=False, **kwargs)
@@ -141,14 +143,58 @@ def report_error(exc) -> int:
     return _emit(exc.text, exc.kind, code, exc.details, problem_lines(exc.details.get("problems") or [], _lang()))
 
 
+def _shell_word(word: str) -> str:
+    return word if re.fullmatch(r"[\w@%+=:,./-]+", word) else '"' + re.sub(r'(["\\$`])', r"\\\1", word) + '"'
+
+
+def _argument_named(exc: click.ClickException) -> tuple[str, str] | None:
+    """`gpukb ask mig --card L4`: an option named like the command's argument (CARD is given without a name) →
+    (the argument as the help shows it, the command line without the option's name); else None."""
+    ctx = getattr(exc, "ctx", None)
+    if not isinstance(exc, click.NoSuchOption) or ctx is None:
+        return None
+    option = exc.option_name
+    name = option.lstrip("-").replace("-", "_").lower()
+    argument = next((p for p in ctx.command.params if isinstance(p, click.Argument) and p.name == name), None)
+    if argument is None or not option.startswith("--"):
+        return None
+    words = [w.partition("=")[2] if w.startswith(option + "=") else w for w in _state.get("args", []) if w != option]
+    if not _parses(ctx, words):  # (the argument given as well: `gpukb ask mig L4 --card L4`)
+        return None
+    shown = argument.human_readable_name
+    return (i18n.metavar_de(shown) if _lang() == "de" else shown), " ".join(["gpukb", *map(_shell_word, words)])
+
+
+def _parses(ctx: click.Context, words: list[str]) -> bool:
+    """Whether the command of `ctx` takes `words` (a whole command line, the groups' names and options first)."""
+    path = ctx.command_path.split()[1:]
+    i = 0
+    for name in path:  # the command's own words follow its name
+        while i < len(words) and words[i] != name:
+            i += 1
+        i += 1
+    try:
+        with ctx.command.make_context(ctx.info_name, words[i:], parent=ctx.parent) as _checked:
+            return True
+    except (click.ClickException, click.exceptions.Exit):
+        return False
+
+
 def report_usage(exc: click.ClickException) -> int:
-    """A click usage error: click's own words (in the run's language), exit 2."""
+    """A click usage error: click's own words (in the run's language), exit 2; an option named like the
+    command's argument says how the argument is given (the command line without the option's name)."""
     code = exit_code(unusable=True)
+    named = _argument_named(exc)
+    if named:
+        said = exc.format_message
+        hint = Text("{name} is given without an option name: {line}",
+                    "{name} wird ohne Optionsnamen angegeben: {line}").format(name=named[0], line=named[1])(_lang())
+        exc.format_message = lambda: f"{said()} {hint}"
     if _lang() == "de":  # click quotes names and values 'like this' (its format strings, repr): „so“ in German
         english = exc.format_message
         exc.format_message = lambda: i18n.german_quotes(english())
     if _state.get("json"):
-        details = {}
+        details = {"suggestions": [named[1]]} if named else {}
         ctx = getattr(exc, "ctx", None)
         if ctx is not None:
             _state["command"] = " ".join(ctx.command_path.split()[1:])
