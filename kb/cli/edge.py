@@ -167,17 +167,20 @@ def _argument_named(exc: click.ClickException) -> tuple[str, str] | None:
 
 def _parses(ctx: click.Context, words: list[str]) -> bool:
     """Whether the command of `ctx` takes `words` (a whole command line, the groups' names and options first)."""
-    path = ctx.command_path.split()[1:]
+    path, at = [], ctx
+    while at.parent is not None:  # the subcommands' names, not the program's ("python -m kb" has spaces)
+        path.insert(0, at.info_name)
+        at = at.parent
     i = 0
     for name in path:  # the command's own words follow its name
         while i < len(words) and words[i] != name:
             i += 1
         i += 1
     try:
-        with ctx.command.make_context(ctx.info_name, words[i:], parent=ctx.parent) as _checked:
-            return True
+        ctx.command.make_context(ctx.info_name, words[i:], parent=ctx.parent).close()
     except (click.ClickException, click.exceptions.Exit):
         return False
+    return True
 
 
 def report_usage(exc: click.ClickException) -> int:
