@@ -130,6 +130,26 @@ def _fires_fixes() -> dict:
     return out
 
 
+def test_mps_fail_requests_ignored_names_the_operator_release_only_where_one_ships_the_plugin():
+    """CHK-064's fix: the GPU Operator release that ships the device plugin honouring the setting (from the fact,
+    kb.questions.behaviour.first_operator_shipping); where none does, the plugin version alone."""
+    from kb.check.fixblocks import fix_mps_fail_honoured
+    from kb.check.fixes import Context
+    from kb.questions.behaviour import first_operator_shipping
+
+    data = load_data()
+    assert first_operator_shipping(data, "device-plugin", "0.20.0") == "26.7.0"
+    assert first_operator_shipping(data, "device-plugin", "0.19.0") == "26.3.0"
+    assert first_operator_shipping(data, "device-plugin", "9.0.0") is None
+    ctx = Context(operator_namespace="gpu")
+    fixed = fix_mps_fail_honoured(ctx, {"honoured_since": "0.20.0", "honoured_operator": "26.7.0"})
+    assert "helm upgrade gpu-operator nvidia/gpu-operator -n gpu --version v26.7.0 --reuse-values" in fixed.en
+    unshipped = fix_mps_fail_honoured(ctx, {"honoured_since": "9.0.0"})
+    assert unshipped.en == ("No YAML fixes this: request one shared GPU per container (a limit of 1), or use device "
+                            "plugin v9.0.0 or later.")
+    assert "helm" not in unshipped.de and "Device-Plugin v9.0.0 oder neuer" in unshipped.de
+
+
 def test_every_error_and_warning_says_how_to_fix_it_exactly_as_pinned():
     """The fix of every error and warning on its rule's fires fixture, in English and German, as pinned in
     tests/fixtures/check/fixes.yaml (GPUKB_UPDATE_GOLDEN=1 rewrites it: review the diff)."""

@@ -400,6 +400,23 @@ def fix_operator(ctx, fact: dict) -> Text:
         ns=ctx.operator_namespace, v=fact.get("min_operator"))
 
 
+def fix_mps_fail_honoured(ctx, fact: dict) -> Text:
+    """CHK-064: a GPU Operator release whose device plugin honours failRequestsGreaterThanOne: false under MPS."""
+    operator = fact.get("honoured_operator")
+    if not operator:
+        return T("No YAML fixes this: request one shared GPU per container (a limit of 1), or use device "
+                 "plugin v{p} or later.", "Keine YAML-Änderung behebt das: je Container eine geteilte GPU anfordern "
+                 "(ein Limit von 1), oder Device-Plugin v{p} oder neuer nutzen.").format(
+            p=fact.get("honoured_since"))
+    return T("Request one shared GPU per container (a limit of 1), or upgrade the GPU Operator to a release "
+             "with device plugin v{p}: helm upgrade gpu-operator nvidia/gpu-operator -n {ns} --version v{v} "
+             "--reuse-values (the release name as installed: helm list -n {ns}).",
+             "Je Container eine geteilte GPU anfordern (ein Limit von 1), oder den GPU Operator auf ein "
+             "Release mit Device-Plugin v{p} aktualisieren: helm upgrade gpu-operator nvidia/gpu-operator -n {ns} "
+             "--version v{v} --reuse-values (der Release-Name wie installiert: helm list -n {ns}).").format(
+        p=fact.get("honoured_since"), ns=ctx.operator_namespace, v=operator)
+
+
 # --- workloads ------------------------------------------------------------------------------------------------------
 
 def _pod_spec(data) -> dict | None:
@@ -438,7 +455,7 @@ def fix_no_request(ctx, fact: dict) -> Text | None:
 
 
 #: rule → fix builder
-FIXES = {"CHK-003": fix_mps_on_mig, "CHK-004": fix_both_methods, "CHK-012": fix_unreadable, "CHK-018": fix_chart,
+FIXES = {"CHK-003": fix_mps_on_mig, "CHK-064": fix_mps_fail_honoured, "CHK-004": fix_both_methods, "CHK-012": fix_unreadable, "CHK-018": fix_chart,
          "CHK-034": fix_unconfirmed, "CHK-036": fix_layout_missing, "CHK-035": fix_condition, "CHK-037": fix_not_listed, "CHK-039": fix_profile,
          "CHK-045": fix_mig_config,
          "CHK-046": fix_known_issue, "CHK-047": fix_pending, "CHK-049": fix_card_minimum, "CHK-050": fix_both_crs,

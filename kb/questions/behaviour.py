@@ -63,6 +63,14 @@ def component_version(data: dict, operator: str, component: str) -> tuple[str | 
     return None, None
 
 
+def first_operator_shipping(data: dict, component: str, since: str) -> str | None:
+    """The oldest GPU Operator release that ships `component` at version `since` or later; None where none does."""
+    releases = sorted((r["version"] for r in data["releases"].get("gpu-operator", {}).get("releases", [])),
+                      key=versions.key)
+    return next((op for op in releases if (v := component_version(data, op, component)[0]) is not None
+                 and versions.key(v) >= versions.key(since)), None)
+
+
 def status(version: str | None, since: str | None, until: str | None) -> str:
     """holds | not-yet | no-longer | unknown for a statement valid in [since, until) at `version`."""
     if version is None:

@@ -50,8 +50,7 @@ def variant_note(ctx: Ctx, card_id: str) -> str:
     """Where a card has profile variants: from which device plugin (and GPU Operator release) on they are resources
     of their own, and what a pod requests before (from catalog/releases: the statement's `since`, the releases'
     components); "" for a card without variants or where the catalog does not say."""
-    from kb import versions
-    from kb.questions.behaviour import component_version
+    from kb.questions.behaviour import first_operator_shipping
 
     card = ctx.data["cards"][card_id]
     variant = next((p for p in card["mig"].get("profiles", []) if p.get("variant")), None)
@@ -60,10 +59,7 @@ def variant_note(ctx: Ctx, card_id: str) -> str:
     if variant is None or feature is None or not feature.get("since"):
         return ""
     since = feature["since"]
-    releases = sorted((r["version"] for r in ctx.data["releases"].get("gpu-operator", {}).get("releases", [])),
-                      key=versions.key)
-    first = next((op for op in releases if (v := component_version(ctx.data, op, "device-plugin")[0]) is not None
-                  and versions.key(v) >= versions.key(since)), None)
+    first = first_operator_shipping(ctx.data, "device-plugin", since)
     plain = mig_resource_name(variant["name"][: -len(variant["variant"])])
     kinds = ", ".join(code(v) for v in dict.fromkeys(p["variant"] for p in card["mig"]["profiles"] if p.get("variant")))
     refs = ctx.notes.fact_refs("releases/device-plugin", f"features[{VARIANTS}]")[1]

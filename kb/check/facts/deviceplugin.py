@@ -17,6 +17,22 @@ from kb.text import Text
 METHOD = {"timeSlicing": "time-slicing", "mps": "mps"}
 
 
+def _fail_honoured(ctx: Context, sh) -> dict:
+    """MPS with failRequestsGreaterThanOne not true: whether the plugin in use honours it (`fail_honoured`: holds
+    | not-yet | unknown; up to v0.19.3 it set true whatever was written: device-plugin.yaml's
+    mps-fail-requests-configurable), with `plugin_version`, `honoured_since` and `honoured_operator` (the first GPU
+    Operator release shipping that plugin, where one does)."""
+    written = sh.fail_requests_greater_than_one
+    if sh.kind != "mps" or not written.present or written.value is True:
+        return {}
+    from kb.questions.behaviour import first_operator_shipping
+
+    state, version, since = ctx.plugin_feature("mps-fail-requests-configurable")
+    operator = first_operator_shipping(ctx.data, "device-plugin", since) if since else None
+    return {"fail_honoured": state, "plugin_version": version or "", "honoured_since": since or "",
+            **({"honoured_operator": operator} if operator else {})}
+
+
 def obj(cfg) -> str:
     return f"dp:{cfg.label}"
 
@@ -124,7 +140,7 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                     **typed("rename", sh.rename_by_default.value),
                     fail_gt_one=text(sh.fail_requests_greater_than_one.value) or "false",
                     **typed("fail", sh.fail_requests_greater_than_one.value),
-                    **typed("resources", sh.resources.value), resources_count=len(items))
+                    **typed("resources", sh.resources.value), resources_count=len(items), **_fail_honoured(ctx, sh))
             also = _also(sh.kind, props)
             if sh.kind == "mps":
                 also = {**also, **_mps_limit(ctx.mps_small.get(cfg.label, []))}

@@ -56,6 +56,8 @@ def advertised(ctx: Context) -> tuple[set | None, list]:
             fail = sh.fail_requests_greater_than_one.value
             if fail is MISSING:
                 fail = ctx.plugin_default(f"sharing.{sh.kind}.failRequestsGreaterThanOne")
+            elif sh.kind == "mps" and ctx.plugin_feature("mps-fail-requests-configurable")[0] == "not-yet":
+                fail = True  # the plugin up to v0.19.3 sets it to true whatever is written (CHK-064 says so)
             for item in sh.items:
                 if isinstance(item.name.value, str):
                     name = item.name.value + (".shared" if rename else "")
