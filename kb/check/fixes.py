@@ -312,6 +312,8 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
         return _label(f.get("name"), "nvidia.com/mig.config", "all-disabled")
     if rule == "CHK-042":
         return set_policy(ctx, {"migManager.enabled": True})
+    if rule == "CHK-056" and f.get("workaround_key"):  # the setting the known issue's workaround names
+        return set_policy(ctx, {f["workaround_key"]: f["workaround_value"]})
     if rule == "CHK-081":
         return set_policy(ctx, {"sandboxWorkloads.enabled": True})
     if rule == "CHK-028" and f.get("closest_en"):

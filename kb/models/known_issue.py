@@ -23,6 +23,7 @@ Component = Literal["gpu-operator", "device-plugin", "mig-manager", "dra-driver"
 Trigger = Literal[
     "node-mixes-mig-and-full-gpus",  # a node with MIG instances and whole GPUs at the same time
     "mig-backed-vgpu",  # MIG-backed NVIDIA vGPU set up by the operator's vGPU Device Manager
+    "rhel8-preinstalled-driver",  # a RHEL 8 node whose NVIDIA driver is pre-installed (driver.enabled false)
     "always",  # whenever the component runs in an affected version
 ]
 
@@ -32,6 +33,13 @@ class VersionRange(Model):
 
     first: Version = Field(description="Lowest affected version, e.g. '570.124.06'.")
     last: Version = Field(description="Highest affected version NVIDIA names, e.g. '570.158.01'.")
+
+
+class WorkaroundSetting(Model):
+    """A ClusterPolicy setting that works around the issue, as the workaround says (`gpukb check` offers it)."""
+
+    key: str = Field(description="The setting's path in the ClusterPolicy's spec, e.g. 'migManager.version'.")
+    value: str = Field(description="The value to set, as written in the ClusterPolicy, e.g. 'v0.12.3'.")
 
 
 class KnownIssue(Model):
@@ -45,5 +53,7 @@ class KnownIssue(Model):
     cards: list[Slug] = Field(default_factory=list, description="Cards it is limited to; empty: every card.")
     text: Text = Field(description="What happens, in our words.")
     workaround: Text = Field(description="What a customer does about it (workaround or upgrade).")
+    workaround_setting: Optional[WorkaroundSetting] = Field(
+        None, description="The ClusterPolicy setting the workaround names, where it is one.")
     cite: list[Citation] = Field(min_length=1, description="Where NVIDIA documents it (release notes, issue thread).")
     note: Optional[Text] = Field(None, description="Context, e.g. where sources list different versions.")

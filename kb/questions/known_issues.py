@@ -53,6 +53,8 @@ def fact(data: dict, file: str, issue: dict, *, operator: str | None = None, dri
            "workaround_en": issue["workaround"]["en"], "workaround_de": issue["workaround"]["de"]}
     if operator:
         out["operator"] = operator
+    if issue.get("workaround_setting"):
+        out.update(workaround_key=issue["workaround_setting"]["key"], workaround_value=issue["workaround_setting"]["value"])
     if issue.get("cards"):
         out["card_limited"] = True
         if card:

@@ -225,6 +225,33 @@ def issues(ctx: Context, out: FactSet, node, props: dict, at: dict) -> None:
                 node=node.name, **{k: v for k, v in f.items() if k != "kind"})
 
 
+#: a node's status.nodeInfo.osImage on RHEL 8 ("Red Hat Enterprise Linux 8.10 (Ootpa)"; CoreOS is not RHEL)
+_RHEL8 = re.compile(r"Red Hat Enterprise Linux 8(?:\.\d+)*(?:\s|$)")
+
+
+def rhel8_issues(ctx: Context, out: FactSet, node, props: dict) -> None:
+    """Known issues that strike a RHEL 8 node with a pre-installed driver on which MIG is used (trigger
+    rhel8-preinstalled-driver): the OS from status.nodeInfo.osImage, the driver pre-installed where the ClusterPolicy
+    sets driver.enabled false, MIG in use where the node has MIG on or a MIG layout label; the MIG Manager version
+    the ClusterPolicy names (migManager.version), else the one the --operator release ships. One `known_issue` fact
+    per issue, with the node named."""
+    from kb.questions import known_issues
+
+    if node.os_image is None or not _RHEL8.match(node.os_image.value) or ctx.policy is None:
+        return
+    if boolean(ctx.setting("driver.enabled")) is not False or not (props["mig_on"] or props.get("mig_config")):
+        return
+    written = from_manifest(ctx.setting("migManager.version"))
+    issues = {issue["id"]: issue for _file, issue in known_issues.all_issues(ctx.data)}
+    for f in known_issues.facts(ctx.data, operator=ctx.operator(), trigger="rhel8-preinstalled-driver"):
+        f = dict(f)
+        if written and f["component"] == "mig-manager":  # the version the policy pins wins over the release's
+            f.update(version=written, status="affected" if known_issues.affected(written, issues[f["issue"]]["affects"])
+                     else "unaffected")
+        out.add(f.pop("kind"), node.os_image.where, obj=f"node:{node.name}", ident=("node",), node=node.name,
+                os_image=node.os_image.value, **f)
+
+
 def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
     """One fact per node; returns how many nodes select each device-plugin configuration (label → count)."""
     names = name_index(ctx.data.get("cards", {}))
@@ -305,4 +332,5 @@ def facts(ctx: Context, out: FactSet, layouts: dict) -> dict:
                 extra={"citations": cites} if cites else None, **props)
         if props["mixes_mig_and_full"] and props["driver"]:
             issues(ctx, out, node, props, at)
+        rhel8_issues(ctx, out, node, props)
     return uses

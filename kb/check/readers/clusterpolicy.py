@@ -12,6 +12,7 @@ FIELDS = (
     "mig.strategy",
     "migManager.enabled",
     "migManager.config.name",
+    "migManager.version",
     "devicePlugin.version",
     "devicePlugin.config.name",
     "devicePlugin.config.default",

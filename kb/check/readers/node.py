@@ -42,6 +42,7 @@ class Node:
     labels: dict = field(default_factory=dict)  # key → Label (only LABELS that are present)
     resources: dict = field(default_factory=dict)  # advertised GPU resource → count as written
     kubelet_version: Label | None = None
+    os_image: Label | None = None  # status.nodeInfo.osImage, e.g. "Red Hat Enterprise Linux 8.10 (Ootpa)"
 
     def label(self, key: str) -> str | None:
         lab = self.labels.get(key)
@@ -89,4 +90,7 @@ def read(doc: Doc) -> Node:
     kv = doc.get("status", "nodeInfo", "kubeletVersion")
     if isinstance(kv, str):
         node.kubelet_version = Label(kv, doc.where(("status", "nodeInfo", "kubeletVersion")))
+    os_image = doc.get("status", "nodeInfo", "osImage")
+    if isinstance(os_image, str):
+        node.os_image = Label(os_image, doc.where(("status", "nodeInfo", "osImage")))
     return node
