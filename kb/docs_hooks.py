@@ -79,10 +79,10 @@ def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = N
     wait at before writing into the folder — open it once the folder is laid out —, a function waiting for them:
     `_deliver`'s summary, raising PluginError as this function does); `files` holds every other file."""
     from kb import __version__
+    from kb.catalog.compiled import catalog_dir
     from kb.cli.main import cli
     from kb.engine.rules import load_rules
     from kb.questions import Matrix
-    from kb.catalog.compiled import catalog_dir
     from kb.site import changes
     from kb.site.cliref import command_help
     from kb.site.pages import (SHOWN, api_files, api_names, ask_data, ask_data_names, catalog_pages, cli_pages,

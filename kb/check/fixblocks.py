@@ -455,9 +455,10 @@ def fix_no_request(ctx, fact: dict) -> Text | None:
 
 
 #: rule → fix builder
-FIXES = {"CHK-003": fix_mps_on_mig, "CHK-064": fix_mps_fail_honoured, "CHK-004": fix_both_methods, "CHK-012": fix_unreadable, "CHK-018": fix_chart,
+FIXES = {"CHK-003": fix_mps_on_mig, "CHK-004": fix_both_methods, "CHK-012": fix_unreadable, "CHK-018": fix_chart,
          "CHK-034": fix_unconfirmed, "CHK-036": fix_layout_missing, "CHK-035": fix_condition, "CHK-037": fix_not_listed, "CHK-039": fix_profile,
          "CHK-045": fix_mig_config,
          "CHK-046": fix_known_issue, "CHK-047": fix_pending, "CHK-049": fix_card_minimum, "CHK-050": fix_both_crs,
          "CHK-051": fix_k8s, "CHK-052": fix_alpha_gate, "CHK-053": fix_dra_driver, "CHK-054": fix_gate_conflict,
-         "CHK-055": fix_operator, "CHK-061": fix_rename_by_default, "CHK-073": fix_no_request}
+         "CHK-055": fix_operator, "CHK-061": fix_rename_by_default, "CHK-064": fix_mps_fail_honoured,
+         "CHK-073": fix_no_request}

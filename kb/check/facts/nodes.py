@@ -242,12 +242,12 @@ def rhel8_issues(ctx: Context, out: FactSet, node, props: dict) -> None:
     if boolean(ctx.setting("driver.enabled")) is not False or not (props["mig_on"] or props.get("mig_config")):
         return
     written = from_manifest(ctx.setting("migManager.version"))
-    issues = {issue["id"]: issue for _file, issue in known_issues.all_issues(ctx.data)}
+    by_id = {issue["id"]: issue for _file, issue in known_issues.all_issues(ctx.data)}
     for f in known_issues.facts(ctx.data, operator=ctx.operator(), trigger="rhel8-preinstalled-driver"):
         f = dict(f)
         if written and f["component"] == "mig-manager":  # the version the policy pins wins over the release's
-            f.update(version=written, status="affected" if known_issues.affected(written, issues[f["issue"]]["affects"])
-                     else "unaffected")
+            hit = known_issues.affected(written, by_id[f["issue"]]["affects"])
+            f.update(version=written, status="affected" if hit else "unaffected")
         out.add(f.pop("kind"), node.os_image.where, obj=f"node:{node.name}", ident=("node",), node=node.name,
                 os_image=node.os_image.value, **f)
 
