@@ -43,6 +43,7 @@ def _generation_key(pub, site_url: str = "") -> str:
     import hashlib
 
     from kb.catalog.compiled import catalog_dir, input_key
+    from kb.publication import git_head
     from kb.site.changes import RECORD
 
     code = hashlib.sha256()
@@ -52,14 +53,8 @@ def _generation_key(pub, site_url: str = "") -> str:
         code.update(b"\0record\0" + (catalog_dir() / RECORD).read_bytes())
     except OSError:
         pass
-    head = _git_head()
-    return f"{input_key()}|{code.hexdigest()[:20]}|{pub.key()}|{site_url}|{head}"
-
-
-def _git_head() -> str:
-    from kb.site.changes import _git
-
-    return (_git("rev-parse", "HEAD") or "").strip()
+    # the changes page and the links to the data name the checkout's commit
+    return f"{input_key()}|{code.hexdigest()[:20]}|{pub.key()}|{site_url}|{git_head() or ''}"
 
 
 #: the niceness the forked generation adds to its own: the build's own process — importing, the pages, mkdocs'

@@ -62,7 +62,7 @@ class Publication:
         return f"{self.repo_url}|{self.data_ref}|{self.article_url}|{self.publisher}|{self.issue_url}"
 
 
-#: the last commit `_git_head` asked git for, and the state of the files git read it from (`_head_files`)
+#: the last commit `git_head` asked git for, and the state of the files git read it from (`_head_files`)
 _HEAD: list = [None, None]
 
 
@@ -92,7 +92,7 @@ def _head_files() -> tuple | None:
     return tuple(out)
 
 
-def _git_head() -> str | None:
+def git_head() -> str | None:
     """The checkout's commit; git is asked once per process while HEAD and its ref stay as they were."""
     files = _head_files()
     if files is not None and _HEAD[0] == files:
@@ -170,7 +170,7 @@ def publication(*, resolve_ref: bool = True) -> Publication:
     raw = _raw()
     ref = _value(raw, "data_ref")
     if ref is None and resolve_ref:
-        ref = _git_head()
+        ref = git_head()
     return Publication(repo_url=_value(raw, "repo_url"), data_ref=ref, article_url=_value(raw, "article_url"),
                        publisher=_value(raw, "publisher") or "Eurokommerz", issue_url=_value(raw, "issue_url"))
 

@@ -76,7 +76,7 @@ def test_repository_links_point_at_the_data_version(monkeypatch):
 def test_without_a_configured_ref_the_checkout_commit_is_used(monkeypatch):
     monkeypatch.delenv("GPUKB_DATA_REF", raising=False)
     monkeypatch.setattr(publication_mod, "_raw", lambda: {"repo_url": "https://example.org/r"})
-    monkeypatch.setattr(publication_mod, "_git_head", lambda: "a" * 40)
+    monkeypatch.setattr(publication_mod, "git_head", lambda: "a" * 40)
     assert publication().repo_link("catalog/") == "https://example.org/r/tree/" + "a" * 40 + "/catalog"
     assert "/main/" not in publication().repo_link("catalog/x.yaml")
 
@@ -328,7 +328,7 @@ def test_internal_words_tries_a_pattern_only_where_its_match_could_be_and_finds_
 
 
 def test_the_checkouts_commit_is_asked_of_git_once_per_process_until_head_or_its_ref_moves(tmp_path, monkeypatch):
-    """kb.publication._git_head: a commit, a checkout of another commit and a worktree's own HEAD are seen; while
+    """kb.publication.git_head: a commit, a checkout of another commit and a worktree's own HEAD are seen; while
     nothing moved, git is not started again (the site build asked it for every page)."""
     import subprocess
 
@@ -345,18 +345,18 @@ def test_the_checkouts_commit_is_asked_of_git_once_per_process_until_head_or_its
     monkeypatch.setattr(publication_mod, "_HEAD", [None, None])
     monkeypatch.setattr(publication_mod, "ROOT", tmp_path / "repo")
     first = git("rev-parse", "HEAD")
-    assert [publication_mod._git_head() for _ in range(3)] == [first] * 3 and len(asked) == 1
+    assert [publication_mod.git_head() for _ in range(3)] == [first] * 3 and len(asked) == 1
     git("commit", "-q", "--allow-empty", "-m", "two")
     second = git("rev-parse", "HEAD")
-    assert second != first and publication_mod._git_head() == second and len(asked) == 2
+    assert second != first and publication_mod.git_head() == second and len(asked) == 2
     git("pack-refs", "--all")  # the branch's ref moves into packed-refs: the same commit, asked again
-    assert publication_mod._git_head() == second
+    assert publication_mod.git_head() == second
     git("checkout", "-q", "--detach", first)
-    assert publication_mod._git_head() == first
+    assert publication_mod.git_head() == first
     git("worktree", "add", "-q", "--detach", str(tmp_path / "wt"), second)  # a .git file naming its folder
     monkeypatch.setattr(publication_mod, "ROOT", tmp_path / "wt")
-    assert publication_mod._git_head() == second
+    assert publication_mod.git_head() == second
     git("commit", "-q", "--allow-empty", "-m", "three", cwd=tmp_path / "wt")
-    assert publication_mod._git_head() == git("rev-parse", "HEAD", cwd=tmp_path / "wt") != second
+    assert publication_mod.git_head() == git("rev-parse", "HEAD", cwd=tmp_path / "wt") != second
     calls = len(asked)
-    assert publication_mod._git_head() == publication_mod._git_head() and len(asked) == calls
+    assert publication_mod.git_head() == publication_mod.git_head() and len(asked) == calls
