@@ -300,6 +300,9 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
                                  "{n} (kubectl get configmap {cm} -n {ns} -o yaml, umbenennen, kubectl apply).").format(
                 n=f["named_instead"], cm=f.get("name"), ns=f.get("namespace") or ctx.operator_namespace)
         return found
+    if rule == "CHK-019":  # the ConfigMap where the device plugin's pods can mount it
+        return Text("In the manifest of ConfigMap {cm}:\n{y}", "Im Manifest der ConfigMap {cm}:\n{y}").format(
+            cm=f.get("name"), y=_yaml({"metadata": {"name": f.get("name"), "namespace": f.get("components_namespace")}}))
     if rule == "CHK-025":
         return Text("In the kustomization.yaml:\n{y}", "In der kustomization.yaml:\n{y}").format(
             y=_yaml({"generatorOptions": {"disableNameSuffixHash": True}}))

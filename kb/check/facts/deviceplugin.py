@@ -33,6 +33,18 @@ def _fail_honoured(ctx: Context, sh) -> dict:
             **({"honoured_operator": operator} if operator else {})}
 
 
+def _namespaces(ctx: Context, cfg) -> dict:
+    """A ConfigMap the ClusterPolicy names is mounted as a volume by the device plugin's DaemonSet (the GPU Operator's
+    controllers/object_controls.go: handleDevicePluginConfig), and a pod mounts ConfigMaps of its own namespace only:
+    `in_components_namespace` where both the ConfigMap's written namespace and the one NVIDIA's components run in are
+    known (their DaemonSets or pods, the Helm release: not inferred from the ConfigMap)."""
+    written, components = getattr(cfg, "namespace", None), ctx.inv.components_namespace
+    if not written or not components or not ctx.inv.policies:
+        return {}
+    return {"written_namespace": written, "components_namespace": components,
+            "in_components_namespace": written == components}
+
+
 def obj(cfg) -> str:
     return f"dp:{cfg.label}"
 
@@ -179,4 +191,4 @@ def facts(ctx: Context, out: FactSet, uses: dict) -> None:
                 # the device plugin installed by its own chart, no GPU Operator in the input
                 standalone=True if ctx.inv.charts and not ctx.inv.policies else None,
                 sources=_sources_words(ctx), named_instead=absent[0] if unnamed and len(absent) == 1 else None,
-                instead_en=instead.en, instead_de=instead.de)
+                instead_en=instead.en, instead_de=instead.de, **_namespaces(ctx, cfgs[0]))

@@ -66,6 +66,9 @@ class Inventory:
     configmaps: dict = field(default_factory=dict)  # name → list of data keys (every ConfigMap read)
     ignored: list[Ignored] = field(default_factory=list)
     operator_namespace: str | None = None  # where the input shows the GPU Operator's namespace
+    #: the namespace NVIDIA's components run in as the input shows it (their DaemonSets or pods, the Helm release's
+    #: namespace) — not inferred from a ConfigMap: the one a ConfigMap must be in to be mounted by them
+    components_namespace: str | None = None
 
     def add(self, obj) -> None:
         store = {ClusterPolicy: self.policies, GPUCluster: self.gpu_clusters, DevicePluginConfig: self.dp_configs,
@@ -88,6 +91,7 @@ class Inventory:
                 out.ignored.append(i)
         out.configmaps = {**other.configmaps, **self.configmaps}
         out.operator_namespace = self.operator_namespace or other.operator_namespace
+        out.components_namespace = self.components_namespace or other.components_namespace
         return out
 
     @property
@@ -183,6 +187,8 @@ def _values(values: gitops.Values, inv: Inventory) -> None:
         objs = helmvalues.read(values.doc, values.source, values.namespace)
         if values.namespace and not inv.operator_namespace:
             inv.operator_namespace = values.namespace
+        if values.namespace and not inv.components_namespace:
+            inv.components_namespace = values.namespace
     else:
         objs = dpchart.read(values.doc, values.source, values.namespace, values.release)
     for obj in objs:
@@ -260,6 +266,8 @@ def read_objects(docs: list[Doc], extras: list | None = None) -> Inventory:
             inv.add(w)
             if w.nvidia_component and w.namespace and not inv.operator_namespace:
                 inv.operator_namespace = w.namespace
+            if w.nvidia_component and w.namespace and not inv.components_namespace:
+                inv.components_namespace = w.namespace
         elif kind is None and chart_yaml(data):
             inv.add(Ignored("Chart.yaml", str(data.get("name", "")), doc.where(), "chart-yaml"))
         else:
