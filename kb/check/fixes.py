@@ -300,6 +300,11 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
                                  "{n} (kubectl get configmap {cm} -n {ns} -o yaml, umbenennen, kubectl apply).").format(
                 n=f["named_instead"], cm=f.get("name"), ns=f.get("namespace") or ctx.operator_namespace)
         return found
+    if rule == "CHK-011":  # the ConfigMap created by hand instead (its configurations are the customer's own)
+        return set_policy(ctx, {"devicePlugin.config.create": False}) + Text(
+            "\nThen create ConfigMap {cm} in the operator's namespace with your configurations.",
+            "\nLegen Sie dann die ConfigMap {cm} mit Ihren Konfigurationen im Namespace des Operators an.").format(
+            cm=f.get("dp_config_name"))
     if rule == "CHK-019":  # the ConfigMap where the device plugin's pods can mount it
         return Text("In the manifest of ConfigMap {cm}:\n{y}", "Im Manifest der ConfigMap {cm}:\n{y}").format(
             cm=f.get("name"), y=_yaml({"metadata": {"name": f.get("name"), "namespace": f.get("components_namespace")}}))

@@ -41,6 +41,8 @@ def policies(ctx: Context, out: FactSet) -> None:
             ("mig_strategy", "mig.strategy"), ("dp_config_name", "devicePlugin.config.name"),
             ("dp_config_default", "devicePlugin.config.default"), ("mig_manager_enabled", "migManager.enabled"),
             ("sandbox_enabled", "sandboxWorkloads.enabled")) if key in p.settings}
+        if p.dp_create_empty is not None:
+            at["dp_create_empty"] = p.dp_create_empty
         strategy = p.value("mig.strategy", MISSING)
         sandbox = ctx.policy_value("sandboxWorkloads.enabled") if p is ctx.policy else p.value("sandboxWorkloads.enabled")
         generated = getattr(ctx, "generated", {}).get(name) if name else None
@@ -52,7 +54,19 @@ def policies(ctx: Context, out: FactSet) -> None:
                 dp_config_name=name, dp_config_default=default,
                 dp_configmap_read=(keys is not None) if name else None,
                 dp_default_in_configmap=(default in keys) if (keys is not None and default) else None,
-                mig_manager_enabled=boolean(p.value("migManager.enabled")), sandbox_enabled=boolean(sandbox))
+                mig_manager_enabled=boolean(p.value("migManager.enabled")), sandbox_enabled=boolean(sandbox),
+                **_create_empty(ctx, p))
+
+
+def _create_empty(ctx: Context, p) -> dict:
+    """Helm values with devicePlugin.config.create true and no devicePlugin.config.data: `dp_create_empty`, and from
+    which GPU Operator release the chart refuses such values (`refused_since`, the catalog's
+    dp-config-create-needs-data) — before, it renders no ConfigMap while the device plugin's pods mount it."""
+    if p.dp_create_empty is None:
+        return {}
+    feature = next((f for f in ctx.data.get("releases", {}).get("gpu-operator", {}).get("features", [])
+                    if f.get("id") == "dp-config-create-needs-data"), {})
+    return {"dp_create_empty": True, "refused_since": feature.get("since") or ""}
 
 
 def gpu_clusters(ctx: Context, out: FactSet) -> None:

@@ -76,6 +76,9 @@ class Inventory:
                  DevicePluginChart: self.charts, Ignored: self.ignored}
         kind = next(k for k in store if isinstance(obj, k))  # subclasses too (a Node read from nvidia-smi)
         store[kind].append(obj)
+        if kind is DevicePluginConfig and obj.origin == "Helm values" and obj.configmap:
+            # a ConfigMap the chart creates from its values (devicePlugin.config.create): its keys are known
+            self.configmaps.setdefault(obj.configmap, []).append(obj.key)
 
     def merged(self, other: "Inventory") -> "Inventory":
         """What several builds read, for the summary: per kind the larger count, what was ignored once."""

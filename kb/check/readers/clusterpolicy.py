@@ -45,6 +45,9 @@ class ClusterPolicy:
     source: Text | None = None  # what carried the values, in words (a HelmRelease, an Argo CD Application)
     namespace: str | None = None
     partial: bool = False  # a patch: what it leaves out is unknown, not the default
+    #: Helm values only: where devicePlugin.config.create is true and devicePlugin.config.data empty (the chart then
+    #: renders no ConfigMap, or refuses the values)
+    dp_create_empty: dict | None = None
 
     def value(self, key: str, default=None):
         s = self.settings.get(key)

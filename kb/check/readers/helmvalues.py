@@ -32,9 +32,12 @@ def read(doc: Doc, source: Text | None = None, namespace: str | None = None):
     carried the values (a HelmRelease …), `namespace` where the chart is installed."""
     out: list = []
     if doc.get("clusterPolicy", "deployCR") is not False:
+        empty = doc.get("devicePlugin", "config", "create") is True and not doc.get("devicePlugin", "config", "data")
         out.append(clusterpolicy.ClusterPolicy(name="cluster-policy", doc=doc, spec_path=(), origin="Helm values",
                                                settings=clusterpolicy.read_settings(doc, ()), source=source,
-                                               namespace=namespace, partial=doc.partial))
+                                               namespace=namespace, partial=doc.partial,
+                                               dp_create_empty=doc.where(("devicePlugin", "config", "create"))
+                                               if empty else None))
     if doc.get("gpuCluster", "deployCR") is True:
         out.append(gpucluster.GPUCluster(name="gpu-cluster", doc=doc, origin="Helm values",
                                          where=doc.where(("gpuCluster", "deployCR")),
