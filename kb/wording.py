@@ -125,6 +125,8 @@ _PLACE_PHRASES = (
      "MPS lehnt eine Anforderung über 1 nur ab, wo die Einstellung true ist"),
     (r"the plugin sets it to true", "das Plugin setzt es auf true"),
     (r"the ConfigMap only where data is given", "die ConfigMap nur, wo data angegeben ist"),
+    (r"not created where a custom one is named", "nicht angelegt, wo eine eigene genannt ist"),
+    (r"else an existing one is overwritten", "sonst wird eine vorhandene überschrieben"),
     (r"the device plugin's DaemonSet mounts the ConfigMap as a volume",
      "das DaemonSet des Device-Plugins bindet die ConfigMap als Volume ein"),
     (r"\bset per client at\b", "je Client gesetzt in"), (r"\bset at\b", "gesetzt in"),

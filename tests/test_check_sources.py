@@ -77,12 +77,14 @@ def test_nvidia_time_slicing_flow_with_node_labels_checks_clean(tmp_path):
 
 def test_a_layout_with_dozens_of_profiles_names_a_few_and_says_why(tmp_path):
     """all-balanced of the operator's default ConfigMap holds a profile set for each GPU type; copied under a name
-    of the customer's own (one edit), it is theirs and gets the note."""
+    of the customer's own (one edit), it is theirs and gets the note — and, being in the operator's own ConfigMap,
+    the warning that the operator overwrites it (CHK-057)."""
     text = (need_sources() / "gpu-operator/0400_configmap@2026-02-13.yaml").read_text(encoding="utf-8")
     assert text.count("      all-balanced:\n") == 1
     (tmp_path / "cm.yaml").write_text(text.replace("      all-balanced:\n", "      team-balanced:\n"), encoding="utf-8")
     report = check([str(tmp_path / "cm.yaml")], load_data(), Environment(), lang="de")
-    (finding,) = report.findings
+    assert sorted(f["rule"] for f in report.findings) == ["CHK-032", "CHK-057"]
+    (finding,) = [f for f in report.findings if f["rule"] == "CHK-032"]
     assert finding["message"].startswith(
         "Layout team-balanced aus default-mig-parted-config/config.yaml mischt MIG-Profile auf einem GPU-Typ (Profile: "
         "1g.10gb, 1g.12gb, 1g.18gb, 1g.23gb, 1g.24gb, 1g.34gb, 1g.35gb, 1g.5gb, … (+22)): Nodes damit brauchen")

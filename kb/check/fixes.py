@@ -305,6 +305,13 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
             "\nThen create ConfigMap {cm} in the operator's namespace with your configurations.",
             "\nLegen Sie dann die ConfigMap {cm} mit Ihren Konfigurationen im Namespace des Operators an.").format(
             cm=f.get("dp_config_name"))
+    if rule == "CHK-057":  # the layouts in a ConfigMap of the customer's own, which the operator leaves alone
+        return set_policy(ctx, {"migManager.config.name": "custom-mig-config"}) + Text(
+            "\nThen create ConfigMap custom-mig-config (key config.yaml) in the operator's namespace with your layouts, "
+            "{layout} among them, and the ones of default-mig-parted-config your nodes use.",
+            "\nLegen Sie dann im Namespace des Operators die ConfigMap custom-mig-config (Schlüssel config.yaml) mit "
+            "Ihren Layouts an, darunter {layout}, und mit denen aus default-mig-parted-config, die Ihre Nodes nutzen.").format(
+            layout=f.get("layout"))
     if rule == "CHK-019":  # the ConfigMap where the device plugin's pods can mount it
         return Text("In the manifest of ConfigMap {cm}:\n{y}", "Im Manifest der ConfigMap {cm}:\n{y}").format(
             cm=f.get("name"), y=_yaml({"metadata": {"name": f.get("name"), "namespace": f.get("components_namespace")}}))

@@ -115,6 +115,20 @@ def label(cfg) -> str:
     return f"{cfg.configmap}/{cfg.key}" if cfg.configmap else cfg.key
 
 
+#: the MIG configuration the GPU Operator creates and keeps as it ships it (controllers/object_controls.go)
+OPERATOR_MIG_CONFIG = "default-mig-parted-config"
+
+
+def _managed(ctx: Context, cfg_label: str) -> bool:
+    """A layout of the operator's own default-mig-parted-config, which it overwrites with NVIDIA's layouts: where the
+    input's ClusterPolicy names no MIG configuration of its own (without a ClusterPolicy in the input, the operator's
+    default: none is named)."""
+    if not cfg_label.startswith(OPERATOR_MIG_CONFIG + "/"):
+        return False
+    named = ctx.setting("migManager.config.name") if ctx.policy is not None else None
+    return not (isinstance(named, str) and named and named != OPERATOR_MIG_CONFIG)
+
+
 def facts(ctx: Context, out: FactSet, known: dict) -> None:
     broken = set()
     for cfg in ctx.inv.mig_configs:
@@ -138,5 +152,7 @@ def facts(ctx: Context, out: FactSet, known: dict) -> None:
         # a layout MIG Manager knows by its name (NVIDIA's default set: all-balanced, all-<profile>) is NVIDIA's
         # own, shipped in every installation: said about only where a node uses it (kb.check.facts.nodes)
         props["nvidia_layout"] = True if named_shape(name) is not None else None
+        # NVIDIA's default ConfigMap, which the operator overwrites unless the ClusterPolicy names another one
+        props["operator_managed"] = True if _managed(ctx, cfg_label) else None
         props["mig_strategy"] = ctx.mig_strategy()
         out.add("mig_layout", layout.where, obj=f"mig:{cfg_label}", ident=("config", "layout"), **props)
