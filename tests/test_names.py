@@ -111,6 +111,8 @@ LABELLED = NameIndex({
     ("NVIDIA-A100-SXM4-40GB", "a100-sxm4-40gb"),             # GPU Feature Discovery's product label
     ("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb", "a100-sxm4-40gb"),  # … with the mixed strategy's MIG suffix
     ("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb+me", "a100-sxm4-40gb"),
+    # … with the single strategy's mark of a MIG setup it cannot serve (k8s-device-plugin internal/lm/mig-strategy.go:256)
+    ("NVIDIA-A100-SXM4-40GB-MIG-INVALID", "a100-sxm4-40gb"),
     ("Tesla-T4", "t4"), ("Tesla-T4-SHARED", "t4"),            # … renamed by time-slicing
     ("NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"),             # nvidia-smi's name
     ("0x20B0", "a100-sxm4-40gb"), ("20b0", "a100-sxm4-40gb"), ("0x20B010DE", "a100-sxm4-40gb"),

@@ -39,12 +39,13 @@ def normalise(name: str) -> str:
     return s[6:] if s.startswith("nvidia") and len(s) > 6 else s
 
 
-_LABEL_SUFFIX = re.compile(r"(?i)(?:-SHARED|-MIG-\d+g\.\d+gb(?:[+-][a-z.]+)*(?:-SHARED)?)$")
+_LABEL_SUFFIX = re.compile(r"(?i)(?:-SHARED|-MIG-INVALID|-MIG-\d+g\.\d+gb(?:[+-][a-z.]+)*(?:-SHARED)?)$")
 _PCI = re.compile(r"(?i)^(?:0x|10de:)?([0-9a-f]{4})(?:10de)?$")
 
 
 def product_name(label: str) -> str:
-    """The card part of a nvidia.com/gpu.product label: without '-SHARED' and '-MIG-<profile>'
+    """The card part of a nvidia.com/gpu.product label: without '-SHARED', '-MIG-<profile>' and '-MIG-INVALID' (GPU
+    Feature Discovery's mark of a MIG setup the single strategy cannot serve)
     ('NVIDIA-A100-SXM4-40GB-MIG-1g.5gb' → 'NVIDIA-A100-SXM4-40GB')."""
     return _LABEL_SUFFIX.sub("", label.strip())
 
