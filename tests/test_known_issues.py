@@ -109,3 +109,28 @@ def test_the_release_notes_still_list_the_driver_issue():
     notes = (need_sources() / "cloud-native-docs" / "release-notes@2026-08-21.rst").read_text(encoding="utf-8")
     assert "For drivers 570.124.06, 570.133.20, 570.148.08, and 570.158.01," in notes
     assert "NVIDIA recommends that you upgrade the driver to version 570.172.08 to avoid this issue." in notes
+
+
+@pytest.mark.parametrize("lang, heading, fixed", [("en", "### Known issues", "Fixed in"),
+                                                  ("de", "### Bekannte Probleme", "Behoben in")])
+def test_the_releases_page_lists_each_known_issue_under_its_component(lang, heading, fixed):
+    """A customer reading the site learns of every known issue the catalog holds (not only `gpukb check`'s users):
+    under the component whose releases file holds it, with the versions it affects, those that fix it and what to
+    do, cited; a component without known issues gets no such section."""
+    from kb.publication import publication
+    from kb.site.page import Ctx
+    from kb.site.releases import releases_page
+
+    data = load_data(REPO / "catalog")
+    page = releases_page(Ctx(data, lang, publication()))
+    sections = {s.split("\n", 1)[0]: s for s in page.split("\n## ")[1:]}
+    holding = {component for component, _issue in all_issues(data)}
+    for component, file in data["releases"].items():
+        section = sections[file["name"]]
+        assert (heading in section) == (component in holding), component
+    mig = sections[data["releases"]["mig-manager"]["name"]]
+    table = mig[mig.index(heading):].split("\n\n", 2)[1]
+    assert table.splitlines()[0].split(" | ")[2] == fixed
+    row = table.splitlines()[2]
+    assert "GLIBC 2.32" in row and "| NVIDIA MIG Manager for Kubernetes `0.13.1`–`0.14.0` | `0.14.1` |" in row
+    assert "v0.12.3" in row.rsplit(" | ", 1)[1] and "[^" in row  # what to do, and the citations

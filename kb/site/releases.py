@@ -53,9 +53,29 @@ def releases_page(ctx: Ctx) -> str:
                     for f in rf["features"]]
             out += [table([Text("Behaviour", "Verhalten")(ctx.lang), Text("from release", "ab Release")(ctx.lang),
                            Text("until before release", "bis vor Release")(ctx.lang)], rows), ""]
+        if rf.get("known_issues"):
+            out += _known_issues(ctx, comp, rf["known_issues"], names)
         for rel in rf["releases"]:
             out += _release(ctx, comp, rel, names)
     return "\n".join(out).rstrip("\n") + ctx.footer()
+
+
+def _known_issues(ctx: Ctx, comp: str, issues: list[dict], names: dict) -> list[str]:
+    """The known issues NVIDIA documents for this component's releases (or for a component it ships, such as the
+    driver): what happens, which versions, which fix them, what to do — the texts `gpukb check` and the answers use
+    (`ctx.pick` gives them escaped for Markdown)."""
+    rows = []
+    for issue in issues:
+        what = ctx.pick(issue["text"]) + (" " + ctx.pick(issue["note"]) if issue.get("note") else "")
+        which = names.get(issue["component"], issue["component"])
+        ranges = ", ".join(code(r["first"]) if r["first"] == r["last"] else f"{code(r['first'])}–{code(r['last'])}"
+                           for r in issue["affects"])
+        rows.append([what + ctx.notes.refs(issue["cite"], f"releases/{comp}", f"known_issues[{issue['id']}]"),
+                     f"{esc(which)} {ranges}", ", ".join(code(v) for v in issue.get("fixed_in", [])) or "—",
+                     ctx.pick(issue["workaround"])])
+    return [f"### {Text('Known issues', 'Bekannte Probleme')(ctx.lang)}", "",
+            table([Text("What happens", "Was geschieht")(ctx.lang), Text("Affected", "Betroffen")(ctx.lang),
+                   Text("Fixed in", "Behoben in")(ctx.lang), Text("What to do", "Was zu tun ist")(ctx.lang)], rows), ""]
 
 
 def operator_components_table(ctx: Ctx) -> str:
