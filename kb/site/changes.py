@@ -173,6 +173,14 @@ def _verdicts(old_catalog: Path, answers: list[dict]) -> list[tuple[str, dict, s
     return sorted(out, key=_order)
 
 
+def verdicts_since(commit: str, answers: list[dict]) -> list[tuple[str, dict, str, str]] | None:
+    """The answers whose verdict differs between the catalog at `commit` (read by `git archive`) and `answers`; None
+    where git cannot give that catalog or today's code cannot evaluate it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = _extract(commit, Path(tmp) / "catalog-then")
+        return _verdicts(folder, answers) if folder else None
+
+
 def _order(item: tuple) -> tuple:
     question, inputs, old, new = item
     return question, json.dumps(inputs, sort_keys=True, default=str), old, new
@@ -239,9 +247,7 @@ def record(data: dict, catalog: Path, answers: list[dict]) -> tuple[str, str, li
     if step is None:
         return None
     version, before, end = step
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = _extract(end, Path(tmp) / "before")
-        found = _verdicts(folder, answers) if folder else None
+    found = verdicts_since(end, answers)
     if found is None:
         return None
     entry = {"data_version": version, "compared_with": before,
@@ -326,8 +332,7 @@ def history(data: dict, catalog: Path, answers) -> list[Version] | None:
                 entry.verdicts = recorded(catalog, version, steps[i - 1][2])
                 if entry.verdicts is None and i == len(steps) - 1:
                     step = newest_step(data)
-                    folder = _extract(step[2], Path(tmp) / "verdicts") if step else None
-                    entry.verdicts = _verdicts(folder, answers()) if folder else None
+                    entry.verdicts = verdicts_since(step[2], answers()) if step else None
             out.append(entry)
     return out
 
