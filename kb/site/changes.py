@@ -12,6 +12,7 @@ so and shows the current version alone.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import subprocess
@@ -77,24 +78,86 @@ def flatten(node, path: str = "") -> dict[str, str]:
     return out
 
 
-def catalog_facts(folder: Path) -> dict[str, str]:
-    """'cards/l4 mig.status' → value, for every YAML file of a catalog folder."""
+def _blob_id(raw: bytes) -> str:
+    """The id git gives a file of these bytes (`git hash-object`)."""
+    return hashlib.sha1(b"blob %d\0" % len(raw) + raw).hexdigest()
+
+
+def _file_facts(raw: bytes) -> dict[str, str] | None:
+    """`flatten` of one catalog file's bytes; None where they are not UTF-8 YAML."""
+    try:
+        text = raw.decode("utf-8")
+        # (the catalog being built was read by its compilation in this process a moment ago: the same values)
+        data = already_read(text)
+        return flatten(safe_load(text) if data is None else data)
+    except (UnicodeDecodeError, yaml.YAMLError):
+        return None
+
+
+def _assembled(files: dict[str, str], memo: dict[str, dict | None]) -> dict[str, str]:
+    """'cards/l4 mig.status' → value, from {path below catalog/: blob id} and the facts of each blob."""
     out: dict[str, str] = {}
+    for rel in sorted(files):
+        facts = memo.get(files[rel])
+        if facts is not None and not rel.startswith("schema/"):
+            entity = rel.removesuffix(".yaml")
+            out.update({f"{entity} {p}": v for p, v in facts.items()})
+    return out
+
+
+def catalog_facts(folder: Path, memo: dict[str, dict | None] | None = None) -> dict[str, str]:
+    """'cards/l4 mig.status' → value, for every YAML file of a catalog folder. `memo` (blob id → the file's facts)
+    keeps each file's facts for `facts_at`, which parses only the files of a commit that differ from these."""
+    memo = {} if memo is None else memo
+    files: dict[str, str] = {}
     for path in sorted(folder.rglob("*.yaml")):
         rel = path.relative_to(folder).as_posix()
         if rel.startswith("schema/"):
             continue
         try:
-            text = path.read_text(encoding="utf-8")
-            # (the catalog being built was read by its compilation in this process a moment ago: the same values)
-            data = already_read(text)
-            if data is None:
-                data = safe_load(text)
-        except (OSError, yaml.YAMLError):
+            raw = path.read_bytes()
+        except OSError:
             continue
-        entity = rel.removesuffix(".yaml")
-        out.update({f"{entity} {p}": v for p, v in flatten(data).items()})
-    return out
+        files[rel] = blob = _blob_id(raw)
+        if blob not in memo:
+            memo[blob] = _file_facts(raw)
+    return _assembled(files, memo)
+
+
+def facts_at(commit: str, memo: dict[str, dict | None]) -> dict[str, str] | None:
+    """`catalog_facts` of catalog/ at `commit`, read from git's objects: only the files whose content `memo` (blob id
+    → facts, filled here) does not hold yet are parsed — a data version changes a few files, and the catalog being
+    built holds most of the older versions' files as they were. None where git cannot list that commit's catalog."""
+    listing = _git("ls-tree", "-r", "-z", commit, "--", "catalog/")
+    if listing is None:
+        return None
+    files: dict[str, str] = {}
+    for entry in listing.split("\0"):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == "blob" and path.endswith(".yaml"):
+            files[path.removeprefix("catalog/")] = parts[2]
+    missing = sorted({b for b in files.values() if b not in memo})
+    if missing:
+        try:
+            out = subprocess.run(["git", "-C", str(ROOT), "cat-file", "--batch"], capture_output=True, timeout=60,
+                                 input="".join(f"{b}\n" for b in missing).encode())
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if out.returncode != 0:
+            return None
+        raw, at = out.stdout, 0
+        for blob in missing:  # "<id> blob <size>\n<bytes>\n" each, in the order asked ("<id> missing\n": none)
+            end = raw.index(b"\n", at)
+            head = raw[at:end].split()
+            at = end + 1
+            if len(head) == 3 and head[1] == b"blob":
+                size = int(head[2])
+                memo[blob] = _file_facts(raw[at:at + size])
+                at += size + 1
+            else:
+                memo[blob] = None
+    return _assembled(files, memo)
 
 
 #: HEAD's commit → what `_versions` found in its history (a commit's history does not change): the site build asks
@@ -270,11 +333,11 @@ def unversioned(data: dict, catalog: Path) -> list[str] | None:
     commit, _date, version = found[-1]
     if version != str(data["data_version"]):
         return []
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = _extract(commit, Path(tmp) / "set")
-        if folder is None:
-            return None
-        old, new = catalog_facts(folder), catalog_facts(catalog)
+    memo: dict[str, dict | None] = {}
+    new = catalog_facts(catalog, memo)
+    old = facts_at(commit, memo)
+    if old is None:
+        return None
     return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
 
 
@@ -305,35 +368,33 @@ def history(data: dict, catalog: Path, answers) -> list[Version] | None:
         return None
     steps = _steps(found, data["data_version"])
     out: list[Version] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        facts_of: dict[int, dict] = {}
+    facts_of: dict[int, dict | None] = {}
+    memo: dict[str, dict | None] = {}  # blob id → its facts: each content parsed once (`facts_at`)
 
-        def facts(i: int) -> dict[str, str] | None:
-            if i not in facts_of:
-                nxt = steps[i + 1][0] if i + 1 < len(steps) else None
-                if i == len(steps) - 1:
-                    facts_of[i] = catalog_facts(catalog)
-                else:
-                    end = _last_commit_before(nxt)
-                    folder = _extract(end, Path(tmp) / str(i)) if end else None
-                    facts_of[i] = catalog_facts(folder) if folder else None
-            return facts_of[i]
+    def facts(i: int) -> dict[str, str] | None:
+        if i not in facts_of:
+            nxt = steps[i + 1][0] if i + 1 < len(steps) else None
+            if i == len(steps) - 1:
+                facts_of[i] = catalog_facts(catalog, memo)
+            else:
+                facts_of[i] = facts_at(f"{nxt}^", memo) if nxt else None  # (the last commit before the next)
+        return facts_of[i]
 
-        for i in range(len(steps) - 1, -1, -1):
-            commit, date, version = steps[i]
-            entry = Version(version, date, commit)
-            if i == 0 and len(steps) < LIMIT + 1 and steps[0][0] == found[0][0]:
-                entry.first = True
-                entry.added = sorted(facts(i).items()) if facts(i) else []
-            elif i > 0:
-                old, new = facts(i - 1), facts(i)
-                if old is not None and new is not None:
-                    _diff(entry, old, new)
-                entry.verdicts = recorded(catalog, version, steps[i - 1][2])
-                if entry.verdicts is None and i == len(steps) - 1:
-                    step = newest_step(data)
-                    entry.verdicts = verdicts_since(step[2], answers()) if step else None
-            out.append(entry)
+    for i in range(len(steps) - 1, -1, -1):
+        commit, date, version = steps[i]
+        entry = Version(version, date, commit)
+        if i == 0 and len(steps) < LIMIT + 1 and steps[0][0] == found[0][0]:
+            entry.first = True
+            entry.added = sorted(facts(i).items()) if facts(i) else []
+        elif i > 0:
+            old, new = facts(i - 1), facts(i)
+            if old is not None and new is not None:
+                _diff(entry, old, new)
+            entry.verdicts = recorded(catalog, version, steps[i - 1][2])
+            if entry.verdicts is None and i == len(steps) - 1:
+                step = newest_step(data)
+                entry.verdicts = verdicts_since(step[2], answers()) if step else None
+        out.append(entry)
     return out
 
 
