@@ -162,6 +162,9 @@ def test_an_option_named_like_the_commands_argument_says_how_the_argument_is_giv
     for args in (("ask", "mig", "L4", "--card", "L4"), ("ask", "mig", "--card"), ("ask", "mig", "L4", "--cards")):
         out = gpukb(*args).output.splitlines()[-1]
         assert out.startswith("Error: No such option") and "without an option name" not in out, out
+    # `gpukb card` takes the card the same way (its argument was NAME: no hint)
+    card = gpukb("--lang", "de", "card", "--card", "L4", "--json")
+    assert card.exit_code == 2 and json.loads(card.output)["details"]["suggestions"] == ["gpukb --lang de card L4 --json"]
 
 
 def test_values_the_catalog_defines_are_checked_against_it_with_suggestions():

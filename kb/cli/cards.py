@@ -135,12 +135,12 @@ def cards(mig, listed, family, as_json, lang):
 
 
 @click.command(cls=Command)
-@click.argument("name")
+@click.argument("card")
 @output_options
-def card(name, as_json, lang):
+def card(card, as_json, lang):
     """Every fact about one card, each with its citations.
 
-    NAME may be the official name, a short form or a GPU Feature Discovery label.
+    CARD may be the official name, a short form or a GPU Feature Discovery label.
 
     \b
     Example:
@@ -149,7 +149,7 @@ def card(name, as_json, lang):
     \f
     Alle Fakten zu einer Karte, jeder mit seinen Belegen.
 
-    NAME darf der offizielle Name sein, eine Kurzform oder ein Label der GPU Feature Discovery.
+    KARTE darf der offizielle Name sein, eine Kurzform oder ein Label der GPU Feature Discovery.
 
     \b
     Beispiel:
@@ -159,7 +159,7 @@ def card(name, as_json, lang):
     from kb.render.card import card_json, card_text
 
     data = load_data()
-    cid = resolve_card(data, name)
+    cid = resolve_card(data, card)
     if as_json:
         print_json(card_json(data, cid))
     else:
