@@ -384,15 +384,22 @@ def test_two_drivers_differing_in_what_the_methods_facts_read_are_classes_apart(
 
 
 def test_a_rule_reading_the_driver_left_open_stops_the_classes(real):
-    """The mig rules read the driver asked about (their texts name it, a citation reads `driver`): two drivers given as
-    alike are refused, not answered alike."""
+    """A mig rule whose condition or citation reads the driver asked about (the card fact's `driver`): two drivers given
+    as alike are refused, not answered alike. The real rules name it in texts only (a slot the page fills in); the
+    citation of MIG-010 and MIG-011 reads a driver exception's own `driver`, another fact's."""
     data, rules = real
-    asker = TemplateAsker(data, rules=rules)
-    op = askdata._op(asker.index["operator_releases"][0])
+    op = askdata._op(TemplateAsker(data, rules=rules).index["operator_releases"][0])
     drivers = _drivers(data, CARD)[1:3]
     requests = [({"card": CARD, "operator": op, "driver": d}, {op: "operator", d: "driver"}) for d in drivers]
-    with bulk(), pytest.raises(KeyError, match="leaves open"):
-        asker.templates("mig", requests, alike=([0, 0], ("driver",)))
+    with bulk():
+        TemplateAsker(data, rules=rules).templates("mig", requests, alike=([0, 0], ("driver",)))  # (no error)
+    swapped = copy.deepcopy(next(r for r in rules["mig"] if r["id"] == "MIG-009"))
+    swapped["cites"] = [*swapped["cites"], "cards/{card}#operator_support.driver_exceptions[{driver}].fact?"]
+    for rule in (swapped, {**swapped, "cites": swapped["cites"][:-1], "when": [
+            (alias, {"$and": [*cond["$and"], {"driver": "580.82.07"}]}) for alias, cond in swapped["when"]]}):
+        patched = {**rules, "mig": [rule if r["id"] == "MIG-009" else r for r in rules["mig"]]}
+        with bulk(), pytest.raises(KeyError, match="a mig rule reads driver, which holds a version the ask page leaves"):
+            TemplateAsker(data, rules=patched).templates("mig", requests, alike=([0, 0], ("driver",)))
 
 
 # --- the resource question's classes of releases compare only the behaviour facts it may read ---------------------
@@ -559,3 +566,46 @@ def test_requests_classed_by_facts_keep_what_the_request_fact_takes_from_the_rel
     rules_said = [[r["rule"] for r in a["reasons"]] for a in said]
     assert rules_said[0] != rules_said[1]
     assert [[r["rule"] for r in t["reasons"]] for t in got] == rules_said
+
+
+# --- classes of drivers: the mig question asks one driver per class of what its facts read (askdata.mig_driver_key) --
+
+def _mig_keys(data, rules, cid, op):
+    asker = TemplateAsker(data, rules=rules)
+    drivers = _drivers(data, cid)
+    with bulk():
+        raw = askdata.release_reads(asker, data["cards"][cid], op, "mig", drivers)
+    texts: dict = {}
+    return drivers, [askdata.mig_driver_key(data["cards"][cid], raw, d, texts) for d in drivers]
+
+
+@pytest.mark.parametrize("read", ["issues", "minimum", "exception"])
+def test_two_drivers_differing_in_what_the_mig_facts_read_are_classes_apart(real, read):
+    """compute_cards asks the mig question for one driver per class of askdata.mig_driver_key (the card's facts with the
+    driver compared, the release's known issues for it). Two drivers of one class, the catalog patched so they differ
+    in one thing the MIG facts read of the driver (a known issue of the newer one only; the card's minimum MIG driver
+    between them; a driver exception for the newer one): their keys differ, and so do their MIG answers."""
+    data, rules = real
+    op = TemplateAsker(data, rules=rules).index["operator_releases"][0]
+    drivers, keys = _mig_keys(data, rules, CARD, op)
+    older, newer = next((drivers[i], drivers[j]) for i in range(1, len(drivers)) for j in range(i + 1, len(drivers))
+                        if keys[i] == keys[j])
+    patched = _copy({k: v for k, v in data.items() if k != "index"})
+    patched["hash"] = f"{data.get('hash')}+test-mig-driver-classes-{read}"
+    card = patched["cards"][CARD]
+    if read == "issues":  # the mixed MIG and whole GPUs issue as one of the newer driver on this card
+        issue = next(i for _c, f in sorted(patched["releases"].items()) for i in f.get("known_issues", [])
+                     if i["component"] == "driver" and i["trigger"] == "node-mixes-mig-and-full-gpus")
+        issue.update(affects=[{"first": newer, "last": newer}])
+    elif read == "minimum":
+        card["mig"]["prerequisites"]["min_driver"]["value"] = newer
+    else:
+        card["operator_support"]["driver_exceptions"] = [{"driver": newer, "feature": "mig", "fact": {
+            "value": {"en": "No MIG on this driver.", "de": "Kein MIG auf diesem Treiber."},
+            "cite": card["mig"]["status"]["cite"]}}]
+    drivers, keys = _mig_keys(patched, rules, CARD, op)
+    assert keys[drivers.index(older)] != keys[drivers.index(newer)], f"{read}: the key does not tell them apart"
+    asker = TemplateAsker(patched, rules=rules)
+    with bulk():
+        said = [asker.answer("mig", {"card": CARD, "operator": askdata._op(op), "driver": d}) for d in (older, newer)]
+    assert [[r["rule"] for r in a["reasons"]] for a in said][0] != [[r["rule"] for r in a["reasons"]] for a in said][1]

@@ -723,9 +723,27 @@ class TemplateAsker(Asker):
             return
         for f in facts:
             for k, v in f.items():
-                if k in reads and v.__class__ is str and any(s in v for s in sentinels):
+                if k in reads and v.__class__ is str and any(s in v for s in sentinels) and \
+                        self._may_read(question, f, k, conditions, sentinels):
                     raise KeyError(f"a {question} rule reads {k}, which holds a version the ask page leaves open "
                                    f"({v}): its classes of versions would merge answers that differ")
+
+    def _may_read(self, question: str, fact: dict, prop: str, conditions: bool, sentinels: list[str]) -> bool:
+        """Whether a rule of `question` that may match `fact` (a condition whose required constants it holds, those on
+        a property holding one of `sentinels` taken to hold: a sentinel stands for every version of its class) reads
+        `prop` in a condition or (unless `conditions`) a citation: a driver exception's `driver`, which a citation
+        reads, is not the card fact's `driver`, the version asked about."""
+        key = ("rule_props", question, conditions)
+        per_rule = self._read.get(key)
+        if per_rule is None:
+            per_rule = self._read[key] = [
+                ([required_constants(cond) for _alias, cond in rule["when"]],
+                 set().union(*condition_props([rule])) if conditions else read_props([rule]))
+                for rule in self.rules[question]]
+        left_open = {k for k, v in fact.items() if v.__class__ is str and any(s in v for s in sentinels)}
+        return any(prop in props and any(all(fact.get(k, _ABSENT) == constant for k, constant in req.items()
+                                             if k not in left_open) for req in reqs)
+                   for reqs, props in per_rule)
 
     def forget_templates(self) -> None:
         """Drop the templates and answers computed so far (one card's, once its files are written); what the

@@ -208,6 +208,22 @@ def release_reads(asker, card: dict, op: str, question: str, drivers: list = (No
     return (*key, seen[question, op])
 
 
+def mig_driver_key(card: dict, reads: tuple, driver: str | None, texts: dict) -> int | None:
+    """What the MIG facts of a release whose parts are `reads` (`release_reads`, for every driver class) take from
+    driver class `driver` (a sentinel): the card's facts (kb.questions.mig.card_facts: comparisons with its minimum
+    drivers, which driver exception applies) and the release's known issues for it, the driver's version as a token;
+    a number (`texts`). Drivers of one release with equal keys get the same MIG facts but for that version, which
+    the templates leave open (TemplateAsker.templates `alike`; no rule reads it: checked there)."""
+    from kb.questions.mig import card_facts
+    from kb.site.askbatch import DRIVER
+
+    if driver is None:
+        return None
+    issues = tuple(text.replace(driver, DRIVER) for _name, _with_card, d, text in reads if d == driver)
+    own = repr(card_facts(card, "", driver, listed=False)).replace(driver, DRIVER)
+    return texts.setdefault((issues, own), len(texts))
+
+
 def driver_classes(asker, card: dict, op: str, drivers: list[str | None], verdicts: list[str]) -> list[tuple]:
     """Per driver class of `drivers` (sentinels), what the methods and strategy facts read of the driver under release
     `op` (their DRIVER_PARTS, with kb.questions.release.key, and the card's MIG verdict under it, one of `verdicts`),
@@ -256,14 +272,16 @@ def compute_cards(asker, data: dict, cids: list[str], classes: bool = True) -> d
         # the answers of one release per class of releases the card's facts cannot tell apart (kb.questions.release)
         standing = release_classes(asker, card, ops, drivers) if classes else {op: op for op in ops}
         reps = [op for op in ops if standing[op] == op]
-        # mig and methods read less of the release than all questions together, methods only the MIG verdict and
-        # known issues of the driver: one request per class of what they read (TemplateAsker.templates `alike`)
+        # mig and methods read less of the release than all questions together, and of the driver only its
+        # comparisons with the card's facts and its known issues (mig_driver_key), methods only the MIG verdict and
+        # known issues: one request per class of what they read (TemplateAsker.templates `alike`)
         texts: dict = {}  # (each long text of what a question reads a number: quicker to compare)
-        reads = {op: texts.setdefault(release_reads(asker, card, op, "mig", drivers), len(texts)) if classes else op
-                 for op in reps}
+        raw = {op: release_reads(asker, card, op, "mig", drivers) for op in reps} if classes else {}
+        reads = {op: texts.setdefault(raw[op], len(texts)) if classes else op for op in reps}
         mig = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d))
                                       for op in reps for d in drivers],
-                              alike=([(reads[op], d) for op in reps for d in drivers], ("operator",)))
+                              alike=([(reads[op], mig_driver_key(card, raw[op], d, texts) if classes else d)
+                                      for op in reps for d in drivers], ("operator", "driver")))
         alike_drivers = {op: [texts.setdefault(key, len(texts)) for key in driver_classes(
                               asker, card, op, drivers, [a["verdict"] for a in mig[k * nd:(k + 1) * nd]])]
                          if classes else drivers for k, op in enumerate(reps)}
