@@ -146,3 +146,18 @@ def test_orjson_does_the_work_where_it_is_installed(form):
             assert json_text(value) == expected.decode() and calls == []
     finally:
         jsonbytes.json.dumps = real
+
+
+@pytest.mark.parametrize("with_orjson", [True, False])
+def test_the_newline_is_written_with_the_text(with_orjson, monkeypatch):
+    """dumps(…, newline=True) is the text and a newline (the site's data files), with orjson and without: for every
+    sample that json writes, in either key order."""
+    if not with_orjson:
+        monkeypatch.setattr(jsonbytes, "orjson", None)
+    for sample in SAMPLES:
+        for sort_keys in (False, True):
+            try:
+                expected = plain(sample, sort_keys) + b"\n"
+            except (TypeError, ValueError, UnicodeEncodeError, RecursionError):
+                continue
+            assert jsonbytes.dumps(sample, sort_keys=sort_keys, newline=True) == expected, sample

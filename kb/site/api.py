@@ -21,7 +21,7 @@ def _dump(value, compact: bool = False) -> str | bytes:
     if compact:  # the answers: megabytes, read by tools, not people (UTF-8 bytes, kb.jsonbytes: json's text, faster)
         from kb.jsonbytes import dumps
 
-        return dumps(value) + b"\n"
+        return dumps(value, newline=True)
     return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
 
 

@@ -811,7 +811,7 @@ def _workers(cards: int) -> int:
 
 def _dump(value) -> bytes:
     """The file's JSON text as UTF-8 (kb.jsonbytes: json's compact text with sorted keys, faster)."""
-    return jsonbytes.dumps(value, sort_keys=True) + b"\n"
+    return jsonbytes.dumps(value, sort_keys=True, newline=True)
 
 
 __all__ = ["compute", "files", "card_payload", "shared_payload", "driver_lines", "k8s_lines", "slot"]
