@@ -311,7 +311,6 @@ class Oracle:
         return self.answer(card, card["recommend"][card["recommend_combos"].index(key)], {"operator": self.shared["ops"][0]})
 
     def _strategy(self, s):
-        from kb.questions.base import make_index  # noqa: F401 (the layout rules are the CLI's)
         from kb.questions.strategy import parse_gpu
 
         gpus = [parse_gpu(self.strategy_index, g) for g in s["gpu"]]
