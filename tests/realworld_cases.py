@@ -57,7 +57,7 @@ def problems(case: dict, out: dict) -> list[str]:
         return bad + [f"error: {out['error']}"]
     if case["args"][0] == "check":
         rules = {f["rule"] for f in out.get("findings", [])}
-        text = " ".join(f["message"] for f in out.get("findings", []))
+        text = " ".join(f["message"] + " " + (f.get("fix") or "") for f in out.get("findings", []))
         bad += [f"no {r} finding" for r in exp.get("findings", []) if r not in rules]
         bad += [f"unexpected {r} finding" for r in exp.get("no_findings", []) if r in rules]
     else:

@@ -187,3 +187,19 @@ def test_the_fix_is_in_the_text_and_in_the_json_output():
     (f,) = [f for f in out["findings"] if f["rule"] == "CHK-003"]
     assert f["fix"].endswith("Or keep MPS and turn MIG off on the node: kubectl label node gpu-node-1 "
                              "nvidia.com/mig.config=all-disabled --overwrite")
+
+
+def test_one_replica_is_fixed_by_leaving_that_resource_out_of_sharing():
+    """k8s-device-plugin#1022: replicas 1 written for "not shared". The fix leaves that resource out and keeps the
+    others (a MIG resource still time-sliced); a count of 0 or "x" still gets 2, the plugin's least."""
+    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ts\n  namespace: gpu-operator\ndata:\n  a100: |-\n"
+            "    version: v1\n    flags:\n      migStrategy: mixed\n    sharing:\n      timeSlicing:\n        resources:\n"
+            "        - name: nvidia.com/gpu\n          replicas: \"1\"\n        - name: nvidia.com/mig-1g.10gb\n"
+            "          replicas: 4\n")
+    fix = fix_of(run("-", stdin=text), "CHK-005")
+    assert fix.splitlines()[0].startswith("One replica means not shared") and fix.splitlines()[-1] == (
+        "To share the GPU instead: replicas: 2 or more.")
+    assert "\n".join(fix.splitlines()[2:-1]) == ("version: v1\nflags:\n  migStrategy: mixed\nsharing:\n  timeSlicing:\n"
+                                                 "    resources:\n    - name: nvidia.com/mig-1g.10gb\n      replicas: 4")
+    zero = fix_of(run("-", stdin=text.replace('replicas: "1"', "replicas: 0")), "CHK-005")
+    assert "One replica" not in zero and "    - name: nvidia.com/gpu\n      replicas: 2" in zero

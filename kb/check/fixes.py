@@ -176,11 +176,46 @@ def _has(node, part) -> bool:
 
 
 def _fix_replicas(ctx: Context, fact: dict, limit: int | None = None) -> Text | None:
-    def change(data):
-        kind = fact.get("sharing")
+    """CHK-005/006: the replica count the plugin takes (at least 2; the MPS maximum for CHK-006). One replica is what
+    a customer writes for "not shared" (k8s-device-plugin#1022): the fix then leaves the resource out of sharing —
+    the plugin advertises the GPU whole — and names 2 as the way to share it instead."""
+    kind, index = fact.get("sharing"), fact.get("index")
+
+    def entries(data):
         items = data.get("sharing", {}).get(kind, {}).get("resources") if isinstance(data.get("sharing"), dict) else None
-        index = fact.get("index")
-        if not isinstance(items, list) or not isinstance(index, int) or index >= len(items):
+        return items if isinstance(items, list) and isinstance(index, int) and 0 <= index < len(items) else None
+
+    def unshared(data):
+        items = entries(data)
+        if items is None:
+            return False
+        items.pop(index)
+        block = data["sharing"][kind]
+        if not items:
+            del block["resources"]
+        if not block:
+            del data["sharing"][kind]
+        if not data["sharing"]:
+            del data["sharing"]
+        return True
+
+    written = None
+    if limit is None:
+        items = entries(ctx.extra.get(fact.get("ref", ""), {}).get("config") or {})
+        written = items[index].get("replicas") if items and isinstance(items[index], dict) else None
+    if written in (1, "1"):
+        block = _config_block(ctx, fact, unshared)
+        if block is not None:
+            return (Text("One replica means not shared: leave the resource out of sharing and the device plugin "
+                         "advertises the GPU whole.",
+                         "Ein Replikat bedeutet: Die GPU wird nicht geteilt. Lassen Sie die Ressource unter sharing "
+                         "weg; dann bietet das Device-Plugin die GPU als Ganzes an.") + "\n" + block + "\n"
+                    + Text("To share the GPU instead: replicas: 2 or more.",
+                           "Soll die GPU doch geteilt werden: replicas: 2 oder mehr."))
+
+    def change(data):
+        items = entries(data)
+        if items is None:
             return False
         value = items[index].get("replicas")
         if limit is not None:  # above the plugin's maximum: the maximum
