@@ -389,6 +389,12 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
     if rule in ("CHK-071", "CHK-072"):
         return Text("In container {c} of {w}:\n{y}", "Im Container {c} von {w}:\n{y}").format(
             c=f.get("container"), w=f.get("workload"), y=_yaml({"resources": {"limits": {f.get("resource"): 1}}}))
+    if rule == "CHK-074":
+        return Text("In container {c} of {w} (and the Linux capabilities it needs under securityContext.capabilities.add "
+                    "instead):\n{y}",
+                    "Im Container {c} von {w} (und stattdessen die Linux-Capabilities, die er braucht, unter "
+                    "securityContext.capabilities.add):\n{y}").format(
+            c=f.get("container"), w=f.get("workload"), y=_yaml({"securityContext": {"privileged": False}}))
     if rule == "CHK-075":
         return Text("In the pod template of {w}:\n{y}", "Im Pod-Template von {w}:\n{y}").format(
             w=f.get("workload"), y=_yaml({"runtimeClassName": "nvidia"}))

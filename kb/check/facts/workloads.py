@@ -130,6 +130,12 @@ def facts(ctx: Context, out: FactSet) -> None:
                 nvidia_component=w.nvidia_component,
                 visible_devices=w.sets_visible_devices, resource_claims=w.uses_resource_claims, **how)
         product_facts(ctx, out, w, me, ident)
+        requested = {r.container: r.resource for r in reversed(w.requests)}
+        for container, where in w.privileged:
+            if container in requested and not w.nvidia_component:  # (NVIDIA's own pods see every GPU by design)
+                out.add("privileged_gpu_container", where, obj=me, ident=("workload", "namespace", "container"),
+                        workload=ident, namespace=w.namespace or "", container=container,
+                        resource=requested[container])
         for r in w.requests:
             if names is None or not r.resource.startswith("nvidia.com/"):
                 offered = "unknown"

@@ -65,6 +65,7 @@ class Workload:
     owner: str = ""  # "ReplicaSet/web-5d8f" of the first controller owner, if any
     nvidia_component: str = ""  # the NVIDIA image it runs, for NVIDIA's own pods and DaemonSets
     nvidia_version: str = ""  # that image's tag (v25.3.0)
+    privileged: list = field(default_factory=list)  # (container, Where of its securityContext.privileged: true)
 
 
 def _containers(doc: Doc, spec: tuple):
@@ -100,6 +101,9 @@ def read(doc: Doc, kind: str) -> Workload:
                 w.nvidia_component = m.group(4)
                 tag = image[m.end(4):]
                 w.nvidia_version = tag[1:] if tag.startswith(":") else ""
+        context = c.get("securityContext")
+        if isinstance(context, dict) and context.get("privileged") is True:
+            w.privileged.append((cname, doc.where(path + ("securityContext", "privileged"))))
         env = c.get("env")
         if isinstance(env, list) and any(isinstance(e, dict) and e.get("name") == "NVIDIA_VISIBLE_DEVICES" for e in env):
             w.sets_visible_devices = True
