@@ -39,6 +39,13 @@ def _version(data: dict, component: str, operator: str | None, driver: str | Non
     return behaviour.component_version(data, operator, component)[0] if operator else None
 
 
+def ranges_text(ranges: list[dict], version=str) -> str:
+    """The affected versions as written for people: '570.124.06–570.158.01, 575.57.08' (`version` writes each one,
+    kb.site.md.code on the site)."""
+    return ", ".join(version(r["first"]) if r["first"] == r["last"] else f"{version(r['first'])}–{version(r['last'])}"
+                     for r in ranges)
+
+
 def fact(data: dict, file: str, issue: dict, *, operator: str | None = None, driver: str | None = None,
          card: str | None = None) -> dict:
     """The fact of one known issue for the versions asked about."""
@@ -46,8 +53,7 @@ def fact(data: dict, file: str, issue: dict, *, operator: str | None = None, dri
     out = {"kind": "known_issue", "issue": issue["id"], "file": file, "component": issue["component"],
            "trigger": issue["trigger"], "version": version or "unknown",
            "status": "unknown" if version is None else "affected" if affected(version, issue["affects"]) else "unaffected",
-           "affected_versions": ", ".join(r["first"] if r["first"] == r["last"] else f"{r['first']}–{r['last']}"
-                                          for r in issue["affects"]),
+           "affected_versions": ranges_text(issue["affects"]),
            "fixed_in": ", ".join(issue.get("fixed_in", [])) or "-",
            "text_en": issue["text"]["en"], "text_de": issue["text"]["de"],
            "workaround_en": issue["workaround"]["en"], "workaround_de": issue["workaround"]["de"]}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kb.catalog.facts import FactError
 from kb.questions import words
+from kb.questions.known_issues import ranges_text
 from kb.site.labels import date
 from kb.site.md import code, esc, table
 from kb.site.page import Ctx
@@ -68,8 +69,7 @@ def _known_issues(ctx: Ctx, comp: str, issues: list[dict], names: dict) -> list[
     for issue in issues:
         what = ctx.pick(issue["text"]) + (" " + ctx.pick(issue["note"]) if issue.get("note") else "")
         which = names.get(issue["component"], issue["component"])
-        ranges = ", ".join(code(r["first"]) if r["first"] == r["last"] else f"{code(r['first'])}–{code(r['last'])}"
-                           for r in issue["affects"])
+        ranges = ranges_text(issue["affects"], code)
         rows.append([what + ctx.notes.refs(issue["cite"], f"releases/{comp}", f"known_issues[{issue['id']}]"),
                      f"{esc(which)} {ranges}", ", ".join(code(v) for v in issue.get("fixed_in", [])) or "—",
                      ctx.pick(issue["workaround"])])
