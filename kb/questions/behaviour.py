@@ -152,11 +152,14 @@ def holds(data: dict, operator: str, component: str, statement_id: str) -> str:
 GENERATED_MIG_CONFIG = "dynamic-mig-config"
 
 
+def release_feature(data: dict, component: str, feature_id: str) -> dict | None:
+    """The statement `feature_id` of `features` in catalog/releases/<component>.yaml; None where it has none."""
+    return next((f for f in data.get("releases", {}).get(component, {}).get("features", []) if f.get("id") == feature_id),
+                None)
+
+
 def _operator_feature_since(data: dict, statement_id: str) -> str | None:
-    for statement in data["releases"].get(OPERATOR, {}).get("features", []):
-        if statement["id"] == statement_id:
-            return statement.get("since")
-    return None
+    return (release_feature(data, OPERATOR, statement_id) or {}).get("since")
 
 
 def mig_devices(data: dict, operator: str) -> list[str] | None:

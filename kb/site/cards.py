@@ -50,12 +50,11 @@ def variant_note(ctx: Ctx, card_id: str) -> str:
     """Where a card has profile variants: from which device plugin (and GPU Operator release) on they are resources
     of their own, and what a pod requests before (from catalog/releases: the statement's `since`, the releases'
     components); "" for a card without variants or where the catalog does not say."""
-    from kb.questions.behaviour import first_operator_shipping
+    from kb.questions.behaviour import first_operator_shipping, release_feature
 
     card = ctx.data["cards"][card_id]
     variant = next((p for p in card["mig"].get("profiles", []) if p.get("variant")), None)
-    feature = next((f for f in ctx.data["releases"].get("device-plugin", {}).get("features", [])
-                    if f["id"] == VARIANTS), None)
+    feature = release_feature(ctx.data, "device-plugin", VARIANTS)
     if variant is None or feature is None or not feature.get("since"):
         return ""
     since = feature["since"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from kb.check.documents import TYPE_WORDS, Where, yaml_type
 from kb.check.readers import Inventory
 from kb.check.readers.deviceplugin import MISSING, DevicePluginConfig
-from kb.questions.behaviour import component_version, status
+from kb.questions.behaviour import component_version, release_feature, status
 from kb.versions import compare, from_manifest, loose_key
 
 #: integers beyond this are kept as text: the engine compares them as doubles
@@ -167,10 +167,10 @@ class Context:
         """(holds | not-yet | no-longer | unknown, the plugin version, the statement's since) of a version-bound
         `features` statement of catalog/releases/device-plugin.yaml for the plugin version in use."""
         version, _ = self.plugin_version()
-        for f in self.data.get("releases", {}).get("device-plugin", {}).get("features", []):
-            if f.get("id") == statement:
-                return status(version, f.get("since"), f.get("until")), version, f.get("since")
-        return "unknown", version, None
+        f = release_feature(self.data, "device-plugin", statement)
+        if f is None:
+            return "unknown", version, None
+        return status(version, f.get("since"), f.get("until")), version, f.get("since")
 
     def operator_default(self, key: str):
         """The catalog's default of an operator setting for --operator (None where that is not given)."""

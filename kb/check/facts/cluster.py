@@ -7,6 +7,7 @@ import re
 from kb.check.documents import Where
 from kb.check.facts.base import Context, FactSet, boolean, text, typed, versus
 from kb.check.readers.deviceplugin import MISSING
+from kb.questions.behaviour import release_feature
 
 #: where an object came from, in words (the manifest's kind, or the chart's values)
 _ORIGIN_DE = {"Helm values": "Helm-Werte"}
@@ -64,8 +65,7 @@ def _create_empty(ctx: Context, p) -> dict:
     dp-config-create-needs-data) — before, it renders no ConfigMap while the device plugin's pods mount it."""
     if p.dp_create_empty is None:
         return {}
-    feature = next((f for f in ctx.data.get("releases", {}).get("gpu-operator", {}).get("features", [])
-                    if f.get("id") == "dp-config-create-needs-data"), {})
+    feature = release_feature(ctx.data, "gpu-operator", "dp-config-create-needs-data") or {}
     return {"dp_create_empty": True, "refused_since": feature.get("since") or ""}
 
 
