@@ -576,7 +576,7 @@ def _mig_keys(data, rules, cid, op):
     with bulk():
         raw = askdata.release_reads(asker, data["cards"][cid], op, "mig", drivers)
     texts: dict = {}
-    return drivers, [askdata.mig_driver_key(data["cards"][cid], raw, d, texts) for d in drivers]
+    return drivers, [askdata.mig_driver_key(data["cards"][cid], askdata.by_driver(raw), d, texts) for d in drivers]
 
 
 @pytest.mark.parametrize("read", ["issues", "minimum", "exception"])

@@ -22,7 +22,7 @@ release's version anywhere else, and on a key that misses a part.
 
 from __future__ import annotations
 
-import json
+from kb import jsonbytes
 
 
 # (each helper imports what it calls from the module itself, not the module from the package: `from kb.questions
@@ -131,4 +131,5 @@ def written(name: str, value, operator: str, *, token: str, component_token) -> 
     if name == "behaviour":
         value = [{k: (component_token(f["component"]) if k == "version" else v) for k, v in f.items()
                   if k != "inherited_from"} for f in value]
-    return json.dumps(value, sort_keys=True, ensure_ascii=False).replace(operator, token)
+    # (kb.jsonbytes: json's compact text with sorted keys, by orjson — a key compared for equality only)
+    return jsonbytes.dumps(value, sort_keys=True).decode("utf-8").replace(operator, token)

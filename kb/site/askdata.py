@@ -208,8 +208,16 @@ def release_reads(asker, card: dict, op: str, question: str, drivers: list = (No
     return (*key, seen[question, op])
 
 
-def mig_driver_key(card: dict, reads: tuple, driver: str | None, texts: dict) -> int | None:
-    """What the MIG facts of a release whose parts are `reads` (`release_reads`, for every driver class) take from
+def by_driver(reads: tuple) -> dict:
+    """The texts of `release_reads` per driver they were read with."""
+    out: dict = {}
+    for _name, _with_card, driver, text in reads:
+        out.setdefault(driver, []).append(text)
+    return out
+
+
+def mig_driver_key(card: dict, reads: dict, driver: str | None, texts: dict) -> int | None:
+    """What the MIG facts of a release whose parts are `reads` (`by_driver` of `release_reads`, for every driver class) take from
     driver class `driver` (a sentinel): the card's facts (kb.questions.mig.card_facts: comparisons with its minimum
     drivers, which driver exception applies) and the release's known issues for it, the driver's version as a token;
     a number (`texts`). Drivers of one release with equal keys get the same MIG facts but for that version, which
@@ -219,7 +227,7 @@ def mig_driver_key(card: dict, reads: tuple, driver: str | None, texts: dict) ->
 
     if driver is None:
         return None
-    issues = tuple(text.replace(driver, DRIVER) for _name, _with_card, d, text in reads if d == driver)
+    issues = tuple(text.replace(driver, DRIVER) for text in reads.get(driver, ()))
     own = repr(card_facts(card, "", driver, listed=False)).replace(driver, DRIVER)
     return texts.setdefault((issues, own), len(texts))
 
@@ -278,9 +286,10 @@ def compute_cards(asker, data: dict, cids: list[str], classes: bool = True) -> d
         texts: dict = {}  # (each long text of what a question reads a number: quicker to compare)
         raw = {op: release_reads(asker, card, op, "mig", drivers) for op in reps} if classes else {}
         reads = {op: texts.setdefault(raw[op], len(texts)) if classes else op for op in reps}
+        parts = {op: by_driver(raw[op]) for op in raw}
         mig = asker.templates("mig", [({"card": cid, "operator": _op(op), "driver": d}, sent(op, d))
                                       for op in reps for d in drivers],
-                              alike=([(reads[op], mig_driver_key(card, raw[op], d, texts) if classes else d)
+                              alike=([(reads[op], mig_driver_key(card, parts[op], d, texts) if classes else d)
                                       for op in reps for d in drivers], ("operator", "driver")))
         alike_drivers = {op: [texts.setdefault(key, len(texts)) for key in driver_classes(
                               asker, card, op, drivers, [a["verdict"] for a in mig[k * nd:(k + 1) * nd]])]
