@@ -208,6 +208,24 @@ def release_reads(asker, card: dict, op: str, question: str, drivers: list = (No
     return (*key, seen[question, op])
 
 
+#: (text, driver sentinel) → the text with the sentinel written as the driver's token (the same texts of the
+#: release parts come back for every release of a card and for every card: replaced once)
+_TOKENED: dict = {}
+
+
+def tokened(text: str, driver: str) -> str:
+    """`text` with `driver` (a sentinel) written as DRIVER."""
+    from kb.site.askbatch import DRIVER
+
+    key = (text, driver)
+    found = _TOKENED.get(key)
+    if found is None:
+        if len(_TOKENED) > 100_000:
+            _TOKENED.clear()
+        found = _TOKENED[key] = text.replace(driver, DRIVER)
+    return found
+
+
 def by_driver(reads: tuple) -> dict:
     """The texts of `release_reads` per driver they were read with."""
     out: dict = {}
@@ -223,13 +241,20 @@ def mig_driver_key(card: dict, reads: dict, driver: str | None, texts: dict) -> 
     a number (`texts`). Drivers of one release with equal keys get the same MIG facts but for that version, which
     the templates leave open (TemplateAsker.templates `alike`; no rule reads it: checked there)."""
     from kb.questions.mig import card_facts
-    from kb.site.askbatch import DRIVER
 
     if driver is None:
         return None
-    issues = tuple(text.replace(driver, DRIVER) for text in reads.get(driver, ()))
-    own = repr(card_facts(card, "", driver, listed=False)).replace(driver, DRIVER)
-    return texts.setdefault((issues, own), len(texts))
+    issues = tuple(tokened(text, driver) for text in reads.get(driver, ()))
+    own = _CARD_FACTS.get((card["id"], driver))  # (the same for every release)
+    if own is None or own[0] is not card:
+        if len(_CARD_FACTS) > 100_000:
+            _CARD_FACTS.clear()
+        own = _CARD_FACTS[card["id"], driver] = (card, tokened(repr(card_facts(card, "", driver, listed=False)), driver))
+    return texts.setdefault((issues, own[1]), len(texts))
+
+
+#: (card id, driver sentinel) → (the card, its MIG card facts for the driver as mig_driver_key writes them)
+_CARD_FACTS: dict = {}
 
 
 def driver_classes(asker, card: dict, op: str, drivers: list[str | None], verdicts: list[str]) -> list[tuple]:
@@ -246,7 +271,7 @@ def driver_classes(asker, card: dict, op: str, drivers: list[str | None], verdic
     for driver, verdict in zip(drivers, verdicts):
         key = release.key(asker.data, _op(op), card, asker.index, [driver], token=RELEASE, component_token=component_token,
                           memo=memo, names=names)
-        out.append((verdict, tuple((name, with_card, DRIVER, text.replace(driver, DRIVER)) for name, with_card, _d, text in key)
+        out.append((verdict, tuple((name, with_card, DRIVER, tokened(text, driver)) for name, with_card, _d, text in key)
                     if driver else key))
     return out
 
