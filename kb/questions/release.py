@@ -22,8 +22,6 @@ release's version anywhere else, and on a key that misses a part.
 
 from __future__ import annotations
 
-from kb import jsonbytes
-
 
 # (each helper imports what it calls from the module itself, not the module from the package: `from kb.questions
 # import x` runs importlib's Python-level fromlist handling at every call — a part is asked for every answer)
@@ -131,5 +129,8 @@ def written(name: str, value, operator: str, *, token: str, component_token) -> 
     if name == "behaviour":
         value = [{k: (component_token(f["component"]) if k == "version" else v) for k, v in f.items()
                   if k != "inherited_from"} for f in value]
-    # (kb.jsonbytes: json's compact text with sorted keys, by orjson — a key compared for equality only)
+    # (kb.jsonbytes: json's compact text with sorted keys, by orjson — a key compared for equality only; imported here:
+    # the ask page's data writes these keys, `gpukb ask` does not)
+    from kb import jsonbytes
+
     return jsonbytes.dumps(value, sort_keys=True).decode("utf-8").replace(operator, token)
