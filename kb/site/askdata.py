@@ -235,10 +235,10 @@ def by_driver(reads: tuple) -> dict:
 
 
 def mig_driver_key(card: dict, reads: dict, driver: str | None, texts: dict) -> int | None:
-    """What the MIG facts of a release whose parts are `reads` (`by_driver` of `release_reads`, for every driver class) take from
-    driver class `driver` (a sentinel): the card's facts (kb.questions.mig.card_facts: comparisons with its minimum
-    drivers, which driver exception applies) and the release's known issues for it, the driver's version as a token;
-    a number (`texts`). Drivers of one release with equal keys get the same MIG facts but for that version, which
+    """What the MIG facts of a release whose parts are `reads` (`by_driver` of `release_reads`, for every driver
+    class) take from driver class `driver` (a sentinel): the card's facts (kb.questions.mig.card_facts: comparisons
+    with its minimum drivers, which driver exception applies) and the release's known issues for it, the driver's
+    version as a token; a number (`texts`). Drivers of one release with equal keys get the same MIG facts but for that version, which
     the templates leave open (TemplateAsker.templates `alike`; no rule reads it: checked there)."""
     from kb.questions.mig import card_facts
 
