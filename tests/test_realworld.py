@@ -21,9 +21,10 @@ def answers():
 #: operator's namespace (gpu-operator#412), chart values asking for a ConfigMap without data (gpu-operator#2641), a
 #: layout added to the operator's default MIG ConfigMap (gpu-operator#384), a node GPU Feature Discovery labels
 #: -MIG-INVALID (gpu-operator#603), one replica written for "not shared" (k8s-device-plugin#1022), a privileged
-#: container that sees every GPU (k8s-device-plugin#1294)
+#: container that sees every GPU (k8s-device-plugin#1294), MPS in a hand-written DaemonSet without an MPS root
+#: (k8s-device-plugin#1132)
 ADDED = {"dp-929", "dp-1762-old", "dp-1762-new", "mp-329", "mp-329-fixed", "go-412", "go-2641", "go-384", "go-603",
-         "dp-1022", "dp-1294"}
+         "dp-1022", "dp-1294", "dp-1132"}
 
 
 def test_the_set_is_the_32_real_questions_with_evidence_and_those_found_since():

@@ -389,6 +389,15 @@ def fix(rule: str, fact: dict, ctx: Context) -> Text | None:
     if rule in ("CHK-071", "CHK-072"):
         return Text("In container {c} of {w}:\n{y}", "Im Container {c} von {w}:\n{y}").format(
             c=f.get("container"), w=f.get("workload"), y=_yaml({"resources": {"limits": {f.get("resource"): 1}}}))
+    if rule == "CHK-065":
+        return Text("In container {c} of {w}:\n{y}\nAnd run the MPS control daemon beside the plugin: the plugin's Helm chart "
+                    "deploys both with this configuration (helm upgrade -i nvdp nvdp/nvidia-device-plugin -n {ns} "
+                    "--set-file config.map.config=<your configuration file>).",
+                    "Im Container {c} von {w}:\n{y}\nUnd den MPS-Control-Daemon neben dem Plugin betreiben: Das Helm-Chart "
+                    "des Plugins stellt beides mit dieser Konfiguration bereit (helm upgrade -i nvdp "
+                    "nvdp/nvidia-device-plugin -n {ns} --set-file config.map.config=<Ihre Konfigurationsdatei>).").format(
+            c=f.get("container"), w=f.get("workload"), ns=f.get("namespace") or "nvidia-device-plugin",
+            y=_yaml({"env": [{"name": "MPS_ROOT", "value": "/run/nvidia/mps"}]}))
     if rule == "CHK-074":
         return Text("In container {c} of {w} (and the Linux capabilities it needs under securityContext.capabilities.add "
                     "instead):\n{y}",

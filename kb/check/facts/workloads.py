@@ -110,6 +110,19 @@ def product_facts(ctx: Context, out: FactSet, w, me: str, ident: str) -> None:
     out.add("product_selector", where, obj=me, ident=("workload", "namespace"), **props)
 
 
+def mps_without_root(ctx: Context, out: FactSet, w, me: str, ident: str) -> None:
+    """A device plugin's own DaemonSet (not the GPU Operator's, not the chart's: those set MPS_ROOT) that mounts a
+    configuration sharing GPUs with MPS and sets no MPS root, in its containers or the configuration's flags: the plugin
+    refuses to start (kb.check.readers.workload: `mps_root`)."""
+    for cfg in ctx.inv.dp_configs:
+        data = cfg.data if isinstance(cfg.data, dict) else {}
+        flags = data.get("flags") if isinstance(data.get("flags"), dict) else {}
+        if cfg.configmap in w.configmap_volumes and "mps" in cfg.sharing and not flags.get("mpsRoot") and (
+                cfg.namespace is None or w.namespace is None or cfg.namespace == w.namespace):
+            out.add("dp_mps_without_root", w.where, obj=me, ident=("workload", "config"), workload=ident,
+                    namespace=w.namespace or "", container=w.plugin_container, config=cfg.label)
+
+
 def facts(ctx: Context, out: FactSet) -> None:
     names, shared = advertised(ctx)
     how = runtime(ctx)
@@ -130,6 +143,8 @@ def facts(ctx: Context, out: FactSet) -> None:
                 nvidia_component=w.nvidia_component,
                 visible_devices=w.sets_visible_devices, resource_claims=w.uses_resource_claims, **how)
         product_facts(ctx, out, w, me, ident)
+        if w.nvidia_component == "k8s-device-plugin" and not w.mps_control_daemon and not w.mps_root:
+            mps_without_root(ctx, out, w, me, ident)
         requested = {r.container: r.resource for r in reversed(w.requests)}
         for container, where in w.privileged:
             if container in requested and not w.nvidia_component:  # (NVIDIA's own pods see every GPU by design)

@@ -66,6 +66,10 @@ class Workload:
     nvidia_component: str = ""  # the NVIDIA image it runs, for NVIDIA's own pods and DaemonSets
     nvidia_version: str = ""  # that image's tag (v25.3.0)
     privileged: list = field(default_factory=list)  # (container, Where of its securityContext.privileged: true)
+    configmap_volumes: list = field(default_factory=list)  # the ConfigMaps the pod mounts as volumes
+    mps_root: bool = False  # a container sets the device plugin's MPS root (MPS_ROOT or --mps-root)
+    mps_control_daemon: bool = False  # a container runs the device plugin's MPS control daemon
+    plugin_container: str = ""  # the first container of the pod (where a device plugin's settings go)
 
 
 def _containers(doc: Doc, spec: tuple):
@@ -101,12 +105,28 @@ def read(doc: Doc, kind: str) -> Workload:
                 w.nvidia_component = m.group(4)
                 tag = image[m.end(4):]
                 w.nvidia_version = tag[1:] if tag.startswith(":") else ""
+        if not w.plugin_container and path[-2] == "containers":
+            w.plugin_container = cname
+        words = [str(x) for x in (c.get("command") or []) + (c.get("args") or [])] if isinstance(
+            c.get("command") or [], list) and isinstance(c.get("args") or [], list) else []
+        if any("mps-control-daemon" in x for x in words):
+            w.mps_control_daemon = True
+        if any(x == "--mps-root" or x.startswith("--mps-root=") for x in words):
+            w.mps_root = True
         context = c.get("securityContext")
         if isinstance(context, dict) and context.get("privileged") is True:
             w.privileged.append((cname, doc.where(path + ("securityContext", "privileged"))))
         env = c.get("env")
         if isinstance(env, list) and any(isinstance(e, dict) and e.get("name") == "NVIDIA_VISIBLE_DEVICES" for e in env):
             w.sets_visible_devices = True
+        if isinstance(env, list) and any(isinstance(e, dict) and e.get("name") == "MPS_ROOT"
+                                         and (e.get("value") or e.get("valueFrom")) for e in env):
+            w.mps_root = True
+    volumes = doc.get(*spec, "volumes")
+    for v in volumes if isinstance(volumes, list) else []:
+        cm = v.get("configMap") if isinstance(v, dict) else None
+        if isinstance(cm, dict) and isinstance(cm.get("name"), str):
+            w.configmap_volumes.append(cm["name"])
     node_name = doc.get(*spec, "nodeName")
     w.node_name = str(node_name) if isinstance(node_name, str) else None
     selector = doc.get(*spec, "nodeSelector")
