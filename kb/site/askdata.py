@@ -238,8 +238,8 @@ def mig_driver_key(card: dict, reads: dict, driver: str | None, texts: dict) -> 
     """What the MIG facts of a release whose parts are `reads` (`by_driver` of `release_reads`, for every driver
     class) take from driver class `driver` (a sentinel): the card's facts (kb.questions.mig.card_facts: comparisons
     with its minimum drivers, which driver exception applies) and the release's known issues for it, the driver's
-    version as a token; a number (`texts`). Drivers of one release with equal keys get the same MIG facts but for that version, which
-    the templates leave open (TemplateAsker.templates `alike`; no rule reads it: checked there)."""
+    version as a token; a number (`texts`). Drivers of one release with equal keys get the same MIG facts but for
+    that version, which the templates leave open (TemplateAsker.templates `alike`; no rule reads it: checked there)."""
     from kb.questions.mig import card_facts
 
     if driver is None:
@@ -249,7 +249,8 @@ def mig_driver_key(card: dict, reads: dict, driver: str | None, texts: dict) -> 
     if own is None or own[0] is not card:
         if len(_CARD_FACTS) > 100_000:
             _CARD_FACTS.clear()
-        own = _CARD_FACTS[card["id"], driver] = (card, tokened(repr(card_facts(card, "", driver, listed=False)), driver))
+        written = tokened(repr(card_facts(card, "", driver, listed=False)), driver)
+        own = _CARD_FACTS[card["id"], driver] = (card, written)
     return texts.setdefault((issues, own[1]), len(texts))
 
 

@@ -107,8 +107,7 @@ def read(doc: Doc, kind: str) -> Workload:
                 w.nvidia_version = tag[1:] if tag.startswith(":") else ""
         if not w.plugin_container and path[-2] == "containers":
             w.plugin_container = cname
-        words = [str(x) for x in (c.get("command") or []) + (c.get("args") or [])] if isinstance(
-            c.get("command") or [], list) and isinstance(c.get("args") or [], list) else []
+        words = [str(x) for part in (c.get("command"), c.get("args")) if isinstance(part, list) for x in part]
         if any("mps-control-daemon" in x for x in words):
             w.mps_control_daemon = True
         if any(x == "--mps-root" or x.startswith("--mps-root=") for x in words):
