@@ -125,18 +125,24 @@ def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = N
 def _deliver(files: dict[str, str | bytes], folder: Path, key: str, part: str, gate) -> dict:
     """In a forked process, its files once computed: stored as the part `part` of `key`'s cache entry, then — once
     the build's own process has laid out `folder` (`gate`) — written into it, each whole or not at all (a temp file
-    renamed; mkdocs lists no dot file). Returns what that process needs of them: {"names": [the files], "parts":
+    renamed; mkdocs lists no dot file) — a file the cache keeps apart (the JSON API's answers) is linked to it, not
+    written again (kb.fsutil.place). Returns what that process needs of them: {"names": [the files], "parts":
     {part: the sha256 its cache entry names the part by (None: not stored)}}."""
-    from kb.fsutil import atomic_write
+    from kb.fsutil import atomic_write, place
     from kb.site import gencache
 
     blobs = {name: content.encode("utf-8") if isinstance(content, str) else content for name, content in files.items()}
     files.clear()  # the texts are not needed twice in memory
-    sha256 = gencache.store_part(key, part, blobs)
+    apart: dict = {}
+    sha256 = gencache.store_part(key, part, blobs, apart)
     if not gate.wait():
         raise RuntimeError("the build stopped before the generated files could be written")
     for name, raw in blobs.items():
-        atomic_write(folder / name, raw, durable=False)
+        if name in apart:
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            place(apart[name], folder / name)
+        else:
+            atomic_write(folder / name, raw, durable=False)
     return {"names": sorted(blobs), "parts": {part: sha256}}
 
 
@@ -219,12 +225,16 @@ def up_to_date(folder: Path, key: str) -> bool:
 
 
 def write_files(folder: Path, files: dict[str, str | bytes]) -> None:
-    """Write files whose content changed (keeps mtimes stable)."""
+    """Write files whose content changed (keeps mtimes stable). A file with other names too (linked to the site
+    and the cache, kb.fsutil.place) is replaced, not written through."""
     for rel, content in files.items():
         path = folder / rel
         raw = content.encode("utf-8") if isinstance(content, str) else content
-        if not path.is_file() or path.stat().st_size != len(raw) or path.read_bytes() != raw:
+        found = path.stat() if path.is_file() else None
+        if found is None or found.st_size != len(raw) or path.read_bytes() != raw:
             path.parent.mkdir(parents=True, exist_ok=True)
+            if found is not None and found.st_nlink > 1:
+                path.unlink()
             path.write_bytes(raw)
 
 
@@ -359,12 +369,13 @@ def _stop(pid) -> None:
 
 def _finish_pending() -> None:
     """Wait for the forked generation (which wrote its files into docs/generated/ and its parts of the cache
-    entry); copy its files where the build put them, stamp the folder and store the rest of the generation in the
-    cache, naming the forked processes' parts."""
+    entry); place its files where the build put them (kb.fsutil.place: linked, not copied, where the file system
+    allows it — docs/generated/ is only ever replaced, never written in place, and mkdocs' next build clears its
+    site folder first or, built --dirty, skips an unchanged file), stamp the folder and store the rest of the
+    generation in the cache, naming the forked processes' parts."""
     if not _PENDING:
         return
-    import shutil
-
+    from kb.fsutil import place
     from kb.site import gencache
 
     pending, join = dict(_PENDING), _PENDING["join"]
@@ -376,7 +387,7 @@ def _finish_pending() -> None:
     folder = pending["folder"]
     for src, dest in sorted(pending["dests"]):  # the build copied the empty file, or the file being written
         Path(dest).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, dest)
+        place(src, dest)
     stamp(folder, pending["key"])
     gencache.store(pending["key"], pending["files"], parts=done["parts"])
 

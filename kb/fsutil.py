@@ -61,6 +61,29 @@ def atomic_write(path: str | os.PathLike, data: str | bytes | list[bytes], *, en
     return target
 
 
+def place(src: str | os.PathLike, dest: str | os.PathLike) -> None:
+    """Make `dest` hold what `src` holds, replacing it in one rename: a hard link to `src` where the file system
+    allows one (no byte copied: the site build's 90 MB of forked output cost ≈ 0.15 s of copying at its very end),
+    else a copy. Only for a `src` that is replaced whenever it changes (`atomic_write`), never written in place:
+    the two names share their bytes until one of them is replaced. Raises OSError (nothing changed then)."""
+    import shutil
+
+    dest = Path(dest)
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{dest.name}.", dir=dest.parent)
+    os.close(fd)
+    try:
+        try:
+            os.unlink(tmp)
+            os.link(src, tmp)
+        except OSError:  # another file system, or one without hard links: the bytes copied
+            shutil.copyfile(src, tmp)
+        os.replace(tmp, dest)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def _fsync_dir(folder: Path) -> None:
     """Make the rename itself durable (best effort: not every platform can open a folder)."""
     try:

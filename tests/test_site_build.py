@@ -534,11 +534,52 @@ def test_a_cache_file_is_its_header_line_and_its_files_bytes_written_without_joi
     sha256 = hashlib.sha256(json.dumps(listed).encode("ascii") + b"\n" + body).hexdigest()
     assert gencache.store_part("k1", "api", files) == sha256
     path = gencache._path("k1", "api")
-    header = {"key": "k1", "part": "api", "sha256": sha256, "files": listed}
+    header = {"key": "k1", "part": "api", "sha256": sha256, "files": listed, "apart": []}
     assert path.read_bytes() == json.dumps(header).encode("ascii") + b"\n" + body
     assert gencache._read(path, "k1", "api", sha256) == (header, raw)
     assert all(type(b) is bytes for b in gencache._read(path, "k1", "api", sha256)[1].values())
     assert atomic_write(tmp_path / "f", [b"ab", b"", b"c"], durable=False).read_bytes() == b"abc"
+
+
+def test_a_big_file_of_a_part_is_kept_apart_and_linked_not_written_again(tmp_path, monkeypatch):
+    """A forked process's file of APART bytes or more (the JSON API's 80 MB of answers) is stored in a cache file of
+    its own and linked into docs/generated/ and then into the site (kb.fsutil.place): its bytes are written once, not
+    three times. The entry reads the same; a linked file changed in place is a miss, not wrong bytes; docs/generated/
+    written again replaces a linked file instead of writing through to the cache and the site."""
+    from kb import docs_hooks
+    from kb.site import forked, gencache
+
+    monkeypatch.setenv("GPUKB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(gencache, "APART", 10)
+    folder, site = tmp_path / "generated", tmp_path / "site"
+    big, small = b"[" + b"1," * 20 + b"1]", b"{}"
+    gate = forked.Gate()
+    waits = [forked.run_forked(lambda: docs_hooks._deliver({"api/v1/answers.json": big, "api/v1/index.json": small},
+                                                           folder, "k1", "api", gate), "api")]
+    join = docs_hooks._joined(docs_hooks._together(waits))
+    docs_hooks.write_tree(folder, {"a.de.md": "A", "api/v1/answers.json": b"", "api/v1/index.json": b""}, None)
+    (site / "api/v1").mkdir(parents=True)
+    (site / "api/v1/answers.json").write_bytes(b"")  # what the build copied
+    monkeypatch.setattr(docs_hooks, "_PENDING", {
+        "key": "k1", "folder": folder, "files": {"a.de.md": "A"}, "names": {"api/v1/answers.json", "api/v1/index.json"},
+        "join": join, "dests": {(str(folder / "api/v1/answers.json"), str(site / "api/v1/answers.json"))}})
+    gate.open(1)
+    docs_hooks._finish_pending()
+    part = gencache._path("k1", "api")
+    kept = gencache._apart(part, 0)  # (the files in the order of their paths: answers.json first)
+    assert kept.read_bytes() == big and big not in part.read_bytes() and small in part.read_bytes()
+    inode = kept.stat().st_ino
+    assert (folder / "api/v1/answers.json").stat().st_ino == (site / "api/v1/answers.json").stat().st_ino == inode
+    assert not gencache._apart(part, 1).exists()  # the small file stays in the part's file
+    assert gencache.load("k1") == {"a.de.md": b"A", "api/v1/answers.json": big, "api/v1/index.json": small}
+    assert not [p for p in folder.rglob(".*") if p.name != ".generated"] and not [p for p in site.rglob(".*")]
+    # written again (another key's files, or a restore from the cache): replaced, the cache's file untouched
+    docs_hooks.write_files(folder, {"api/v1/answers.json": b"[2]"})
+    assert (folder / "api/v1/answers.json").read_bytes() == b"[2]" and kept.read_bytes() == big
+    assert gencache.load("k1") == {"a.de.md": b"A", "api/v1/answers.json": big, "api/v1/index.json": small}
+    with kept.open("r+b") as linked:  # written through one of its other names: the entry is a miss
+        linked.write(b"[7")
+    assert gencache.load("k1") is None
 
 
 def test_a_cache_entry_in_parts_is_used_only_whole_and_as_stored(tmp_path, monkeypatch):
@@ -651,3 +692,23 @@ def test_the_navigation_lists_card_pages_only_while_there_are_few(tmp_path):
     for i in range(3, docs_hooks.NAV_CARDS + 1):
         (cards / f"c{i}.de.md").write_text("# c\n", encoding="utf-8")
     assert docs_hooks._expand_nav(nav, tmp_path) == [{"Karten": ["generated/cards/index.md"]}]
+
+
+def test_a_placed_file_is_a_link_where_the_file_system_allows_one_else_a_copy(tmp_path, monkeypatch):
+    """kb.fsutil.place: the destination holds the source's bytes, replaced in one rename (no temp file left), as a
+    hard link; where linking fails (another file system) as a copy of its own."""
+    import os
+
+    from kb.fsutil import place
+
+    src, dest = tmp_path / "src.json", tmp_path / "site" / "dest.json"
+    src.write_bytes(b"[1]")
+    dest.parent.mkdir()
+    dest.write_bytes(b"")  # what the build copied first
+    place(src, dest)
+    assert dest.read_bytes() == b"[1]" and dest.stat().st_ino == src.stat().st_ino
+    monkeypatch.setattr(os, "link", lambda a, b: (_ for _ in ()).throw(OSError(18, "Invalid cross-device link")))
+    other = tmp_path / "site" / "other.json"
+    place(src, other)
+    assert other.read_bytes() == b"[1]" and other.stat().st_ino != src.stat().st_ino
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["dest.json", "other.json"]

@@ -8,9 +8,12 @@ live in `kb.catalog.compiled.cache_dir()/site/`, at most KEEP of them (the newes
 `<sha256 of the key>.bin`, or that file and its parts `<sha256 of the key>-<part>.bin`: what a forked process of the
 build generated, stored by that process as soon as it is done (`store_part`), the build's own process storing the
 rest last (`store(…, parts=…)`), naming each part by its sha256. Each file is a JSON header line (the key, the
-files' paths and sizes, the sha256 of those and the bytes after it) and the files' bytes. An entry whose file or any
-part is missing, cut, of another key or not the part its entry names (another build's) is a miss; every write is
-atomic (kb.fsutil).
+files' paths and sizes, the sha256 of those and of every file's bytes, and which files are kept apart) and the files'
+bytes. A part's file of APART bytes or more (the JSON API's answers, 80 MB) is kept apart, whole, in a file of its own
+(`<sha256 of the key>-<part>-<n>.bin`, n its place in the header's list): the forked process links it into
+docs/generated/ instead of writing its bytes a second time (kb.fsutil.place). An entry whose file or any part is
+missing, cut, of another key or not the part its entry names (another build's) is a miss — a file kept apart that
+was changed where it is linked too; every write is atomic (kb.fsutil).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import re
 from pathlib import Path
 
 KEEP = 2
+#: a part's file of this many bytes or more is kept apart (see the module's text)
+APART = 1 << 20
 _PART = re.compile(r"[a-z0-9]+")
 
 
@@ -35,6 +40,11 @@ def _path(key: str, part: str = "") -> Path:
     return _folder() / (f"{name}-{part}.bin" if part else f"{name}.bin")
 
 
+def _apart(path: Path, n: int) -> Path:
+    """Where the n-th file of the entry's file `path` is kept apart."""
+    return path.with_name(f"{path.stem}-{n}.bin")
+
+
 def _read(path: Path, key: str, part: str, sha256: str | None = None) -> tuple[dict, dict[str, bytes]]:
     """The header and files of one file of an entry; ValueError where it is not `key`'s (`part`'s, with `sha256`)."""
     raw = path.read_bytes()
@@ -42,15 +52,20 @@ def _read(path: Path, key: str, part: str, sha256: str | None = None) -> tuple[d
     end = len(raw) if end < 0 else end
     head, body = raw[:end], memoryview(raw)[end + 1:]  # the body not copied: each file is copied out of it once
     header = json.loads(head)
-    digest = _digest(header["files"], body)
-    if header.get("key") != key or header.get("part", "") != part or digest != header.get("sha256") or (
-            sha256 is not None and digest != sha256):
+    if header.get("key") != key or header.get("part", "") != part or (
+            sha256 is not None and header.get("sha256") != sha256):
         raise ValueError(path)
     out, pos = {}, 0
-    for rel, size in header["files"]:
+    apart = set(header.get("apart", []))
+    for n, (rel, size) in enumerate(header["files"]):
+        if n in apart:
+            out[rel] = _apart(path, n).read_bytes()
+            if len(out[rel]) != size:
+                raise ValueError(path)
+            continue
         out[rel] = bytes(body[pos:pos + size])
         pos += size
-    if pos != len(body):
+    if pos != len(body) or _digest(header["files"], *out.values()) != header.get("sha256"):
         raise ValueError(path)
     return header, out
 
@@ -71,13 +86,22 @@ def load(key: str) -> dict[str, bytes] | None:
         return None
 
 
-def _write(target: Path, header: dict, blobs: list[tuple[str, bytes]]) -> str:
+def _write(target: Path, header: dict, blobs: list[tuple[str, bytes]], apart: dict | None = None) -> str:
+    """Write an entry's file; with `apart` (a part's), each file of APART bytes or more in a file of its own, written
+    first, which `apart` is given by its path ({path in docs/generated/: file in the cache})."""
     from kb.fsutil import atomic_write
 
     listed = [[rel, len(b)] for rel, b in blobs]
     digest = _digest(listed, *(b for _, b in blobs))
     header = {**header, "sha256": digest, "files": listed}
     target.parent.mkdir(parents=True, exist_ok=True)
+    if apart is not None:
+        header["apart"] = [n for n, (_rel, b) in enumerate(blobs) if len(b) >= APART]
+        for n in header["apart"]:
+            rel, b = blobs[n]
+            atomic_write(_apart(target, n), b, durable=False)
+            apart[rel] = _apart(target, n)
+        blobs = [item for n, item in enumerate(blobs) if n not in set(header["apart"])]
     # no fsync (durable=False): the entry is ~100 MB, and syncing it held the end of every build from nothing
     # ~1–2 s (wall, disk); an entry a power cut lost or cut short fails its sha256 and is a miss. The files are
     # written one after the other, not joined first: two copies of the JSON API's 80 MB cost its forked process
@@ -100,14 +124,17 @@ def _blobs(files: dict[str, str | bytes]) -> list[tuple[str, bytes]]:
     return [(rel, c.encode("utf-8") if isinstance(c, str) else c) for rel, c in sorted(files.items())]
 
 
-def store_part(key: str, part: str, files: dict[str, str | bytes]) -> str | None:
+def store_part(key: str, part: str, files: dict[str, str | bytes], apart: dict | None = None) -> str | None:
     """Store one part of `key`'s entry (a forked process's files); returns the sha256 its entry names it by (`store`'s
-    `parts`), None where it could not be written (a full disk only costs the cache)."""
+    `parts`), None where it could not be written (a full disk only costs the cache). `apart`, a dict, is given the
+    files kept apart: {path in docs/generated/: the cache's file holding just its bytes}."""
     if not _PART.fullmatch(part):
         raise ValueError(f"a part's name is lower-case letters and digits: {part!r}")
     try:
-        return _write(_path(key, part), {"key": key, "part": part}, _blobs(files))
+        return _write(_path(key, part), {"key": key, "part": part}, _blobs(files), {} if apart is None else apart)
     except OSError:
+        if apart is not None:
+            apart.clear()
         return None
 
 
