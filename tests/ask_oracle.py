@@ -277,6 +277,10 @@ class Oracle:
             if info.get("memory_gb"):
                 memory = round(info["memory_gb"] / count, 1)
                 values["client_memory_gb"] = str(int(memory)) if float(memory).is_integer() else str(memory)
+        if profile:  # (ask.js profileValues: one template stands for the card's plain profiles where one is shared)
+            resource = "nvidia.com/" + ("mig-" + profile).replace("+", ".")
+            values.update(profile=profile, own_resource=resource, mig_resource=resource,
+                          profile_count=str(info["counts"][profile]))
         return self.answer(card, card["groups"][card["ops"][op]]["resource"][at], values)
 
     def _dra(self, s):

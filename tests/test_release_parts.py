@@ -609,3 +609,110 @@ def test_two_drivers_differing_in_what_the_mig_facts_read_are_classes_apart(real
     with bulk():
         said = [asker.answer("mig", {"card": CARD, "operator": askdata._op(op), "driver": d}) for d in (older, newer)]
     assert [[r["rule"] for r in a["reasons"]] for a in said][0] != [[r["rule"] for r in a["reasons"]] for a in said][1]
+
+
+# --- plain MIG profiles shared by time-slicing or MPS: one template, the profile a slot (askdata.profile_derived) ----
+
+PROFILED = "h100-sxm5-80gb"
+
+
+def _filled(value, values: dict):
+    """A template's text with its slots filled (as ask.js `fill`)."""
+    from kb.site.askbatch import CLOSE, OPEN
+
+    if isinstance(value, str):
+        for name, v in values.items():
+            value = value.replace(f"{OPEN}{name}{CLOSE}", v)
+        return value
+    if isinstance(value, dict):
+        return {k: _filled(v, values) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_filled(v, values) for v in value]
+    return value
+
+
+def _profile_templates(data, rules, combos_of=None):
+    asker = TemplateAsker(data, rules=rules)
+    op = asker.index["operator_releases"][0]
+    asker.real[askdata._op(op)] = op
+    card = data["cards"][PROFILED]
+    combos = askdata.resource_combos(asker.index["cards"][PROFILED]["profiles"], askdata.replica_classes(rules))
+    combos = [c for c in combos if combos_of is None or combos_of(c)]
+    with bulk():
+        got = askdata._resource_templates(asker, PROFILED, [op], combos, lambda o: {askdata._op(o): "operator"})
+    return asker, op, card, combos, got
+
+
+def test_one_resource_template_stands_for_a_cards_plain_profiles_where_one_is_shared(real):
+    """Time-slicing on each plain MIG profile of a card: one template object, which — the profile, its resource name
+    and count filled in as the page does — says what `gpukb ask resource` says for each profile; a variant profile
+    and a MIG request without sharing (which cites the profile's own entry) keep templates of their own."""
+    data, rules = real
+    plain = askdata.plain_profiles(data["cards"][PROFILED])
+    assert len(plain) >= 3
+    asker, op, card, combos, got = _profile_templates(
+        data, rules, lambda c: c["profile"] and c["mig_strategy"] == "mixed" and not c["rename_by_default"]
+        and c["mode"] in ("time-slicing", "mig") and c["class"] in (None, 0))
+    by = {(c["profile"], c["mode"]): t for c, t in zip(combos, got)}
+    shared = {id(by[p, "time-slicing"]) for p in plain}
+    assert len(shared) == 1
+    assert len({id(by[p, "mig"]) for p in plain}) == len(plain)  # (RES-002 cites the profile's own entry)
+    variant = next(p["name"] for p in card["mig"]["profiles"] if p.get("variant"))
+    assert id(by[variant, "time-slicing"]) not in shared
+    alone = TemplateAsker(data, rules=rules)
+    n = askdata.replica_classes(rules)[0]["reps"][0]
+    derive = askdata.profile_derived(data)
+    with bulk():
+        for profile in plain:
+            said = alone.answer("resource", {"card": PROFILED, "operator": op, "profile": profile, "mig_strategy": "mixed",
+                                             "mode": "time-slicing", "replicas": n, "rename_by_default": False})
+            values = {"operator": op, "replicas": str(n), "profile": profile,
+                      **{k: str(derive(k, profile, {"card": PROFILED})) for k in ("own_resource", "mig_resource", "profile_count")}}
+            shown = _filled(by[profile, "time-slicing"], values)
+            assert shown["summary"] == said["summary"] and shown["details"]["resource"] == said["details"]["resource"]
+            assert [(r["rule"], r["text"]) for r in shown["reasons"]] == [(r["rule"], r["text"]) for r in said["reasons"]]
+
+
+def _rule_changed(rules, rid, **change):
+    rule = copy.deepcopy(next(r for r in rules["resource"] if r["id"] == rid))
+    rule.update(change)
+    return {**rules, "resource": [rule if r["id"] == rid else r for r in rules["resource"]]}
+
+
+def test_a_shared_profiles_rule_citing_the_profile_keeps_the_profiles_apart(real):
+    """RES-014 (time-slicing on MIG, mixed) made to cite the profile's own entry, as RES-002 does: the one template
+    would cite the first profile for all of them; refused."""
+    data, rules = real
+    rule = next(r for r in rules["resource"] if r["id"] == "RES-014")
+    patched = _rule_changed(rules, "RES-014", cites=[*rule["cites"], "cards/{card}#mig.profiles[{profile}]"])
+    with pytest.raises(ValueError, match="a resource rule reads profile, which follows from profile"):
+        _profile_templates(data, patched, lambda c: c["profile"] and c["mode"] == "time-slicing")
+
+
+def test_a_text_reading_what_the_page_cannot_compute_from_the_profile_is_refused(real):
+    """RES-014's text made to read the profile's memory, which the page does not compute from the profile's name:
+    refused, not written as the first profile's."""
+    data, rules = real
+    rule = next(r for r in rules["resource"] if r["id"] == "RES-014")
+    text = {k: v + " {profile_memory_gb}" for k, v in rule["then"]["text"].items()}
+    patched = _rule_changed(rules, "RES-014", then={**rule["then"], "text": text})
+    with pytest.raises(ValueError, match="does not know how profile_memory_gb follows from profile"):
+        _profile_templates(data, patched, lambda c: c["profile"] and c["mode"] == "time-slicing")
+
+
+def test_what_follows_from_the_first_profile_must_follow_from_every_plain_one(real):
+    """A page that computed the profile count wrong for one profile (here: the first profile's count for all) would
+    fill in a wrong count: every plain profile's facts are checked against it."""
+    data, rules = real
+    asker = TemplateAsker(data, rules=rules)
+    plain = askdata.plain_profiles(data["cards"][PROFILED])
+    right = askdata.profile_derived(data)
+
+    def wrong(prop, profile, fact):
+        return right(prop, plain[0], fact) if prop == "profile_count" else right(prop, profile, fact)
+    inputs = {"card": PROFILED, "operator": asker.index["operator_releases"][0], "profile": plain[0],
+              "mig_strategy": "mixed", "mode": "time-slicing", "replicas": 4, "rename_by_default": False}
+    with bulk():
+        asker.check_varied("resource", inputs, "profile", plain, right)
+        with pytest.raises(ValueError, match="computes profile_count for profile"):
+            asker.check_varied("resource", inputs, "profile", plain, wrong)

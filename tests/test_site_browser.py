@@ -170,6 +170,12 @@ ASKED = [
     # an older release: the device plugin version it ships and its own release entry filled in by the page
     ("de", "q=resource&card=A100%20PCIe%2040GB&profile=1g.5gb%2Bme&strategy=mixed&operator=25.3.0", "resource",
      {"card": "A100 PCIe 40GB", "profile": "1g.5gb+me", "strategy": "mixed", "operator": "25.3.0"}),
+    # time-slicing and MPS on a plain MIG profile: one template for the card's plain profiles, the profile, its
+    # resource name and count filled in by the page (kb.site.askdata.profile_derived)
+    ("en", "q=resource&card=H200%20NVL&profile=3g.71gb&strategy=mixed&time-slicing=4", "resource",
+     {"card": "H200 NVL", "profile": "3g.71gb", "strategy": "mixed", "time-slicing": "4"}),
+    ("de", "q=resource&card=h100-sxm5-80gb&profile=2g.20gb&mps=3&rename-by-default=1", "resource",
+     {"card": "h100-sxm5-80gb", "profile": "2g.20gb", "mps": "3", "rename-by-default": True}),
     ("de", "q=resource&card=L4&time-slicing=4&rename-by-default=1", "resource",
      {"card": "L4", "time-slicing": "4", "rename-by-default": True}),
     ("en", "q=resource&card=l40s&mps=9223372036854775807", "resource", {"card": "l40s", "mps": "9223372036854775807"}),

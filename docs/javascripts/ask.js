@@ -507,6 +507,15 @@
     return out;
   }
 
+  // what follows from a plain MIG profile's name, as kb.site.askdata.profile_derived gives it (one resource template
+  // stands for the card's plain profiles where one is shared; the build checks that their facts differ only so)
+  function profileValues(profile, info, values) {
+    values.profile = profile;
+    values.own_resource = values.mig_resource = "nvidia.com/" + ("mig-" + profile).replace(/\+/g, ".");
+    values.profile_count = String(info.counts[profile]);
+    return values;
+  }
+
   function cardGroup(card, op) {
     var g = card.ops[op];
     if (g === undefined) throw new Problem(say("missing"));
@@ -554,7 +563,8 @@
       var key = [profile, profile ? (s.strategy || "single") : "", mode, s["rename-by-default"] ? "1" : "0", cls].join("|");
       var at = card.resource_combos.indexOf(key);
       if (at < 0) throw new Problem(say("missing"));
-      return answerOf(ctx.shared, card, cardGroup(card, op).resource[at], n === null ? { operator: op } : derived(n, info, op));
+      var values = n === null ? { operator: op } : derived(n, info, op);
+      return answerOf(ctx.shared, card, cardGroup(card, op).resource[at], profile ? profileValues(profile, info, values) : values);
     },
     dra: function (s, ctx) {
       var data = ctx.shared, op = operator(data, s.operator);

@@ -517,7 +517,13 @@ class TemplateAsker(Asker):
     def templates(self, question: str, requests: list[tuple], derived=None, alike: tuple | None = None,
                   by_facts: tuple = ()) -> list[dict]:
         """Templates for many requests of one question. A request is (inputs with sentinels, {sentinel: slot
-        name}) or (inputs, sentinels, (input name, second value)) for a number the rules compare (a replica
+        name}), or (inputs, sentinels, counted, varied) with `counted` None or, as described below, (input name, second
+        value) for a number the rules compare, and `varied` None or (input name, second value, derive) for an input no
+        rule's condition or citation reads whose template stands for every value of a class (a MIG profile: the
+        plain profiles of a card, kb.site.askdata): the facts are built with both values too, and what differs
+        becomes a slot where `derive(prop, value, fact)` gives it for both values (the page computes it the same way),
+        stays where no rule reads it at all, and is an error else (`_varied`). Requests of the first form are
+        (inputs, sentinels, (input name, second value)) for a number the rules compare (a replica
         count): the facts are built with both values; the properties that differ follow from the number and
         become slots (each must be one `derived` knows how to compute: derived(prop, value, fact) → the fact's
         value). Returns one template per request.
@@ -562,17 +568,18 @@ class TemplateAsker(Asker):
         own = []  # each request's inputs as `_inputs` writes them (made once per request)
         for n, request in enumerate(requests):
             inputs, sentinels = request[0], request[1]
-            counted = len(request) > 2
+            counted = len(request) > 2 and request[2] is not None
+            varied = request[3][:2] if len(request) > 3 and request[3] is not None else None
             # the inputs decide the facts: the same inputs, the same template
             own.append(items := _inputs(inputs))
-            key = (question, items, request[2] if counted else None)
+            key = (question, items, request[2] if counted else None, varied)
             if key in self._templates:
                 prepared.append((n, key, None, None))
                 continue
             facts = mod.facts(self, inputs)
             if by_facts:
                 op = next(s for s, name in sentinels.items() if name == "operator")
-                cls = self._fact_class(question, inputs, facts, op, request[2] if counted else None, items)
+                cls = self._fact_class(question, inputs, facts, op, (request[2] if counted else None, varied), items)
                 first = classed.setdefault(cls, key)
                 if first is not key:  # (its class's first request's template is its own)
                     prepared.append((n, first, None, None))
@@ -585,6 +592,10 @@ class TemplateAsker(Asker):
                 name, second = request[2]
                 other = mod.facts(self, {**inputs, name: second})
                 render = self._counted(question, facts, other, name, (inputs[name], second), derived)
+            if varied:
+                name, second, derive = request[3]
+                render = self._varied(question, render, facts, mod.facts(self, {**inputs, name: second}), name,
+                                      (inputs[name], second), derive)
             if open_slots and not by_facts:  # (by_facts: `_fact_class` checks)
                 self._unread(question, facts, [s for s, name in sentinels.items() if name in open_slots])
             seen = projection(facts, constant, joined)
@@ -603,13 +614,14 @@ class TemplateAsker(Asker):
             if seen is None or key in self._templates:
                 continue
             inputs, sentinels = requests[n][0], requests[n][1]
-            if len(requests[n]) > 2:
-                inputs = {**inputs, requests[n][2][0]: slot(requests[n][2][0])}
+            open_inputs = [r[0] for r in requests[n][2:4] if r is not None]  # (the number's, the varied input's)
+            for name in open_inputs:
+                inputs = {**inputs, name: slot(name)}
             op = next((s for s, name in sentinels.items() if name == "operator"), None)
             shared = content = resolved = None
             if question in CONTENT:
                 # (two classes of the number with the same facts, the number a slot, firing alike: the same key)
-                alike = _key(question, inputs) if len(requests[n]) > 2 else None
+                alike = _key(question, inputs) if open_inputs else None
                 last = counted.get(alike)
                 if last is not None and last[1] == firings[seen] and last[0] == render:
                     content = last[2]
@@ -980,6 +992,51 @@ class TemplateAsker(Asker):
             f = {k: v for k, v in f.items() if k != "inherited_from"}
             f["version"] = component_token(f["component"])
         return f
+
+    def check_varied(self, question: str, inputs: dict, name: str, values: list, derive) -> None:
+        """The facts of `inputs` with each of `values` as input `name` differ from those with the first only as
+        `_varied` allows, and what follows from the first follows from each of them alike (raises ValueError else):
+        one template, `name` and what follows from it slots, stands for every value."""
+        from kb.questions import module
+
+        mod = module(question)
+        first = mod.facts(self, {**inputs, name: values[0]})
+        for value in values[1:]:
+            self._varied(question, first, first, mod.facts(self, {**inputs, name: value}), name, (values[0], value),
+                         derive)
+
+    def _varied(self, question: str, render: list[dict], facts: list[dict], other: list[dict], name: str,
+                values: tuple, derive) -> list[dict]:
+        """`render` (the facts a template is written from) with every property that follows from input `name` as a
+        slot: where `derive(prop, value, fact)` gives it for the first value (`facts`) it must give it for the second
+        (`other`) too, and no condition or citation may read it (the page computes it so); a property that differs
+        between the two otherwise stays where no rule reads it at all (not even a text) and is an error else. (A condition or citation of a rule
+        that cannot match the fact does not count: `_may_read`; a MIG profile's own citation, under mig.strategy single
+        or mixed without sharing, keeps those requests apart.)"""
+        if len(facts) != len(other) or any(a.keys() != b.keys() for a, b in zip(facts, other)):
+            raise ValueError(f"the facts differ in shape for two values of {name}: {values}")
+        shown = {n.rsplit(".", 1)[-1] for _rule, names, _v, _c in self._rule_reads(question).values() for n in names}
+        out = []
+        for row, a, b in zip(render, facts, other):
+            if a is b or a == b:
+                out.append(row)
+                continue
+            row = dict(row)
+            for k in a:
+                found = derive(k, values[0], a)
+                if found is not None and found == a[k]:  # (equal for the two values or not: it follows from the input)
+                    if derive(k, values[1], b) != b[k]:
+                        raise ValueError(f"the ask page computes {k} for {name} {values[1]} as "
+                                         f"{derive(k, values[1], b)!r}, the facts have {b[k]!r}")
+                    if self._may_read(question, a, k, False, []):
+                        raise ValueError(f"a {question} rule reads {k}, which follows from {name}: the ask page "
+                                         "cannot class it")
+                    row[k] = slot(k)
+                elif a[k] != b[k] and (k in shown or self._may_read(question, a, k, False, [])):
+                    raise ValueError(f"the ask page does not know how {k} follows from {name} "
+                                     f"({name} {values[0]}: {a[k]!r}, {values[1]}: {b[k]!r})")
+            out.append(row)
+        return out
 
     def _counted(self, question: str, facts: list[dict], other: list[dict], name: str, values: tuple,
                  derived) -> list[dict]:

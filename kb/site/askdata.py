@@ -127,21 +127,63 @@ _DERIVED = {
 derived.props = frozenset(_DERIVED)  # the only properties it computes (askbatch._counted)
 
 
+def plain_profiles(card: dict) -> list[str]:
+    """The card's MIG profiles without a variant (-me, +me.all, +gfx): what the resource facts take from one of them
+    follows from its name (`profile_derived`), so one template with the profile as a slot stands for all of them."""
+    return [p["name"] for p in (card.get("mig") or {}).get("profiles", []) if not p.get("variant")]
+
+
+def profile_derived(data: dict):
+    """derive(prop, profile, fact): what a resource fact holds of a plain MIG profile, as the page computes it from
+    the profile's name and the card's profile counts (`profileValues` in docs/javascripts/ask.js); None for a
+    property that does not follow from the profile."""
+    from kb.questions.resource import mig_resource_name
+
+    def derive(prop: str, profile: str, fact: dict):
+        if prop == "profile":
+            return profile
+        if prop in ("own_resource", "mig_resource"):
+            return mig_resource_name(profile)
+        if prop == "profile_count":
+            return next((p["max_count"] for p in data["cards"][fact["card"]]["mig"]["profiles"] if p["name"] == profile),
+                        None)
+        return None
+    return derive
+
+
 def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sent, classes: bool = True) -> list[dict]:
     """One template per (release, combination); a class of replica counts is computed with two counts of it
-    (kb.site.askbatch.TemplateAsker.templates): what follows from the count is filled in by the page. With
-    `classes`, one request per class of what a resource rule that may fire for it can read (`by_facts`: a variant
-    profile's rules only under `mixed`, the MPS rules only for MPS, …) is asked."""
-    requests = []
+    (kb.site.askbatch.TemplateAsker.templates): what follows from the count is filled in by the page, and so is what
+    follows from a plain MIG profile where the card's profile is shared (time-slicing or MPS on a MIG instance; a
+    MIG request without sharing cites the profile's own entry): the combinations of the card's plain profiles that
+    agree but for the profile are asked once, with the first plain profile and the profile a slot (`varied`; every plain profile's facts are
+    checked to differ only so, `check_varied`). With `classes`, one request per class of what a resource rule that
+    may fire for it can read (`by_facts`: a variant profile's rules only under `mixed`, the MPS rules only for MPS,
+    …) is asked."""
+    plain = plain_profiles(asker.data["cards"][cid])
+    varied = ("profile", plain[1], profile_derived(asker.data)) if len(plain) > 1 else None
+    requests, at, first, checked = [], [], {}, set()
     for op in ops:
         for c in combos:
-            base = {"card": cid, "operator": _op(op), **{k: v for k, v in c.items() if k not in ("class", "replicas")}}
-            reps = c["replicas"] or [None]
-            if len(reps) == 2:
-                requests.append(({**base, "replicas": reps[0]}, sent(op), ("replicas", reps[1])))
-            else:
-                requests.append(({**base, "replicas": reps[0]}, sent(op)))
-    return asker.templates("resource", requests, derived, by_facts=("operator",) if classes else ())
+            vary = varied if varied is not None and c["profile"] in plain and c["mode"] != "mig" else None
+            if vary is not None:
+                c = {**c, "profile": plain[0]}
+            key = (op, combo_key(c))
+            if key not in first:
+                first[key] = len(requests)
+                base = {"card": cid, "operator": _op(op), **{k: v for k, v in c.items() if k not in ("class", "replicas")}}
+                reps = c["replicas"] or [None]
+                counted = ("replicas", reps[1]) if len(reps) == 2 else None
+                inputs = {**base, "replicas": reps[0]}
+                requests.append((inputs, sent(op), counted, vary) if counted or vary else (inputs, sent(op)))
+                if vary is not None and (op, c["mode"], c["mig_strategy"]) not in checked:
+                    # (each plain profile's facts differ from the first's only in what the page fills in: once per
+                    # release, sharing and strategy)
+                    checked.add((op, c["mode"], c["mig_strategy"]))
+                    asker.check_varied("resource", inputs, "profile", plain, varied[2])
+            at.append(first[key])
+    out = asker.templates("resource", requests, derived, by_facts=("operator",) if classes else ())
+    return [out[n] for n in at]
 
 
 def compute(data: dict, rules: dict) -> dict:
