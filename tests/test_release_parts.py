@@ -716,3 +716,17 @@ def test_what_follows_from_the_first_profile_must_follow_from_every_plain_one(re
         asker.check_varied("resource", inputs, "profile", plain, right)
         with pytest.raises(ValueError, match="computes profile_count for profile"):
             asker.check_varied("resource", inputs, "profile", plain, wrong)
+
+
+def test_a_condition_reading_what_differs_only_for_a_third_profile_is_refused_too(real, monkeypatch):
+    """1g.20gb and 2g.20gb hold the same memory, 1g.10gb another. With those two first and RES-015 (renamed: not the
+    first combination of its sharing, where every plain profile is compared) made to need 20 GB, the request's two
+    profiles fire it alike: still refused (`check_varied` tells what differs for any plain profile), not answered for
+    1g.10gb as for 1g.20gb."""
+    data, rules = real
+    monkeypatch.setattr(askdata, "plain_profiles", lambda card: ["1g.20gb", "2g.20gb", "1g.10gb"])
+    rule = next(r for r in rules["resource"] if r["id"] == "RES-015")
+    when = [(alias, {"$and": [*cond["$and"], {"profile_memory_gb": 20}]}) for alias, cond in rule["when"]]
+    patched = _rule_changed(rules, "RES-015", when=when)
+    with pytest.raises(ValueError, match="does not know how profile_memory_gb follows from profile"):
+        _profile_templates(data, patched, lambda c: c["profile"] and c["mode"] == "time-slicing")

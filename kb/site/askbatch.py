@@ -518,7 +518,8 @@ class TemplateAsker(Asker):
                   by_facts: tuple = ()) -> list[dict]:
         """Templates for many requests of one question. A request is (inputs with sentinels, {sentinel: slot
         name}), or (inputs, sentinels, counted, varied) with `counted` None or, as described below, (input name, second
-        value) for a number the rules compare, and `varied` None or (input name, second value, derive) for an input no
+        value) for a number the rules compare, and `varied` None or (input name, second value, derive, the properties
+        that differ for any other value: `check_varied`) for an input no
         rule's condition or citation reads whose template stands for every value of a class (a MIG profile: the
         plain profiles of a card, kb.site.askdata): the facts are built with both values too, and what differs
         becomes a slot where `derive(prop, value, fact)` gives it for both values (the page computes it the same way),
@@ -593,9 +594,9 @@ class TemplateAsker(Asker):
                 other = mod.facts(self, {**inputs, name: second})
                 render = self._counted(question, facts, other, name, (inputs[name], second), derived)
             if varied:
-                name, second, derive = request[3]
+                name, second, derive, varying = request[3]
                 render = self._varied(question, render, facts, mod.facts(self, {**inputs, name: second}), name,
-                                      (inputs[name], second), derive)
+                                      (inputs[name], second), derive, varying)
             if open_slots and not by_facts:  # (by_facts: `_fact_class` checks)
                 self._unread(question, facts, [s for s, name in sentinels.items() if name in open_slots])
             seen = projection(facts, constant, joined)
@@ -993,32 +994,51 @@ class TemplateAsker(Asker):
             f["version"] = component_token(f["component"])
         return f
 
-    def check_varied(self, question: str, inputs: dict, name: str, values: list, derive) -> None:
+    def check_varied(self, question: str, inputs: dict, name: str, values: list, derive) -> frozenset:
         """The facts of `inputs` with each of `values` as input `name` differ from those with the first only as
         `_varied` allows, and what follows from the first follows from each of them alike (raises ValueError else):
-        one template, `name` and what follows from it slots, stands for every value."""
+        one template, `name` and what follows from it slots, stands for every value. Returns the properties that
+        differ between the first value's facts and any other's (`_varied` checks them for every request, not only
+        where its two values differ)."""
         from kb.questions import module
 
         mod = module(question)
         first = mod.facts(self, {**inputs, name: values[0]})
+        varying: set = set()
         for value in values[1:]:
-            self._varied(question, first, first, mod.facts(self, {**inputs, name: value}), name, (values[0], value),
-                         derive)
+            other = mod.facts(self, {**inputs, name: value})
+            self._varied(question, first, first, other, name, (values[0], value), derive)
+            varying |= {k for a, b in zip(first, other) if a is not b for k in a if a[k] != b[k]}
+        return frozenset(varying)
 
     def _varied(self, question: str, render: list[dict], facts: list[dict], other: list[dict], name: str,
-                values: tuple, derive) -> list[dict]:
+                values: tuple, derive, varying: frozenset = frozenset()) -> list[dict]:
         """`render` (the facts a template is written from) with every property that follows from input `name` as a
         slot: where `derive(prop, value, fact)` gives it for the first value (`facts`) it must give it for the second
         (`other`) too, and no condition or citation may read it (the page computes it so); a property that differs
-        between the two otherwise stays where no rule reads it at all (not even a text) and is an error else. (A condition or citation of a rule
+        between the two otherwise (or for another value: `varying`) stays where no rule reads it at all (not even a
+        text) and is an error else. (A condition or citation of a rule
         that cannot match the fact does not count: `_may_read`; a MIG profile's own citation, under mig.strategy single
         or mixed without sharing, keeps those requests apart.)"""
         if len(facts) != len(other) or any(a.keys() != b.keys() for a, b in zip(facts, other)):
             raise ValueError(f"the facts differ in shape for two values of {name}: {values}")
-        shown = {n.rsplit(".", 1)[-1] for _rule, names, _v, _c in self._rule_reads(question).values() for n in names}
+        memo = self._read.get(("varied", question))
+        if memo is None:  # (what the rules' texts show; the properties whose values decide what rule may match)
+            shown = {n.rsplit(".", 1)[-1] for _rule, names, _v, _c in self._rule_reads(question).values() for n in names}
+            decide = tuple(sorted({p for rule in self.rules[question] for _alias, cond in rule["when"]
+                                   for p in required_constants(cond)}))
+            memo = self._read["varied", question] = (shown, decide, {})
+        shown, decide, seen = memo
+
+        def may_read(fact: dict, prop: str) -> bool:
+            key = (prop, tuple([fact.get(p, _ABSENT) for p in decide]))
+            found = seen.get(key)
+            if found is None:
+                found = seen[key] = self._may_read(question, fact, prop, False, [])
+            return found
         out = []
         for row, a, b in zip(render, facts, other):
-            if a is b or a == b:
+            if a is b or a == b and varying.isdisjoint(a):
                 out.append(row)
                 continue
             row = dict(row)
@@ -1028,11 +1048,11 @@ class TemplateAsker(Asker):
                     if derive(k, values[1], b) != b[k]:
                         raise ValueError(f"the ask page computes {k} for {name} {values[1]} as "
                                          f"{derive(k, values[1], b)!r}, the facts have {b[k]!r}")
-                    if self._may_read(question, a, k, False, []):
+                    if may_read(a, k):
                         raise ValueError(f"a {question} rule reads {k}, which follows from {name}: the ask page "
                                          "cannot class it")
                     row[k] = slot(k)
-                elif a[k] != b[k] and (k in shown or self._may_read(question, a, k, False, [])):
+                elif (a[k] != b[k] or k in varying) and (k in shown or may_read(a, k)):
                     raise ValueError(f"the ask page does not know how {k} follows from {name} "
                                      f"({name} {values[0]}: {a[k]!r}, {values[1]}: {b[k]!r})")
             out.append(row)

@@ -161,12 +161,12 @@ def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sen
     may fire for it can read (`by_facts`: a variant profile's rules only under `mixed`, the MPS rules only for MPS,
     …) is asked."""
     plain = plain_profiles(asker.data["cards"][cid])
-    varied = ("profile", plain[1], profile_derived(asker.data)) if len(plain) > 1 else None
-    requests, at, first, checked = [], [], {}, set()
+    derive = profile_derived(asker.data) if len(plain) > 1 else None
+    requests, at, first, varying = [], [], {}, {}
     for op in ops:
         for c in combos:
-            vary = varied if varied is not None and c["profile"] in plain and c["mode"] != "mig" else None
-            if vary is not None:
+            vary = derive is not None and c["profile"] in plain and c["mode"] != "mig"
+            if vary:
                 c = {**c, "profile": plain[0]}
             key = (op, combo_key(c))
             if key not in first:
@@ -175,12 +175,12 @@ def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sen
                 reps = c["replicas"] or [None]
                 counted = ("replicas", reps[1]) if len(reps) == 2 else None
                 inputs = {**base, "replicas": reps[0]}
+                if vary and (c["mode"], c["mig_strategy"]) not in varying:
+                    # each plain profile's facts differ from the first's only in what the page fills in (what a plain
+                    # profile's facts take from it is the card's, whatever the release): once per sharing and strategy
+                    varying[c["mode"], c["mig_strategy"]] = asker.check_varied("resource", inputs, "profile", plain, derive)
+                vary = ("profile", plain[1], derive, varying[c["mode"], c["mig_strategy"]]) if vary else None
                 requests.append((inputs, sent(op), counted, vary) if counted or vary else (inputs, sent(op)))
-                if vary is not None and (op, c["mode"], c["mig_strategy"]) not in checked:
-                    # (each plain profile's facts differ from the first's only in what the page fills in: once per
-                    # release, sharing and strategy)
-                    checked.add((op, c["mode"], c["mig_strategy"]))
-                    asker.check_varied("resource", inputs, "profile", plain, varied[2])
             at.append(first[key])
     out = asker.templates("resource", requests, derived, by_facts=("operator",) if classes else ())
     return [out[n] for n in at]
