@@ -277,9 +277,12 @@ class Oracle:
             if info.get("memory_gb"):
                 memory = round(info["memory_gb"] / count, 1)
                 values["client_memory_gb"] = str(int(memory)) if float(memory).is_integer() else str(memory)
-        if profile:  # (ask.js profileValues: one template stands for the card's plain profiles where one is shared)
+        if profile:  # (ask.js profileValues: one template stands for a card's plain profiles, one for its variants)
+            variant = info.get("variants", {}).get(profile)
+            base = profile[: -len(variant)] if variant and profile.endswith(variant) else profile
             resource = "nvidia.com/" + ("mig-" + profile).replace("+", ".")
-            values.update(profile=profile, own_resource=resource, mig_resource=resource,
+            values.update(profile=profile, own_resource=resource, mig_resource=resource, base_profile=base,
+                          base_resource="nvidia.com/" + ("mig-" + base).replace("+", "."),
                           profile_count=str(info["counts"][profile]))
         return self.answer(card, card["groups"][card["ops"][op]]["resource"][at], values)
 

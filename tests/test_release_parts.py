@@ -631,16 +631,31 @@ def _filled(value, values: dict):
     return value
 
 
-def _profile_templates(data, rules, combos_of=None):
+def _profile_templates(data, rules, combos_of=None, cid=PROFILED, op=None):
     asker = TemplateAsker(data, rules=rules)
-    op = asker.index["operator_releases"][0]
+    op = op or asker.index["operator_releases"][0]
     asker.real[askdata._op(op)] = op
-    card = data["cards"][PROFILED]
-    combos = askdata.resource_combos(asker.index["cards"][PROFILED]["profiles"], askdata.replica_classes(rules))
+    card = data["cards"][cid]
+    combos = askdata.resource_combos(asker.index["cards"][cid]["profiles"], askdata.replica_classes(rules))
     combos = [c for c in combos if combos_of is None or combos_of(c)]
     with bulk():
-        got = askdata._resource_templates(asker, PROFILED, [op], combos, lambda o: {askdata._op(o): "operator"})
+        got = askdata._resource_templates(asker, cid, [op], combos, lambda o: {askdata._op(o): "operator"})
     return asker, op, card, combos, got
+
+
+def _page_says_what_the_cli_says(asker, data, rules, cid, op, profile, template, n):
+    said = TemplateAsker(data, rules=rules).answer("resource", {
+        "card": cid, "operator": op, "profile": profile, "mig_strategy": "mixed", "mode": "time-slicing", "replicas": n,
+        "rename_by_default": False})
+    derive = askdata.profile_derived(data)
+    values = {"operator": op, "replicas": str(n), "profile": profile, **asker.release_values.get(askdata._op(op), {}),
+              **{k: str(derive(k, profile, {"card": cid})) for k in ("own_resource", "profile_count", "base_profile",
+                                                                      "base_resource")}}
+    values["mig_resource"] = values["own_resource"]  # (as ask.js: a variant's template names which one it is)
+    shown = _filled(template, values)
+    assert shown["summary"] == said["summary"] and shown["details"]["resource"] == said["details"]["resource"]
+    assert [(r["rule"], r["text"]) for r in shown["reasons"]] == [(r["rule"], r["text"]) for r in said["reasons"]]
+    return said
 
 
 def test_one_resource_template_stands_for_a_cards_plain_profiles_where_one_is_shared(real):
@@ -659,18 +674,31 @@ def test_one_resource_template_stands_for_a_cards_plain_profiles_where_one_is_sh
     assert len({id(by[p, "mig"]) for p in plain}) == len(plain)  # (RES-002 cites the profile's own entry)
     variant = next(p["name"] for p in card["mig"]["profiles"] if p.get("variant"))
     assert id(by[variant, "time-slicing"]) not in shared
-    alone = TemplateAsker(data, rules=rules)
     n = askdata.replica_classes(rules)[0]["reps"][0]
-    derive = askdata.profile_derived(data)
     with bulk():
         for profile in plain:
-            said = alone.answer("resource", {"card": PROFILED, "operator": op, "profile": profile, "mig_strategy": "mixed",
-                                             "mode": "time-slicing", "replicas": n, "rename_by_default": False})
-            values = {"operator": op, "replicas": str(n), "profile": profile,
-                      **{k: str(derive(k, profile, {"card": PROFILED})) for k in ("own_resource", "mig_resource", "profile_count")}}
-            shown = _filled(by[profile, "time-slicing"], values)
-            assert shown["summary"] == said["summary"] and shown["details"]["resource"] == said["details"]["resource"]
-            assert [(r["rule"], r["text"]) for r in shown["reasons"]] == [(r["rule"], r["text"]) for r in said["reasons"]]
+            _page_says_what_the_cli_says(asker, data, rules, PROFILED, op, profile, by[profile, "time-slicing"], n)
+
+
+def test_one_resource_template_stands_for_a_cards_variants_under_each_release(real):
+    """Time-slicing on A30's two variant profiles (1g.6gb+me, 2g.12gb+me): one template per release; the page fills in
+    the resource the release's device plugin advertises them as — the plain profile's under GPU Operator 25.3.0
+    (device plugin v0.17.1), their own under the newest release — and says what `gpukb ask resource` says."""
+    data, rules = real
+    variants = askdata.profile_groups(data["cards"]["a30"])[1]
+    assert len(variants) == 2
+    n = askdata.replica_classes(rules)[0]["reps"][0]
+    resources = []
+    for op in (None, "25.3.0"):
+        asker, op, _card, combos, got = _profile_templates(
+            data, rules, lambda c: c["profile"] in variants and c["mig_strategy"] == "mixed" and c["mode"] == "time-slicing"
+            and not c["rename_by_default"] and c["class"] == 0, cid="a30", op=op)
+        assert len({id(t) for t in got}) == 1
+        with bulk():
+            resources.append([_page_says_what_the_cli_says(asker, data, rules, "a30", op, c["profile"], t, n)["details"]["resource"]
+                              for c, t in zip(combos, got)])
+    assert resources == [["nvidia.com/mig-1g.6gb.me", "nvidia.com/mig-2g.12gb.me"],
+                         ["nvidia.com/mig-1g.6gb", "nvidia.com/mig-2g.12gb"]]
 
 
 def _rule_changed(rules, rid, **change):
@@ -724,7 +752,7 @@ def test_a_condition_reading_what_differs_only_for_a_third_profile_is_refused_to
     profiles fire it alike: still refused (`check_varied` tells what differs for any plain profile), not answered for
     1g.10gb as for 1g.20gb."""
     data, rules = real
-    monkeypatch.setattr(askdata, "plain_profiles", lambda card: ["1g.20gb", "2g.20gb", "1g.10gb"])
+    monkeypatch.setattr(askdata, "profile_groups", lambda card: [["1g.20gb", "2g.20gb", "1g.10gb"], []])
     rule = next(r for r in rules["resource"] if r["id"] == "RES-015")
     when = [(alias, {"$and": [*cond["$and"], {"profile_memory_gb": 20}]}) for alias, cond in rule["when"]]
     patched = _rule_changed(rules, "RES-015", when=when)

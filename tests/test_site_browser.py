@@ -176,6 +176,12 @@ ASKED = [
      {"card": "H200 NVL", "profile": "3g.71gb", "strategy": "mixed", "time-slicing": "4"}),
     ("de", "q=resource&card=h100-sxm5-80gb&profile=2g.20gb&mps=3&rename-by-default=1", "resource",
      {"card": "h100-sxm5-80gb", "profile": "2g.20gb", "mps": "3", "rename-by-default": True}),
+    # … and on a variant profile (one template for a card's variants): under an older release its plain profile's
+    # resource, under a newer one its own
+    ("de", "q=resource&card=a30&profile=2g.12gb%2Bme&strategy=mixed&time-slicing=4&operator=25.3.0", "resource",
+     {"card": "a30", "profile": "2g.12gb+me", "strategy": "mixed", "time-slicing": "4", "operator": "25.3.0"}),
+    ("en", "q=resource&card=rtx-pro-6000-blackwell-server&profile=2g.48gb-me&strategy=mixed&mps=2", "resource",
+     {"card": "rtx-pro-6000-blackwell-server", "profile": "2g.48gb-me", "strategy": "mixed", "mps": "2"}),
     ("de", "q=resource&card=L4&time-slicing=4&rename-by-default=1", "resource",
      {"card": "L4", "time-slicing": "4", "rename-by-default": True}),
     ("en", "q=resource&card=l40s&mps=9223372036854775807", "resource", {"card": "l40s", "mps": "9223372036854775807"}),

@@ -507,11 +507,18 @@
     return out;
   }
 
-  // what follows from a plain MIG profile's name, as kb.site.askdata.profile_derived gives it (one resource template
-  // stands for the card's plain profiles where one is shared; the build checks that their facts differ only so)
+  // what follows from a MIG profile's name, as kb.site.askdata.profile_derived gives it (one resource template stands
+  // for a card's plain profiles, and one for its variants, where one is shared; the build checks that their facts
+  // differ only so)
+  function migResource(profile) { return "nvidia.com/" + ("mig-" + profile).replace(/\+/g, "."); }
+
   function profileValues(profile, info, values) {
+    var variant = (info.variants || {})[profile];
+    var base = variant && profile.slice(-variant.length) === variant ? profile.slice(0, -variant.length) : profile;
     values.profile = profile;
-    values.own_resource = values.mig_resource = "nvidia.com/" + ("mig-" + profile).replace(/\+/g, ".");
+    values.own_resource = values.mig_resource = migResource(profile);
+    values.base_profile = base;
+    values.base_resource = migResource(base);
     values.profile_count = String(info.counts[profile]);
     return values;
   }

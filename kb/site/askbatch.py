@@ -1053,6 +1053,13 @@ class TemplateAsker(Asker):
                                          "cannot class it")
                     row[k] = slot(k)
                 elif (a[k] != b[k] or k in varying) and (k in shown or may_read(a, k)):
+                    # (a value the page computes under another name: a variant's resource, its own or its plain
+                    # profile's as the release's device plugin has it)
+                    alias = next((p for p in getattr(derive, "props", ()) if p != k and derive(p, values[0], a) == a[k]
+                                  and derive(p, values[1], b) == b[k]), None)
+                    if alias is not None and not may_read(a, k):
+                        row[k] = slot(alias)
+                        continue
                     raise ValueError(f"the ask page does not know how {k} follows from {name} "
                                      f"({name} {values[0]}: {a[k]!r}, {values[1]}: {b[k]!r})")
             out.append(row)

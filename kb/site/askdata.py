@@ -127,47 +127,60 @@ _DERIVED = {
 derived.props = frozenset(_DERIVED)  # the only properties it computes (askbatch._counted)
 
 
+def profile_groups(card: dict) -> list[list[str]]:
+    """The card's MIG profiles without a variant, and those with one (-me, +me.all, +gfx): what the resource facts take
+    from a profile of a group follows from its name (`profile_derived`), so one template with the profile as a slot
+    stands for all of a group."""
+    profiles = (card.get("mig") or {}).get("profiles", [])
+    return [[p["name"] for p in profiles if bool(p.get("variant")) is variant] for variant in (False, True)]
+
+
 def plain_profiles(card: dict) -> list[str]:
-    """The card's MIG profiles without a variant (-me, +me.all, +gfx): what the resource facts take from one of them
-    follows from its name (`profile_derived`), so one template with the profile as a slot stands for all of them."""
-    return [p["name"] for p in (card.get("mig") or {}).get("profiles", []) if not p.get("variant")]
+    """The card's MIG profiles without a variant (`profile_groups`)."""
+    return profile_groups(card)[0]
 
 
 def profile_derived(data: dict):
-    """derive(prop, profile, fact): what a resource fact holds of a plain MIG profile, as the page computes it from
-    the profile's name and the card's profile counts (`profileValues` in docs/javascripts/ask.js); None for a
-    property that does not follow from the profile."""
-    from kb.questions.resource import mig_resource_name
+    """derive(prop, profile, fact): what a resource fact holds of a MIG profile, as the page computes it from the
+    profile's name, its variant and the card's profile counts (`profileValues` in docs/javascripts/ask.js); None for a
+    property that does not follow from the profile. (A variant's `mig_resource` is its own resource or its plain
+    profile's, by the release's device plugin: the template names whichever it is, kb.site.askbatch `_varied`.)"""
+    from kb.questions.resource import base_profile, mig_resource_name
 
     def derive(prop: str, profile: str, fact: dict):
         if prop == "profile":
             return profile
-        if prop in ("own_resource", "mig_resource"):
+        if prop == "own_resource" or prop == "mig_resource" and "variant" not in fact:
             return mig_resource_name(profile)
-        if prop == "profile_count":
-            return next((p["max_count"] for p in data["cards"][fact["card"]]["mig"]["profiles"] if p["name"] == profile),
-                        None)
+        if prop in ("profile_count", "base_profile", "base_resource"):
+            found = next((p for p in data["cards"][fact["card"]]["mig"]["profiles"] if p["name"] == profile), None)
+            if found is None:
+                return None
+            if prop == "profile_count":
+                return found["max_count"]
+            return base_profile(found) if prop == "base_profile" else mig_resource_name(base_profile(found))
         return None
+    derive.props = ("profile", "own_resource", "mig_resource", "profile_count", "base_profile", "base_resource")
     return derive
 
 
 def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sent, classes: bool = True) -> list[dict]:
     """One template per (release, combination); a class of replica counts is computed with two counts of it
     (kb.site.askbatch.TemplateAsker.templates): what follows from the count is filled in by the page, and so is what
-    follows from a plain MIG profile where the card's profile is shared (time-slicing or MPS on a MIG instance; a
-    MIG request without sharing cites the profile's own entry): the combinations of the card's plain profiles that
-    agree but for the profile are asked once, with the first plain profile and the profile a slot (`varied`; every plain profile's facts are
-    checked to differ only so, `check_varied`). With `classes`, one request per class of what a resource rule that
-    may fire for it can read (`by_facts`: a variant profile's rules only under `mixed`, the MPS rules only for MPS,
-    …) is asked."""
-    plain = plain_profiles(asker.data["cards"][cid])
-    derive = profile_derived(asker.data) if len(plain) > 1 else None
+    follows from a MIG profile where the profile is shared (time-slicing or MPS on a MIG instance; a MIG request
+    without sharing cites the profile's own entry): the combinations of one group's profiles (`profile_groups`: the
+    plain ones, the variants) that agree but for the profile are asked once, with the group's first profile and the
+    profile a slot (`varied`; each profile's facts are checked to differ only so, `check_varied`). With `classes`,
+    one request per class of what a resource rule that may fire for it can read (`by_facts`: a variant profile's
+    rules only under `mixed`, the MPS rules only for MPS, …) is asked."""
+    derive = profile_derived(asker.data)
+    group = {name: g for g in profile_groups(asker.data["cards"][cid]) if len(g) > 1 for name in g}
     requests, at, first, varying = [], [], {}, {}
     for op in ops:
         for c in combos:
-            vary = derive is not None and c["profile"] in plain and c["mode"] != "mig"
-            if vary:
-                c = {**c, "profile": plain[0]}
+            profiles = group.get(c["profile"]) if c["mode"] != "mig" else None
+            if profiles:
+                c = {**c, "profile": profiles[0]}
             key = (op, combo_key(c))
             if key not in first:
                 first[key] = len(requests)
@@ -175,11 +188,14 @@ def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sen
                 reps = c["replicas"] or [None]
                 counted = ("replicas", reps[1]) if len(reps) == 2 else None
                 inputs = {**base, "replicas": reps[0]}
-                if vary and (c["mode"], c["mig_strategy"]) not in varying:
-                    # each plain profile's facts differ from the first's only in what the page fills in (what a plain
+                vary = None
+                if profiles:
+                    # each profile's facts differ from the first's of its group only in what the page fills in (what a
                     # profile's facts take from it is the card's, whatever the release): once per sharing and strategy
-                    varying[c["mode"], c["mig_strategy"]] = asker.check_varied("resource", inputs, "profile", plain, derive)
-                vary = ("profile", plain[1], derive, varying[c["mode"], c["mig_strategy"]]) if vary else None
+                    checked = (profiles[0], c["mode"], c["mig_strategy"])
+                    if checked not in varying:
+                        varying[checked] = asker.check_varied("resource", inputs, "profile", profiles, derive)
+                    vary = ("profile", profiles[1], derive, varying[checked])
                 requests.append((inputs, sent(op), counted, vary) if counted or vary else (inputs, sent(op)))
             at.append(first[key])
     out = asker.templates("resource", requests, derived, by_facts=("operator",) if classes else ())
@@ -764,6 +780,7 @@ def shared_payload(data: dict, computed: dict, lang: str) -> dict:
               *(sy["name"] for sy in card.get("systems", []))], "plain": bool(card.get("plain_product")),
               "mig_status": index["cards"][cid]["mig_status"], "profiles": index["cards"][cid]["profiles"],
               "counts": index["cards"][cid]["profile_counts"],
+              "variants": {p["name"]: p["variant"] for p in (card.get("mig") or {}).get("profiles", []) if p.get("variant")},
               "memory_gb": (card.get("memory_gb") or {}).get("value"),
               "pci": (card.get("pci_device_ids") or {}).get("value", [])}
              for cid, card in data["cards"].items()]
