@@ -42,8 +42,7 @@ def atomic_write(path: str | os.PathLike, data: str | bytes | list[bytes], *, en
         mode = target.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{target.name}.", dir=target.parent)
-    try:
+    with _replacing(target) as (fd, tmp):
         with os.fdopen(fd, "wb") as fh:
             for chunk in chunks:
                 fh.write(chunk)
@@ -51,11 +50,6 @@ def atomic_write(path: str | os.PathLike, data: str | bytes | list[bytes], *, en
             if durable:
                 os.fsync(fh.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
     if durable:
         _fsync_dir(target.parent)
     return target
@@ -68,16 +62,23 @@ def place(src: str | os.PathLike, dest: str | os.PathLike) -> None:
     the two names share their bytes until one of them is replaced. Raises OSError (nothing changed then)."""
     import shutil
 
-    dest = Path(dest)
-    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{dest.name}.", dir=dest.parent)
-    os.close(fd)
-    try:
+    with _replacing(Path(dest)) as (fd, tmp):
+        os.close(fd)
         try:
             os.unlink(tmp)
             os.link(src, tmp)
         except OSError:  # another file system, or one without hard links: the bytes copied
             shutil.copyfile(src, tmp)
-        os.replace(tmp, dest)
+
+
+@contextlib.contextmanager
+def _replacing(target: Path):
+    """(fd, name) of a new temp file beside `target`, renamed over `target` once the block has run; removed (and
+    `target` left as it was) where the block fails."""
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{target.name}.", dir=target.parent)
+    try:
+        yield fd, tmp
+        os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
