@@ -519,12 +519,12 @@ class TemplateAsker(Asker):
         """Templates for many requests of one question. A request is (inputs with sentinels, {sentinel: slot
         name}), or (inputs, sentinels, counted, varied) with `counted` None or, as described below, (input name, second
         value) for a number the rules compare, and `varied` None or (input name, second value, derive, the properties
-        that differ for any other value: `check_varied`) for an input no
-        rule's condition or citation reads whose template stands for every value of a class (a MIG profile: the
-        plain profiles of a card, kb.site.askdata): the facts are built with both values too, and what differs
-        becomes a slot where `derive(prop, value, fact)` gives it for both values (the page computes it the same way),
-        stays where no rule reads it at all, and is an error else (`_varied`). Requests of the first form are
-        (inputs, sentinels, (input name, second value)) for a number the rules compare (a replica
+        that differ for any other value: `check_varied`) for an input no rule's condition or citation reads whose
+        template stands for every value of a class (a MIG profile: a group of a card's profiles, kb.site.askdata): the
+        facts are built with both values too; what follows from the input (`derive(prop, value, fact)`, which the page
+        computes the same way) becomes a slot, what differs otherwise stays where no rule reads it at all and is an
+        error else (`_varied`). A request (inputs, sentinels, (input name, second value)) is one counted: for a
+        number the rules compare (a replica
         count): the facts are built with both values; the properties that differ follow from the number and
         become slots (each must be one `derived` knows how to compute: derived(prop, value, fact) → the fact's
         value). Returns one template per request.
@@ -1016,10 +1016,11 @@ class TemplateAsker(Asker):
         """`render` (the facts a template is written from) with every property that follows from input `name` as a
         slot: where `derive(prop, value, fact)` gives it for the first value (`facts`) it must give it for the second
         (`other`) too, and no condition or citation may read it (the page computes it so); a property that differs
-        between the two otherwise (or for another value: `varying`) stays where no rule reads it at all (not even a
-        text) and is an error else. (A condition or citation of a rule
-        that cannot match the fact does not count: `_may_read`; a MIG profile's own citation, under mig.strategy single
-        or mixed without sharing, keeps those requests apart.)"""
+        between the two otherwise (or for another value: `varying`) is written as the slot of what follows from the
+        input that it equals for both (a variant's resource: its own or its plain profile's), or stays where no rule
+        reads it at all (not even a text), and is an error else. (A condition or citation of a rule that cannot match
+        the fact does not count: `_may_read`; a MIG profile's own citation, under mig.strategy single or mixed without
+        sharing, keeps those requests apart.)"""
         if len(facts) != len(other) or any(a.keys() != b.keys() for a, b in zip(facts, other)):
             raise ValueError(f"the facts differ in shape for two values of {name}: {values}")
         memo = self._read.get(("varied", question))

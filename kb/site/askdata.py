@@ -190,8 +190,9 @@ def _resource_templates(asker, cid: str, ops: list[str], combos: list[dict], sen
                 inputs = {**base, "replicas": reps[0]}
                 vary = None
                 if profiles:
-                    # each profile's facts differ from the first's of its group only in what the page fills in (what a
-                    # profile's facts take from it is the card's, whatever the release): once per sharing and strategy
+                    # each profile's facts differ from the first's of its group only in what the page fills in: checked
+                    # once per sharing and strategy (what the profile decides is the card's data; what the release
+                    # decides of it — a variant's resource — is checked for every request, `_varied`)
                     checked = (profiles[0], c["mode"], c["mig_strategy"])
                     if checked not in varying:
                         varying[checked] = asker.check_varied("resource", inputs, "profile", profiles, derive)
