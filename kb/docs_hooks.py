@@ -689,14 +689,15 @@ def on_post_template(output, template_name, config):
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100) has built the other languages and the search index
 def on_post_build(config):
-    """Once both languages are built: a search index and a site map per language, the 404 pages."""
+    """Once both languages are built: a search index and a site map per language, the 404 pages; then the files of
+    the forked generation (which none of those reads) put in place once it is done — the last of its processes runs
+    alone meanwhile, so this work costs the build no time."""
     plugin = config.plugins.get("i18n")
     if plugin is not None and getattr(plugin, "building", False):
         return  # an inner build of one more language: the outer build finishes the site
     from kb.site.publish import language_sitemap, split_search_index
 
     site = Path(config.site_dir)
-    _finish_pending()
     default = getattr(plugin, "default_language", "de")
     others = tuple(lang for lang in getattr(plugin, "build_languages", [default]) if lang != default)
     split_search_index(site, default, others)
@@ -706,3 +707,4 @@ def on_post_build(config):
         target = site / ("404.html" if lang == default else f"{lang}/404.html")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(output, encoding="utf-8")
+    _finish_pending()
