@@ -139,7 +139,6 @@ def _deliver(files: dict[str, str | bytes], folder: Path, key: str, part: str, g
         raise RuntimeError("the build stopped before the generated files could be written")
     for name, raw in blobs.items():
         if name in apart:
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
             place(apart[name], folder / name)
         else:
             atomic_write(folder / name, raw, durable=False)

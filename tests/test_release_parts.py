@@ -663,7 +663,7 @@ def test_one_resource_template_stands_for_a_cards_plain_profiles_where_one_is_sh
     and count filled in as the page does — says what `gpukb ask resource` says for each profile; a variant profile
     and a MIG request without sharing (which cites the profile's own entry) keep templates of their own."""
     data, rules = real
-    plain = askdata.plain_profiles(data["cards"][PROFILED])
+    plain = askdata.profile_groups(data["cards"][PROFILED])[0]
     assert len(plain) >= 3
     asker, op, card, combos, got = _profile_templates(
         data, rules, lambda c: c["profile"] and c["mig_strategy"] == "mixed" and not c["rename_by_default"]
@@ -733,7 +733,7 @@ def test_what_follows_from_the_first_profile_must_follow_from_every_plain_one(re
     fill in a wrong count: every plain profile's facts are checked against it."""
     data, rules = real
     asker = TemplateAsker(data, rules=rules)
-    plain = askdata.plain_profiles(data["cards"][PROFILED])
+    plain = askdata.profile_groups(data["cards"][PROFILED])[0]
     right = askdata.profile_derived(data)
 
     def wrong(prop, profile, fact):

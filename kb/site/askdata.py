@@ -135,11 +135,6 @@ def profile_groups(card: dict) -> list[list[str]]:
     return [[p["name"] for p in profiles if bool(p.get("variant")) is variant] for variant in (False, True)]
 
 
-def plain_profiles(card: dict) -> list[str]:
-    """The card's MIG profiles without a variant (`profile_groups`)."""
-    return profile_groups(card)[0]
-
-
 def profile_derived(data: dict):
     """derive(prop, profile, fact): what a resource fact holds of a MIG profile, as the page computes it from the
     profile's name, its variant and the card's profile counts (`profileValues` in docs/javascripts/ask.js); None for a

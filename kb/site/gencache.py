@@ -99,9 +99,8 @@ def _write(target: Path, header: dict, blobs: list[tuple[str, bytes]], apart: di
         header["apart"] = [n for n, (_rel, b) in enumerate(blobs) if len(b) >= APART]
         for n in header["apart"]:
             rel, b = blobs[n]
-            atomic_write(_apart(target, n), b, durable=False)
-            apart[rel] = _apart(target, n)
-        blobs = [item for n, item in enumerate(blobs) if n not in set(header["apart"])]
+            apart[rel] = atomic_write(_apart(target, n), b, durable=False)
+        blobs = [item for item in blobs if item[0] not in apart]
     # no fsync (durable=False): the entry is ~100 MB, and syncing it held the end of every build from nothing
     # ~1–2 s (wall, disk); an entry a power cut lost or cut short fails its sha256 and is a miss. The files are
     # written one after the other, not joined first: two copies of the JSON API's 80 MB cost its forked process
