@@ -65,14 +65,16 @@ def _generation_key(pub, site_url: str = "") -> str:
 FORK_NICE = 5
 
 
-def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = None):
-    """Every generated file, path relative to docs/generated/ → content.
+def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = None, history=None):
+    """Every generated file, path relative to docs/generated/ → content. `history`: a function giving what
+    kb.site.changes.ahead read of the catalog's history beforehand (`_history_ahead`), or None: read here.
 
     With `background` (docs/generated/, the generation's key): (files, pending) — the files no page includes (the
     ask page's data, the JSON API) are computed by forked processes meanwhile, which write them into the folder and
     store them as parts of the key's cache entry themselves (`_deliver`); `pending` = (their names, the gate they
     wait at before writing into the folder — open it once the folder is laid out —, a function waiting for them:
-    `_deliver`'s summary, raising PluginError as this function does); `files` holds every other file."""
+    `_deliver`'s summary, raising PluginError as this function does, (the names of the pages about the catalog, a
+    function giving them: the JSON API's process computes them first)); `files` holds every other file."""
     from kb import __version__
     from kb.catalog.compiled import catalog_dir
     from kb.cli.main import cli
@@ -80,8 +82,8 @@ def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = N
     from kb.questions import Matrix
     from kb.site import changes
     from kb.site.cliref import command_help
-    from kb.site.pages import (SHOWN, api_files, api_names, ask_data, ask_data_names, catalog_pages, cli_pages,
-                               data_pages, engine_pages)
+    from kb.site.pages import (SHOWN, api_files, api_names, ask_data, ask_data_names, catalog_page_names,
+                               catalog_pages, cli_pages, data_pages, engine_pages)
 
     data = _data()
     with _plugin_errors():
@@ -99,27 +101,62 @@ def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = N
         try:
             matrix = Matrix(data, rules=rules)
             head = {"data_version": data["data_version"], "verified": data["verified"]}
+            known = _known_history(history, data)
             # the pages show the answers of SHOWN only; the JSON API's process computes the others (≈ 70 % of the
             # matrix's CPU: resource and the rest) beside the pages and mkdocs' rendering — unless the changes page
             # compares every verdict with an older data version here anyway
-            split = background and not changes.compares_verdicts(data, catalog_dir())
+            split = background and not (known["compares"] if known else changes.compares_verdicts(data, catalog_dir()))
             export = {**head, "answers": matrix.answers(SHOWN if split else None)}
             if background:
-                waits.append(run_forked(lambda: _deliver(api_files(data, {**head, "answers": matrix.answers()}),
-                                                         folder, key, "api", gate), "generating the JSON API",
-                                    nice=FORK_NICE))
-                pending = (ask_data_names(data) + api_names(data), gate, _joined(_together(waits)))
-            files: dict[str, str | bytes] = dict(catalog_pages(data, pub, export))
+                def api(send):
+                    # first the pages about the catalog (cards, profiles, methods, releases, sources: ≈ 0.2–0.3 s
+                    # CPU), which this process takes before mkdocs reads a page (`on_nav`) — meanwhile it computes
+                    # the other pages and mkdocs lists the files and builds the navigation
+                    send(catalog_pages(data, pub, export))
+                    return _deliver(api_files(data, {**head, "answers": matrix.answers()}), folder, key, "api", gate)
+                api_wait = run_forked(api, "generating the JSON API", nice=FORK_NICE, early=True)
+                waits.append(api_wait)
+                pending = (ask_data_names(data) + api_names(data), gate, _joined(_together(waits)),
+                           (catalog_page_names(data), api_wait.first))
+            files: dict[str, str | bytes] = {} if background else dict(catalog_pages(data, pub, export))
             files.update(cli_pages(data, command_help(cli), __version__, pub))
             # the matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, on this catalog
             files.update(engine_pages(data, export, rules, pub, with_data=not background))
-            files.update(data_pages(data, export, pub, site_url, with_api=not background, every=matrix.answers))
+            files.update(data_pages(data, export, pub, site_url, with_api=not background, every=matrix.answers,
+                                    known=known))
         except BaseException:
             if background:
                 gate.close()
             _stop([w.pid for w in waits])
             raise
     return (files, pending) if background else files
+
+
+def _history_ahead():
+    """At the start of a build's generation, where it may fork: a forked process reading what the changes page and
+    the feeds need of the catalog's history (kb.site.changes.ahead: git's log and objects, the YAML of older data
+    versions) while this process compiles the catalog — on the CPU that compilation leaves idle, not on the way of
+    the pages and mkdocs' rendering later. Returns the function waiting for it (its `pid`), or None (not forked)."""
+    from kb.catalog.compiled import catalog_dir
+    from kb.site import changes
+    from kb.site.forked import may_fork, run_forked
+
+    if _PENDING or not may_fork() or (os.cpu_count() or 1) < 2:
+        return None
+    folder = catalog_dir()
+    return run_forked(lambda: changes.ahead(folder), "reading the catalog's history", nice=FORK_NICE)
+
+
+def _known_history(history, data: dict) -> dict | None:
+    """What `_history_ahead`'s process read, where it read it for this catalog's data version; None: read it here
+    (no such process; it failed — reading it here raises the same error, naming the problem)."""
+    if history is None:
+        return None
+    try:
+        known = history()
+    except Exception:  # noqa: BLE001 - read again in this process, which reports what is wrong
+        return None
+    return known if known["data_version"] == str(data["data_version"]) else None
 
 
 def _deliver(files: dict[str, str | bytes], folder: Path, key: str, part: str, gate) -> dict:
@@ -287,6 +324,15 @@ def _generate_if_needed(config, folder: Path) -> None:
     from kb.publication import publication
 
     pub = publication()
+    history = _history_ahead()  # (stopped below wherever nothing is generated)
+    try:
+        _generate_with(config, folder, pub, history)
+    finally:
+        if history is not None:
+            history.stop()
+
+
+def _generate_with(config, folder: Path, pub, history) -> None:
     key = _generation_key(pub, config.site_url or "")
     if _PENDING.get("key") == key:
         pass  # mkdocs-static-i18n's build of the next language: the files are being generated
@@ -303,7 +349,8 @@ def _generate_if_needed(config, folder: Path) -> None:
             write_tree(folder, files, key)
         elif may_fork():
             with bulk():
-                files, (names, gate, join) = generate(pub, config.site_url or "", background=(folder, key))
+                files, (names, gate, join, (later, pages)) = generate(pub, config.site_url or "",
+                                                                      background=(folder, key), history=history)
             # what the generation leaves (catalog, rules, the pages' answers and texts, mkdocs' configuration)
             # lives for the whole build: the collector leaves it alone from here on instead of walking it
             # at every full collection of the rendering (≈ 0.25 s CPU of this process); after `bulk`, whose end
@@ -311,9 +358,10 @@ def _generate_if_needed(config, folder: Path) -> None:
             gc.freeze()
             # the files the forked processes write exist (empty) for mkdocs to list and link; then the processes
             # may write them (each whole, by a rename), and on_post_build copies them where the build put them
-            _PENDING.update(key=key, folder=folder, files=files, names=set(names), join=join, dests=set())
+            # (so do the pages about the catalog until `on_nav` writes them)
+            _PENDING.update(key=key, folder=folder, files=files, names=set(names), join=join, dests=set(), pages=pages)
             try:
-                write_tree(folder, {**{name: b"" for name in names}, **files}, None)
+                write_tree(folder, {**{name: b"" for name in [*names, *later]}, **files}, None)
             except BaseException:
                 gate.close()  # they write nothing; the failed build stops them (on_build_error)
                 raise
@@ -322,6 +370,17 @@ def _generate_if_needed(config, folder: Path) -> None:
             files = generate(pub, config.site_url or "")
             gencache.store(key, files)
             write_tree(folder, files, key)
+
+
+def on_nav(nav, config, files):
+    """Before mkdocs reads the first page: the pages about the catalog from the JSON API's process of a build from
+    nothing (`generate`), written into docs/generated/ over their empty files."""
+    pages = _PENDING.pop("pages", None)
+    if pages is not None:
+        got = pages()
+        write_files(_PENDING["folder"], got)
+        _PENDING["files"].update(got)
+    return nav
 
 
 def on_pre_build(config):

@@ -408,8 +408,8 @@ def test_the_forked_generation_runs_at_a_lower_priority(monkeypatch, tmp_path):
     class Enough(Exception):
         pass
 
-    def run_forked(work, what, *, nice=0):
-        started.append((what, nice))
+    def run_forked(work, what, *, nice=0, early=False):
+        started.append((what, nice, early))
         if len(started) == 2:
             raise Enough
 
@@ -421,8 +421,8 @@ def test_the_forked_generation_runs_at_a_lower_priority(monkeypatch, tmp_path):
     monkeypatch.setattr(docs_hooks, "_stop", lambda pids: None)
     with pytest.raises(Enough):
         docs_hooks.generate(publication(), background=(tmp_path, "k1"))
-    assert started == [("generating the ask page's data", docs_hooks.FORK_NICE),
-                       ("generating the JSON API", docs_hooks.FORK_NICE)]
+    assert started == [("generating the ask page's data", docs_hooks.FORK_NICE, False),
+                       ("generating the JSON API", docs_hooks.FORK_NICE, True)]  # (the catalog's pages first)
 
 
 def test_a_forked_process_collects_no_cyclic_garbage():
@@ -437,6 +437,137 @@ def test_a_forked_process_collects_no_cyclic_garbage():
     assert gc.isenabled() == before
 
 
+def test_a_forked_process_may_hand_over_one_value_first_at_the_builds_priority():
+    """kb.site.forked.run_forked(early=True): the JSON API's process hands the pages about the catalog to the build
+    before it computes the API (`first()`), at the build's own priority; only then is it deferred (`nice`). Where it
+    fails before, `first()` raises its error."""
+    from kb.site import forked
+
+    before = os.nice(0)
+
+    def work(send):
+        send({"cards/l4.de.md": "# L4", "niceness": os.nice(0)})
+        return os.nice(0)
+    wait = forked.run_forked(work, "x", nice=3, early=True)
+    assert wait.first() == {"cards/l4.de.md": "# L4", "niceness": before}
+    assert wait() == min(before + 3, 19)
+
+    def fails(send):
+        raise KeyError("no card pages")
+    wait = forked.run_forked(fails, "x", early=True)
+    with pytest.raises(KeyError, match="no card pages"):
+        wait.first()
+    wait = forked.run_forked(lambda send: None, "x", early=True)
+    with pytest.raises(RuntimeError, match="ended without sending its first result"):
+        wait.first()
+
+
+def test_a_forked_process_nobody_waits_for_is_stopped():
+    """`stop()` ends a forked process whose result is not wanted (the catalog's history read ahead of a build that
+    generates nothing); after its result was taken it does nothing."""
+    from kb.site import forked
+
+    wait = forked.run_forked(lambda: __import__("time").sleep(60), "x")
+    assert _running(wait.pid)
+    wait.stop()
+    assert not _running(wait.pid)
+    wait.stop()
+    wait = forked.run_forked(lambda: 7, "x")
+    assert wait() == 7
+    wait.stop()
+
+
+def test_the_history_read_ahead_is_what_the_build_would_read():
+    """kb.site.changes.ahead, forked at the start of a build from nothing (before the catalog is compiled): for the
+    data version catalog/sources.yaml names, whether the newest step compares verdicts and the versions `history`
+    gives — read from git and the YAML alone."""
+    from kb.catalog.compiled import catalog_dir, load_data
+    from kb.site import changes
+
+    data = load_data()
+    got = changes.ahead(catalog_dir())
+    assert got["data_version"] == str(data["data_version"])
+    assert got["compares"] == changes.compares_verdicts(data, catalog_dir())
+    assert got["versions"] == (None if got["compares"] else changes.history(
+        data, catalog_dir(), lambda: pytest.fail("no verdicts are compared")))
+
+
+def test_the_pages_take_the_history_read_ahead_only_for_their_own_data_version(monkeypatch):
+    """The changes page and the feeds use what the forked process read (no git here) where it read it for the
+    catalog being built and compares no verdicts; else — another data version, a failed process, verdicts to
+    compare — the build reads the history itself (and reports what is wrong there)."""
+    from kb import docs_hooks
+    from kb.catalog.compiled import load_data
+    from kb.site import changes
+    from kb.site.pages import data_pages
+
+    data = load_data()
+    version = str(data["data_version"])
+    read = []
+    monkeypatch.setattr(changes, "history", lambda data, catalog, answers: read.append(1) or None)
+    head = {"data_version": data["data_version"], "verified": data["verified"], "answers": []}
+    known = {"data_version": version, "compares": False, "versions": [changes.Version(version, "2026-12-01", "c1", first=True)]}
+    pages = data_pages(data, head, publication(), "", with_api=False, known=known)
+    assert not read and "2026-12-01" in pages["feed.en.xml"]
+    for other in ({**known, "data_version": "1999.01.01"}, {**known, "compares": True, "versions": None}, None):
+        data_pages(data, head, publication(), "", with_api=False, known=other)
+    assert read == [1, 1, 1]
+
+    def ahead(result):
+        wait = lambda: result() if callable(result) else result  # noqa: E731
+        return wait
+    assert docs_hooks._known_history(ahead(known), data) == known
+    assert docs_hooks._known_history(ahead({**known, "data_version": "1999.01.01"}), data) is None
+    assert docs_hooks._known_history(ahead(lambda: 1 / 0), data) is None
+    assert docs_hooks._known_history(None, data) is None
+
+
+def test_the_history_is_read_ahead_only_where_a_build_may_generate_and_stopped_where_it_does_not(monkeypatch, tmp_path):
+    """Forked once per build (not for the next language's pass over a generation in flight, not where the build may
+    not fork), and stopped wherever nothing is generated (docs/generated/ up to date, or from the cache)."""
+    from kb import docs_hooks
+    from kb.site import forked
+
+    started = []
+    monkeypatch.setattr(forked, "run_forked", lambda work, what, **kw: started.append(what) or SimpleNamespace())
+    monkeypatch.setattr(forked, "may_fork", lambda: True)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(docs_hooks, "_PENDING", {})
+    assert docs_hooks._history_ahead() is not None and started == ["reading the catalog's history"]
+    monkeypatch.setattr(docs_hooks, "_PENDING", {"key": "k1"})
+    assert docs_hooks._history_ahead() is None
+    monkeypatch.setattr(docs_hooks, "_PENDING", {})
+    monkeypatch.setattr(forked, "may_fork", lambda: False)
+    assert docs_hooks._history_ahead() is None
+    stopped = []
+    monkeypatch.setattr(docs_hooks, "_history_ahead", lambda: SimpleNamespace(stop=lambda: stopped.append(1)))
+    monkeypatch.setattr(docs_hooks, "_generation_key", lambda pub, url: "k1")
+    monkeypatch.setattr(docs_hooks, "up_to_date", lambda folder, key: True)
+    docs_hooks._generate_if_needed(SimpleNamespace(site_url=""), tmp_path)
+    assert stopped == [1]
+
+
+def test_the_pages_about_the_catalog_come_from_the_api_process_before_mkdocs_reads_a_page(monkeypatch, tmp_path):
+    """A build from nothing lists the pages about the catalog as empty files (their names are known before:
+    kb.site.pages.catalog_page_names) while the JSON API's process computes them; `on_nav`, which mkdocs runs
+    before it reads the first page, writes them over the empty files and keeps them for the cache."""
+    from kb import docs_hooks
+    from kb.catalog.compiled import load_data
+    from kb.questions import compute_all
+    from kb.site.pages import catalog_page_names, catalog_pages
+
+    data = load_data()
+    export = {"data_version": data["data_version"], "verified": data["verified"], "answers": compute_all(data)}
+    assert sorted(catalog_page_names(data)) == sorted(catalog_pages(data, publication(), export))
+    docs_hooks.write_tree(tmp_path, {"cards/l4.de.md": "", "a.de.md": "A"}, None)
+    pending = {"folder": tmp_path, "files": {"a.de.md": "A"}, "pages": lambda: {"cards/l4.de.md": "# L4\n"}}
+    monkeypatch.setattr(docs_hooks, "_PENDING", pending)
+    assert docs_hooks.on_nav("nav", None, None) == "nav"
+    assert (tmp_path / "cards/l4.de.md").read_text() == "# L4\n"
+    assert pending == {"folder": tmp_path, "files": {"a.de.md": "A", "cards/l4.de.md": "# L4\n"}}
+    assert docs_hooks.on_nav("nav", None, None) == "nav"  # the next language's pass: nothing more to take
+
+
 def test_the_generation_is_left_out_of_the_renderings_collections(monkeypatch, tmp_path):
     """What a build from nothing generated in its own process (catalog, rules, the pages' answers and texts) lives for
     the whole build: frozen (gc.freeze) right after the generation, collections paused until then and none walking it
@@ -448,13 +579,14 @@ def test_the_generation_is_left_out_of_the_renderings_collections(monkeypatch, t
 
     seen, made, collections = [], [], []
 
-    def generate(pub, site_url, background):
+    def generate(pub, site_url, background, history=None):
         seen.append(("generate", gc.isenabled()))
         made.append([[] for _ in range(150_000)])  # what the generation leaves: more than a young generation holds
         wait = lambda: {"names": [], "parts": {}}  # noqa: E731
         wait.pid = []
-        return {"x.md": "# X\n"}, ([], forked.Gate(), wait)
+        return {"x.md": "# X\n"}, ([], forked.Gate(), wait, ([], dict))
     monkeypatch.setattr(docs_hooks, "generate", generate)
+    monkeypatch.setattr(docs_hooks, "_history_ahead", lambda: None)
     monkeypatch.setattr(forked, "may_fork", lambda: True)
     monkeypatch.setattr(gencache, "load", lambda key: None)
     monkeypatch.delenv("GPUKB_SKIP_GENERATE", raising=False)

@@ -359,6 +359,20 @@ def compares_verdicts(data: dict, catalog: Path) -> bool:
     return step is not None and recorded(catalog, step[0], step[1]) is None
 
 
+def ahead(catalog: Path) -> dict:
+    """What a site build needs of the catalog's history, computed before the catalog is compiled (kb.docs_hooks forks
+    it at the start of a build from nothing, on the CPU the compilation leaves idle) for the data version
+    catalog/sources.yaml names: {"data_version": it, "compares": `compares_verdicts`, "versions": `history`'s versions
+    where it does not compare verdicts (the engine's answers are not there yet), else None}."""
+    version = str((safe_load((catalog / "sources.yaml").read_text(encoding="utf-8")) or {}).get("data_version"))
+    data = {"data_version": version}
+    compares = compares_verdicts(data, catalog)
+
+    def answers():  # (history asks for them only where the newest step compares verdicts: never here)
+        raise RuntimeError("the verdicts of the newest step need the engine's answers")
+    return {"data_version": version, "compares": compares, "versions": None if compares else history(data, catalog, answers)}
+
+
 def history(data: dict, catalog: Path, answers) -> list[Version] | None:
     """The data versions, newest first (at most LIMIT), with what changed; None without git history. `data` and
     `catalog` are the catalog being built, `answers` a function giving its engine answers (all of them; called

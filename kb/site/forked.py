@@ -15,12 +15,16 @@ def may_fork() -> bool:
             and os.environ.get("GPUKB_SITE_WORKERS", "").strip() != "1")
 
 
-def run_forked(work, what: str, *, nice: int = 0):
+def run_forked(work, what: str, *, nice: int = 0, early: bool = False):
     """Run `work()` in a forked process; returns a function that waits for it and gives its result, or raises
     what it raised (the same exception where it can be pickled: a catalog or rule problem reads as it would in
     one process). `what` names the work in the message of a process that ended otherwise. The function's `pid`
-    is the process's (to stop it where nobody will wait). `nice`: added to the process's niceness (its own forks
-    inherit it).
+    is the process's (to stop it where nobody will wait), its `stop()` stops it unless it was waited for. `nice`:
+    added to the process's niceness (its own forks inherit it).
+
+    `early`: `work(send)` may hand one value over before it ends (`send(value)`, once), which the function's
+    `first()` gives (where the process ended without: what `wait` raises). Its niceness is added only once it sent
+    that value: a value the build waits for is computed at the priority of the build.
 
     The forked process does not collect cyclic garbage (gc disabled; its own forks inherit that): it lives for one
     piece of work and leaves with os._exit, and what the site build computes there is trees of dicts and lists that
@@ -29,9 +33,11 @@ def run_forked(work, what: str, *, nice: int = 0):
     (the ask page's data in one process: peak memory 138 → 145 MB without them; the build's forks 495 MB either way)."""
     import gc
     import pickle
+    import signal
     import traceback
 
     read, write = os.pipe()
+    first_read, first_write = os.pipe() if early else (None, None)
     parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: compute, send, leave without running the parent's exit handlers
@@ -40,13 +46,25 @@ def run_forked(work, what: str, *, nice: int = 0):
             os.close(read)
             _end_with(parent)
             gc.disable()
-            try:
+
+            def defer():
                 if nice:
                     try:
                         os.nice(nice)
                     except OSError:  # a platform that refuses it: the work is the same, only not deferred
                         pass
-                result = ("ok", work())
+
+            def send(value):
+                os.close(first_read)
+                with os.fdopen(first_write, "wb") as pipe:
+                    pickle.dump(value, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                defer()
+            try:
+                if early:
+                    result = ("ok", work(send))
+                else:
+                    defer()
+                    result = ("ok", work())
             except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
                 code = 1
                 try:
@@ -58,8 +76,11 @@ def run_forked(work, what: str, *, nice: int = 0):
         finally:
             os._exit(code)
     os.close(write)
+    if early:
+        os.close(first_write)
 
     def wait():
+        wait.waited = True
         with os.fdopen(read, "rb") as pipe:
             try:
                 status, value = pickle.load(pipe)
@@ -71,7 +92,34 @@ def run_forked(work, what: str, *, nice: int = 0):
         if status != "ok":
             raise RuntimeError(f"{what} failed:\n{value}")
         return value
-    wait.pid = pid
+    def first():
+        """The value the process sent first (`early`), once."""
+        first.read = True
+        with os.fdopen(first_read, "rb") as pipe:
+            try:
+                return pickle.load(pipe)
+            except EOFError:
+                pass
+        wait()  # (it ended without sending: what it raised)
+        raise RuntimeError(f"the process {what} ended without sending its first result")
+
+    def stop():
+        """Stop the process unless it was waited for (its result is not wanted)."""
+        if early and not first.read:
+            first.read = True
+            os.close(first_read)
+        if not wait.waited:
+            wait.waited = True
+            os.close(read)
+            try:
+                os.kill(pid, signal.SIGTERM)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+    wait.pid, wait.waited, wait.stop = pid, False, stop
+    first.read = False
+    if early:
+        wait.first = first
     return wait
 
 

@@ -50,6 +50,13 @@ def catalog_pages(data: dict, pub, export: dict | None = None) -> dict[str, str]
     return out
 
 
+def catalog_page_names(data: dict) -> list[str]:
+    """The pages `catalog_pages` writes (known before they are computed)."""
+    return [f"{name}.{lang}.md" for lang in LANGS
+            for name in ("cards/index", *(f"cards/{cid}" for cid in data["cards"]), "mig-profiles", "methods", "dra",
+                         "releases", "sources")]
+
+
 def cli_pages(data: dict, helps: list[tuple[str, str]], version: str, pub) -> dict[str, str]:
     return {f"cli.{lang}.md": cli_page(Ctx(data, lang, pub), helps, version) for lang in LANGS}
 
@@ -96,16 +103,21 @@ def engine_pages(data: dict, export: dict, rules: dict, pub, with_data: bool = T
     return out
 
 
-def data_pages(data: dict, export: dict, pub, site_url: str, with_api: bool = True, every=None) -> dict[str, str]:
+def data_pages(data: dict, export: dict, pub, site_url: str, with_api: bool = True, every=None,
+               known: dict | None = None) -> dict[str, str]:
     """Data for machines and what changed: the JSON API (api/v1/; only `with_api`, `api_files` writes it alone)
     and its page, the changes page and the Atom feeds (feed.xml in German, en/feed.xml in English). `every`: a
     function giving every answer of the matrix, where `export` holds only some (called only where the changes page
-    compares verdicts with an older data version)."""
+    compares verdicts with an older data version). `known`: the history as `changes.ahead` read it before, for this
+    catalog's data version, where it compares no verdicts (else read here)."""
     from kb.catalog.compiled import catalog_dir
     from kb.site import api, changes
 
     out = api_files(data, export) if with_api else {}
-    versions = changes.history(data, catalog_dir(), every or (lambda: export["answers"]))
+    if known is not None and not known["compares"] and known["data_version"] == str(data["data_version"]):
+        versions = known["versions"]
+    else:
+        versions = changes.history(data, catalog_dir(), every or (lambda: export["answers"]))
     for lang in LANGS:
         out[f"json-api.{lang}.md"] = api.api_page(Ctx(data, lang, pub))
         out[f"changes.{lang}.md"] = changes.changes_page(Ctx(data, lang, pub), versions)
