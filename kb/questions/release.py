@@ -96,13 +96,14 @@ def part(name: str, data: dict, operator: str, card: dict | None = None, index: 
 
 
 def key(data: dict, operator: str, card: dict | None, index: dict | None, drivers: list, *, token: str,
-        component_token, memo: dict | None = None, names: tuple | None = None) -> tuple:
+        component_token, memo: dict | None = None, names: tuple | None = None, keep=None) -> tuple:
     """Every part of release `operator` for `card` (with and without the card, for each of `drivers`; for `card`
     None the parts no card decides, as questions without a card read them): (name, with the card, driver, text) per
     part, the text (`written`) with `operator` written as `token` and each behaviour fact's component version as its
     token (`component_token(component)`; `inherited_from`, which no rule reads, left out): equal keys, equal facts.
     The texts are the memo's own objects (quick to hash and compare again). `names`: only these parts (what one
-    question reads)."""
+    question reads). `keep`: of the part `issues` only the facts it holds (those a rule of the question may match:
+    the others change no firing)."""
     memo = {} if memo is None else memo  # (one catalog, one index) the text of each part, by what it was asked for
     # what each part reads of the card (its memo key): nothing (NO_CARD's helpers but `issues` ignore it), what
     # the known issues' facts read of it, or the card
@@ -114,10 +115,13 @@ def key(data: dict, operator: str, card: dict | None, index: dict | None, driver
             continue
         for with_card in ((True, False) if name in NO_CARD else (True,)) if card is not None else (False,):
             for driver in drivers if name in BY_DRIVER else (None,):
-                asked = (name, operator, reads[name] if with_card else None, driver, token)
+                kept = keep if name == "issues" else None
+                asked = (name, operator, reads[name] if with_card else None, driver, token, kept)
                 text = memo.get(asked)
                 if text is None:
                     value = part(name, data, operator, card if with_card else None, index, driver)
+                    if kept is not None:
+                        value = [f for f in value if kept(f)]
                     text = memo[asked] = written(name, value, operator, token=token, component_token=component_token)
                 out.append((name, with_card, driver, text))
     return tuple(out)

@@ -250,7 +250,7 @@ def release_reads(asker, card: dict, op: str, question: str, drivers: list = (No
     memo = asker.__dict__.setdefault("_release_parts", {})
     key = release.key(asker.data, _op(op), card, asker.index, list(drivers), token=RELEASE,
                       component_token=component_token, memo=memo,
-                      names=tuple(n for n in mod.RELEASE_PARTS if n != "behaviour"))
+                      names=tuple(n for n in mod.RELEASE_PARTS if n != "behaviour"), keep=issues_read(asker, (question,)))
     if "behaviour" not in mod.RELEASE_PARTS:
         return key
     seen = asker.__dict__.setdefault("_behaviour_seen", {})
@@ -260,6 +260,19 @@ def release_reads(asker, card: dict, op: str, question: str, drivers: list = (No
                    if (f["component"], f["statement"]) in mod.STATEMENTS or may_match(f)]
         seen[question, op] = release.written("behaviour", shipped, _op(op), token=RELEASE, component_token=component_token)
     return (*key, seen[question, op])
+
+
+def issues_read(asker, questions: tuple):
+    """A test whether a known issue's fact may match a condition of a rule of `questions` (kb.site.askbatch.matchable):
+    of the known issues, the keys of releases and drivers compare only those — the others fire no rule of theirs, so
+    requests whose facts differ only in them get equal templates."""
+    from kb.site.askbatch import matchable
+
+    memo = asker.__dict__.setdefault("_issues_read", {})
+    found = memo.get(questions)
+    if found is None:
+        found = memo[questions] = matchable([r for q in questions for r in asker.rules[q]])
+    return found
 
 
 #: (text, driver sentinel) → the text with the sentinel written as the driver's token (the same texts of the
@@ -322,10 +335,11 @@ def driver_classes(asker, card: dict, op: str, drivers: list[str | None], verdic
 
     memo = asker.__dict__.setdefault("_release_parts", {})
     names = tuple(sorted({*methods.DRIVER_PARTS, *strategy.DRIVER_PARTS}))
+    keep = issues_read(asker, ("methods", "strategy"))
     out = []
     for driver, verdict in zip(drivers, verdicts):
         key = release.key(asker.data, _op(op), card, asker.index, [driver], token=RELEASE, component_token=component_token,
-                          memo=memo, names=names)
+                          memo=memo, names=names, keep=keep)
         out.append((verdict, tuple((name, with_card, DRIVER, tokened(text, driver)) for name, with_card, _d, text in key)
                     if driver else key))
     return out
