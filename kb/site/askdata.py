@@ -211,7 +211,8 @@ def compute(data: dict, rules: dict) -> dict:
 def release_classes(asker, card: dict | None, ops: list[str], drivers: list[str | None]) -> dict[str, str]:
     """Each release → the first (newest) release of its class: releases whose parts (kb.questions.release.key:
     everything the facts of a question about the card take from the release, its version and the components'
-    versions as the tokens the templates carry) are equal. Their requests have equal facts but for those tokens,
+    versions as the tokens the templates carry; of the known issues those a rule of CARD_QUESTIONS may match) are
+    equal. Their requests have equal facts but for those tokens,
     so they get the very same templates (kb.site.askbatch, "Releases share templates"): only the first is asked."""
     from kb.questions import release
     from kb.site.askbatch import RELEASE, component_token
@@ -219,8 +220,15 @@ def release_classes(asker, card: dict | None, ops: list[str], drivers: list[str 
     asker.component_tokens()  # (checks that no rule reads what the templates' facts leave out)
     memo = asker.__dict__.setdefault("_release_parts", {})  # the parts no card decides are the same for every card
     first: dict[str, str] = {}
+    # (of the known issues, a card's classes compare those a rule of a question asked per release of it may match;
+    # the shared file's, asked without a card, every one)
+    keep = issues_read(asker, CARD_QUESTIONS) if card is not None else None
     return {op: first.setdefault(release.key(asker.data, _op(op), card, asker.index, drivers, token=RELEASE,
-                                             component_token=component_token, memo=memo), op) for op in ops}
+                                             component_token=component_token, memo=memo, keep=keep), op) for op in ops}
+
+
+#: the questions asked per release of a card (`compute_cards`; recommend is asked with the newest release only)
+CARD_QUESTIONS = ("mig", "methods", "resource", "strategy")
 
 
 def resource_classes(asker, card: dict, ops: list[str]) -> dict[str, str]:
