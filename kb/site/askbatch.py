@@ -371,9 +371,18 @@ def matchable(rules: list[dict]):
     """A test whether a condition of `rules` may match a fact: one whose every required constant the fact holds
     (other comparisons are taken to hold). A fact no condition may match changes no rule's firing."""
     required = [required_constants(cond) for rule in rules for _alias, cond in rule["when"]]
+    # (by the kind a condition requires: a fact is tested against the conditions of its own kind and those of none)
+    by_kind: dict = {}
+    for req in required:
+        kind = req.get("kind") if isinstance(req.get("kind"), str) else None
+        group = by_kind.setdefault(kind, [])
+        if req not in group:
+            group.append(req)
+    anykind = by_kind.pop(None, [])
 
     def may_match(fact: dict) -> bool:
-        return any(_holds(req, fact) for req in required)
+        kind = fact.get("kind")
+        return any(_holds(req, fact) for req in (*by_kind.get(kind, ()), *anykind))
     return may_match
 
 
