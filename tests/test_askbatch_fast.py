@@ -174,3 +174,29 @@ def test_a_text_without_any_sentinel_s_mark_is_passed_over_and_every_other_fille
     for text in texts:
         assert fill(text) == _replaced(text, sentinels), text
     assert askbatch._filler(dict(sentinels)) is fill  # (one filler per set of sentinels)
+
+
+def test_matchable_tests_a_fact_against_the_conditions_of_its_kind_as_against_all():
+    """askbatch.matchable looks only at the conditions requiring the fact's kind and those requiring none: the same
+    verdict as testing every condition (the plain way), for every fact the real rules' questions build here and for
+    made-up facts of a kind no rule names, without a kind, and a condition without a kind."""
+    from kb.engine.syntax import required_constants
+    from kb.questions import known_issues
+
+    rules = load_rules()
+    extra = {"id": "X-1", "when": [("f", {"$and": [{"trigger": "read-by-no-rule"}, {"status": "affected"}]})]}
+    facts = [{"kind": "known_issue", "trigger": "read-by-no-rule", "status": "affected"},
+             {"kind": "known_issue", "trigger": "read-by-no-rule", "status": "unaffected"},
+             {"kind": "nothing-reads-me", "trigger": "read-by-no-rule", "status": "affected"},
+             {"trigger": "read-by-no-rule", "status": "affected"}, {"kind": "method", "method": "mps"},
+             {"kind": "known_issue", "trigger": "mig-backed-vgpu", "status": "affected", "card_affected": True}]
+    facts += known_issues.facts(load_data(), operator="25.3.2", driver="570.148.08", card=CARD)
+    for question in ("mig", "methods", "strategy"):
+        for extra_rules in ([], [extra]):
+            rules_of = [*rules[question], *extra_rules]
+            test = askbatch.matchable(rules_of)
+            required = [required_constants(c) for r in rules_of for _a, c in r["when"]]
+            for fact in facts:
+                plain = any(all(fact.get(k, object()) == v for k, v in req.items()) for req in required)
+                assert test(fact) == plain, (question, extra_rules, fact)
+    assert askbatch.matchable([extra])(facts[2]) and not askbatch.matchable(rules["methods"])(facts[2])
