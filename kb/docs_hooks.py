@@ -58,8 +58,8 @@ def _generation_key(pub, site_url: str = "") -> str:
 
 
 #: the niceness the forked generation adds to its own: the build's own process — importing, the pages, mkdocs'
-#: rendering of both languages, ≈ 40 % of a build from nothing's CPU — then gets about a whole CPU of two beside
-#: the three forked processes (the ask page's data in two, the JSON API) instead of a fourth of the machine, and
+#: rendering of both languages, ≈ 50 % of a build from nothing's CPU — then gets about a whole CPU of two beside
+#: the forked processes (the ask page's data, the JSON API; the catalog's history before) instead of a third of it, and
 #: no longer finishes alone seconds after them; a small value, so that beside other work (a test run) the forked
 #: processes are slowed, not starved
 FORK_NICE = 5

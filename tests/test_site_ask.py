@@ -501,3 +501,18 @@ def test_a_name_fitting_several_cards_with_different_answers_is_refused_in_the_c
     assert str(page_exc.value) == said.split(" (the answers differ in: ")[0] + (
         "; name one of them" if " (the answers differ in: " in said else "")
     assert differ is None or differ in str(page_exc.value)
+
+
+def test_the_ask_data_takes_a_second_process_only_on_four_cpus_or_more(monkeypatch):
+    """In the build from nothing the build's own process and the JSON API's take two CPUs: on two CPUs the ask
+    page's data is one process (a second one only competed and computed the memos again), on four it is two; never
+    where the build may not fork, or for a handful of cards."""
+    import os
+
+    monkeypatch.setattr(forked, "may_fork", lambda: True)
+    for cpus, workers in ((1, 1), (2, 1), (3, 1), (4, 2), (16, 2)):
+        monkeypatch.setattr(os, "cpu_count", lambda cpus=cpus: cpus)
+        assert askdata._workers(61) == workers, cpus
+    assert askdata._workers(5) == 1
+    monkeypatch.setattr(forked, "may_fork", lambda: False)
+    assert askdata._workers(61) == 1

@@ -1,5 +1,6 @@
 """Work of the site build done in a forked process, beside the build's own (a 2-CPU machine builds the ask page's
-data and the JSON API while mkdocs renders the pages; the ask page's data computes half its cards so)."""
+data and the JSON API while mkdocs renders the pages; on four CPUs or more the ask page's data computes half its
+cards so)."""
 
 from __future__ import annotations
 
