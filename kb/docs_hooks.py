@@ -262,16 +262,33 @@ def up_to_date(folder: Path, key: str) -> bool:
 
 def write_files(folder: Path, files: dict[str, str | bytes]) -> None:
     """Write files whose content changed (keeps mtimes stable). A file with other names too (linked to the site
-    and the cache, kb.fsutil.place) is replaced, not written through."""
-    for rel, content in files.items():
-        path = folder / rel
-        raw = content.encode("utf-8") if isinstance(content, str) else content
-        found = path.stat() if path.is_file() else None
-        if found is None or found.st_size != len(raw) or path.read_bytes() != raw:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if found is not None and found.st_nlink > 1:
-                path.unlink()
-            path.write_bytes(raw)
+    and the cache, kb.fsutil.place) is replaced, not written through. New empty files (what the forked generation
+    writes, listed for mkdocs meanwhile) are names of one empty file where the file system allows it: creating a
+    file costs ≈ 0.4 ms on the machines we measured, a link 0.01 ms (≈ 330 files of a build from nothing)."""
+    empty = None
+    try:
+        for rel, content in files.items():
+            path = folder / rel
+            raw = content.encode("utf-8") if isinstance(content, str) else content
+            found = path.stat() if path.is_file() else None
+            if found is None or found.st_size != len(raw) or path.read_bytes() != raw:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                if found is not None and found.st_nlink > 1:
+                    path.unlink()
+                if not raw and found is None:
+                    if empty is None:
+                        empty = folder / ".empty"
+                        empty.unlink(missing_ok=True)
+                        empty.write_bytes(b"")
+                    try:
+                        os.link(empty, path)
+                        continue
+                    except OSError:  # (no hard links here: a file of its own)
+                        pass
+                path.write_bytes(raw)
+    finally:
+        if empty is not None:
+            empty.unlink(missing_ok=True)
 
 
 def stamp(folder: Path, key: str) -> None:
