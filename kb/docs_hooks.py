@@ -117,7 +117,7 @@ def generate(pub, site_url: str = "", *, background: tuple[Path, str] | None = N
                 api_wait = run_forked(api, "generating the JSON API", nice=FORK_NICE, early=True)
                 waits.append(api_wait)
                 pending = (ask_data_names(data) + api_names(data), gate, _joined(_together(waits)),
-                           (catalog_page_names(data), api_wait.first))
+                           (catalog_page_names(data), _joined(api_wait.first)))
             files: dict[str, str | bytes] = {} if background else dict(catalog_pages(data, pub, export))
             files.update(cli_pages(data, command_help(cli), __version__, pub))
             # the matrices, rule reference and ask page: answers of the engine `gpukb ask` uses, on this catalog
@@ -236,7 +236,7 @@ def _joined(wait):
             except Exception as exc:  # noqa: BLE001 - the build fails with it either way; the traceback stayed there
                 raise PluginError(f"gpukb: generating the ask page's data and the JSON API failed: "
                                   f"{type(exc).__name__}: {exc}") from None
-    join.pid = wait.pid
+    join.pid = getattr(wait, "pid", None)
     return join
 
 

@@ -574,6 +574,7 @@ def test_the_pages_about_the_catalog_come_from_the_api_process_before_mkdocs_rea
     from kb import docs_hooks
     from kb.catalog.compiled import load_data
     from kb.questions import compute_all
+    from kb.site import forked
     from kb.site.pages import catalog_page_names, catalog_pages
 
     data = load_data()
@@ -586,6 +587,10 @@ def test_the_pages_about_the_catalog_come_from_the_api_process_before_mkdocs_rea
     assert (tmp_path / "cards/l4.de.md").read_text() == "# L4\n"
     assert pending == {"folder": tmp_path, "files": {"a.de.md": "A", "cards/l4.de.md": "# L4\n"}}
     assert docs_hooks.on_nav("nav", None, None) == "nav"  # the next language's pass: nothing more to take
+    # a JSON API's process that fails before it hands the pages over fails the build with its message
+    pending["pages"] = docs_hooks._joined(forked.run_forked(lambda send: 1 / 0, "x", early=True).first)
+    with pytest.raises(PluginError, match="ZeroDivisionError"):
+        docs_hooks.on_nav("nav", None, None)
 
 
 def test_the_generation_is_left_out_of_the_renderings_collections(monkeypatch, tmp_path):
