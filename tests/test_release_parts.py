@@ -186,13 +186,15 @@ def test_the_page_data_of_a_card_is_the_same_with_every_release_asked(real, cid)
     """The card's files, computed with one release per class and one driver per class (methods) and with every
     release and driver: byte for byte equal."""
     data, rules = real
-    out = []
-    for classes in (True, False):
-        asker = TemplateAsker(data, rules=rules)
-        with bulk():
-            computed = {"cards": askdata.compute_cards(asker, data, [cid], classes)}
-        out.append([askdata._dump(askdata.card_payload(data, computed, cid, lang)) for lang in askdata.LANGS])
-    assert out[0] == out[1]
+    assert _page_data(data, rules, cid, True) == _page_data(data, rules, cid, False)
+
+
+def _page_data(data, rules, cid, classes: bool) -> list[bytes]:
+    """The card's files (both languages), computed with one release and driver per class or with every one."""
+    asker = TemplateAsker(data, rules=rules)
+    with bulk():
+        computed = {"cards": askdata.compute_cards(asker, data, [cid], classes)}
+    return [askdata._dump(askdata.card_payload(data, computed, cid, lang)) for lang in askdata.LANGS]
 
 
 @pytest.mark.parametrize("name", release.NO_CARD)
@@ -617,22 +619,12 @@ def test_a_known_issue_no_rule_of_the_question_may_match_leaves_two_drivers_in_o
     whose trigger no rule reads is in both drivers' facts (affected for one, not for the other), yet leaves them
     in one class, and their answers are indeed the same. (Without the test the keys of most drivers of a release
     differed: the mig question was asked 2,810 times for 309 templates, methods 4,107 times for 903.)"""
-    from kb.questions import known_issues
-
     data, rules = real
     op = TemplateAsker(data, rules=rules).index["operator_releases"][0]
     drivers, keys = _mig_keys(data, rules, CARD, op)
     older, newer = next((drivers[i], drivers[j]) for i in range(1, len(drivers)) for j in range(i + 1, len(drivers))
                         if keys[i] == keys[j])
-    patched = _copy({k: v for k, v in data.items() if k != "index"})
-    patched["hash"] = f"{data.get('hash')}+test-issue-no-rule-reads"
-    model = next(i for _c, f in sorted(patched["releases"].items()) for i in f.get("known_issues", [])
-                 if i["component"] == "driver")
-    patched["releases"]["gpu-operator"]["known_issues"].append(
-        {**_copy(model), "id": "read-by-no-rule", "trigger": "read-by-no-rule", "affects": [{"first": newer, "last": newer}]})
-    read = [f["status"] for d in (older, newer) for f in known_issues.facts(patched, driver=d, card=CARD)
-            if f["issue"] == "read-by-no-rule"]
-    assert read == ["unaffected", "affected"]  # (the facts of the two drivers differ)
+    patched = _with_unread_issue(data, "driver", older, newer)
     drivers, keys = _mig_keys(patched, rules, CARD, op)
     assert keys[drivers.index(older)] == keys[drivers.index(newer)]
     asker = TemplateAsker(patched, rules=rules)
@@ -651,28 +643,29 @@ def test_two_releases_differing_only_in_a_known_issue_no_rule_of_a_card_may_matc
     CARD_QUESTIONS may match: a known issue of the newer release only whose trigger no rule reads leaves the two in
     one class, and the card's page data is byte for byte what asking every release gives. (Without it, 800 of the
     1,342 releases of the 61 cards were asked; with it 277.)"""
-    from kb.questions import known_issues
-
     data, rules = real
     newer, older = _pair(data, rules, CARD)
+    patched = _two_releases(_with_unread_issue(data, "gpu-operator", older, newer), newer, older)
+    assert _classes(patched, rules, CARD) == {newer: newer, older: newer}
+    assert _page_data(patched, rules, CARD, True) == _page_data(patched, rules, CARD, False)
+
+
+def _with_unread_issue(data: dict, component: str, older: str, newer: str) -> dict:
+    """The catalog with one more known issue of `component`, affecting version `newer` only, whose trigger no rule
+    reads: in the facts of both versions (affected for one, not for the other)."""
+    from kb.questions import known_issues
+
     patched = _copy({k: v for k, v in data.items() if k != "index"})
-    patched["hash"] = f"{data.get('hash')}+test-release-issue-no-rule-reads"
+    patched["hash"] = f"{data.get('hash')}+test-unread-issue-{component}"
     model = next(i for _c, f in sorted(patched["releases"].items()) for i in f.get("known_issues", [])
-                 if i["component"] == "gpu-operator")
+                 if i["component"] == component)
     patched["releases"]["gpu-operator"]["known_issues"].append(
         {**_copy(model), "id": "read-by-no-rule", "trigger": "read-by-no-rule", "affects": [{"first": newer, "last": newer}]})
-    read = [f["status"] for op in (older, newer) for f in known_issues.facts(patched, operator=op, card=CARD)
+    asked = "driver" if component == "driver" else "operator"
+    read = [f["status"] for v in (older, newer) for f in known_issues.facts(patched, card=CARD, **{asked: v})
             if f["issue"] == "read-by-no-rule"]
-    assert read == ["unaffected", "affected"]  # (the facts of the two releases differ)
-    patched = _two_releases(patched, newer, older)
-    assert _classes(patched, rules, CARD) == {newer: newer, older: newer}
-    out = []
-    for classes in (True, False):
-        asker = TemplateAsker(patched, rules=rules)
-        with bulk():
-            computed = {"cards": askdata.compute_cards(asker, patched, [CARD], classes)}
-        out.append([askdata._dump(askdata.card_payload(patched, computed, CARD, lang)) for lang in askdata.LANGS])
-    assert out[0] == out[1]
+    assert read == ["unaffected", "affected"]  # (the facts of the two versions differ)
+    return patched
 
 
 # --- plain MIG profiles shared by time-slicing or MPS: one template, the profile a slot (askdata.profile_derived) ----
