@@ -45,6 +45,27 @@ def test_every_generated_page_exists_in_both_languages(built):
         assert (built.site / "en" / url / "index.html").is_file(), stem
 
 
+def test_the_forked_build_generates_byte_for_byte_what_one_process_generates(built, monkeypatch):
+    """The build from nothing forks: the catalog's history read ahead, the ask page's data, the JSON API's process
+    with the pages about the catalog first, each written into docs/generated/ in its own way. What it wrote is what
+    the generation writes in one process (as with GPUKB_SITE_WORKERS=1, where nothing forks), file for file."""
+    import yaml
+
+    from kb import docs_hooks
+
+    monkeypatch.setenv("GPUKB_CATALOG", str(built.catalog))
+    monkeypatch.setenv("GPUKB_RULES", str(ROOT / "rules"))
+    site_url = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nsite_url:", 1)[1].split("\n")[0])
+    files = docs_hooks.generate(publication(), site_url)
+    generated = built.docs / "generated"
+    written = {p.relative_to(generated).as_posix(): p for p in generated.rglob("*")
+               if p.is_file() and p.name != docs_hooks.STAMP}
+    assert sorted(written) == sorted(files)
+    different = [name for name, content in files.items()
+                 if written[name].read_bytes() != (content.encode("utf-8") if isinstance(content, str) else content)]
+    assert not different
+
+
 def test_no_resource_is_loaded_from_another_host(built):
     """Links may point anywhere; scripts, styles, images, fonts and frames must come from the site."""
     loads = re.compile(r"<(?:script|img|iframe|source|audio|video)[^>]*\ssrc=\"(https?:)?//|"
